@@ -1,0 +1,76 @@
+package httplab.server;
+
+import java.util.Map;
+
+/**
+ * The settings every httplab server takes from its environment:
+ * PORT (default 8080), BIND_ADDRESS (default 0.0.0.0) and WORKERS
+ * (default: the framework's setting in its manifest).
+ */
+public final class ServerConfig {
+    public static final int DEFAULT_PORT = 8080;
+    public static final String DEFAULT_BIND_ADDRESS = "0.0.0.0";
+
+    private final String bindAddress;
+    private final int port;
+    private final int workers;
+
+    private ServerConfig(String bindAddress, int port, int workers) {
+        this.bindAddress = bindAddress;
+        this.port = port;
+        this.workers = workers;
+    }
+
+    /** Reads the process environment; throws ConfigException on a bad value. */
+    public static ServerConfig fromEnvironment(int defaultWorkers) {
+        return fromMap(System.getenv(), defaultWorkers);
+    }
+
+    static ServerConfig fromMap(Map<String, String> env, int defaultWorkers) {
+        int port = parseInt(env, "PORT", DEFAULT_PORT, 1, 65535);
+        int workers = parseInt(env, "WORKERS", defaultWorkers, 1, 100_000);
+        String bind = env.getOrDefault("BIND_ADDRESS", DEFAULT_BIND_ADDRESS).trim();
+        if (bind.isEmpty()) {
+            throw new ConfigException("BIND_ADDRESS must not be empty");
+        }
+        return new ServerConfig(bind, port, workers);
+    }
+
+    static int parseInt(Map<String, String> env, String name, int fallback, int min, int max) {
+        String raw = env.get(name);
+        if (raw == null || raw.isBlank()) {
+            return fallback;
+        }
+        try {
+            int value = Integer.parseInt(raw.trim());
+            if (value >= min && value <= max) {
+                return value;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below with the accepted range
+        }
+        throw new ConfigException(
+                name + " must be an integer from " + min + " to " + max + ", got '" + raw + "'");
+    }
+
+    /** The number of CPUs this process may use: the default for per-core event loops. */
+    public static int availableCpus() {
+        return Runtime.getRuntime().availableProcessors();
+    }
+
+    public String bindAddress() {
+        return bindAddress;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public int workers() {
+        return workers;
+    }
+
+    public String endpoint() {
+        return bindAddress + ":" + port;
+    }
+}

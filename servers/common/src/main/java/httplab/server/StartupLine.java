@@ -1,0 +1,38 @@
+package httplab.server;
+
+/**
+ * The one line each server prints when it is ready. The harness and the conformance
+ * test read it, so its shape is fixed:
+ * {@code httplab-ready framework=Netty version=4.2.18.Final transport=epoll workers=2
+ * observed_workers=2 bind=127.0.0.1:8080}.
+ * observed_workers is counted from the running server (live threads or the pool's own
+ * report), so it proves the setting took effect rather than repeating it.
+ */
+public final class StartupLine {
+    private StartupLine() {
+    }
+
+    public static String format(String framework, String version, String transport,
+                                int workers, int observedWorkers, String bind) {
+        return "httplab-ready framework=" + framework
+                + " version=" + version
+                + " transport=" + transport
+                + " workers=" + workers
+                + " observed_workers=" + observedWorkers
+                + " bind=" + bind;
+    }
+
+    public static void print(String framework, String version, String transport,
+                             int workers, int observedWorkers, String bind) {
+        System.out.println(format(framework, version, transport, workers, observedWorkers, bind));
+        System.out.flush();
+    }
+
+    /** Counts live threads whose name starts with the prefix: how pools prove their size. */
+    public static int countLiveThreads(String namePrefix) {
+        return (int) Thread.getAllStackTraces().keySet().stream()
+                .filter(Thread::isAlive)
+                .filter(thread -> thread.getName().startsWith(namePrefix))
+                .count();
+    }
+}
