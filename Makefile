@@ -1,0 +1,65 @@
+# httplab: `make bench` runs the benchmark, `make test` runs every test. `make help` lists all.
+SHELL := /bin/bash
+
+# Benchmark settings; the defaults are the original write-up's protocol.
+SERVERS ?= all
+THREADS ?= 10,5
+CONNECTIONS ?= 500
+DURATION ?= 10s
+BACKEND ?= docker
+# make report
+FROM ?= results/latest
+OUT ?= $(FROM)
+IMAGE ?= image/result1.png
+# make test: extra pytest arguments, e.g. PYTEST_ARGS='-k parser'
+PYTEST_ARGS ?=
+
+PYTHON ?= python3
+VENV := .venv
+HTTPLAB := $(VENV)/bin/httplab
+VENV_STAMP := $(VENV)/.installed
+JAR_INPUTS := $(shell find servers -name '*.java' -o -name pom.xml -o -name '*.properties' -o -name '*.yml' 2>/dev/null | grep -v /target/)
+JARS := $(foreach s,netty armeria vertx undertow webflux,servers/$(s)/target/$(s).jar)
+
+.PHONY: help bench report test jars venv base-images servers-table clean
+
+help: ## List the targets and the variables they take
+	@echo "Targets:"
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | awk -F'\t' '{printf "  %-14s %s\n", $$1, $$2}'
+	@echo "Variables (bench): SERVERS=$(SERVERS) THREADS=$(THREADS) CONNECTIONS=$(CONNECTIONS) DURATION=$(DURATION) BACKEND=$(BACKEND) (docker|local) IMAGE=$(IMAGE)"
+	@echo "Variables (report): FROM=$(FROM) OUT=<FROM> IMAGE=$(IMAGE)"
+	@echo "Variables (test): PYTEST_ARGS="
+
+bench: venv $(if $(filter local,$(BACKEND)),jars) ## Run wrk against every server, one at a time
+	$(HTTPLAB) bench --servers '$(SERVERS)' --threads '$(THREADS)' --connections '$(CONNECTIONS)' \
+		--duration '$(DURATION)' --backend '$(BACKEND)' --image '$(IMAGE)'
+
+report: venv ## Rebuild results.{json,md,csv} and the chart from raw wrk text (FROM, OUT, IMAGE)
+	$(HTTPLAB) report --from '$(FROM)' --out '$(OUT)' --image '$(IMAGE)'
+
+test: venv jars ## Run every test (unit, conformance, end to end; Docker ones need an engine)
+	cd loadgen && ../$(VENV)/bin/python -m pytest $(PYTEST_ARGS)
+
+jars: $(JARS) ## Build the five server jars with Maven
+
+$(JARS) &: $(JAR_INPUTS)
+	@command -v mvn >/dev/null || { echo "httplab: error: mvn not found: install Maven 3.8+ and a JDK 17+" >&2; exit 2; }
+	mvn -B -q -f servers/pom.xml package -DskipTests
+	@touch $(JARS)
+
+venv: $(VENV_STAMP) ## Create .venv and install the harness into it
+
+$(VENV_STAMP): loadgen/requirements.lock loadgen/pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install -q -r loadgen/requirements.lock
+	$(VENV)/bin/pip install -q --no-deps -e loadgen
+	@touch $@
+
+base-images: ## Build local base images from Debian packages (no registry needed); CA_DIR=dir adds CAs
+	bash scripts/base-images.sh $(if $(CA_DIR),--ca-dir '$(CA_DIR)')
+
+servers-table: venv ## Print the README's servers table from the manifests
+	$(HTTPLAB) servers
+
+clean: ## Remove the venv and Maven build output (results/ and image/ are kept)
+	rm -rf $(VENV) servers/*/target

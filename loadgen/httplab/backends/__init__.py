@@ -1,0 +1,1 @@
+"""Ways to start servers and wrk: on this host (local) or in containers (docker)."""

@@ -1,0 +1,61 @@
+"""The interface the runner uses to start a server and run wrk against it."""
+
+from __future__ import annotations
+
+import socket
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from ..manifest import ServerManifest
+from ..startup import StartupInfo
+from ..wrk_command import WrkRequest
+
+LOOPBACK = "127.0.0.1"
+
+
+class BackendError(Exception):
+    """A backend could not do what was asked; the message is for the user."""
+
+
+@dataclass(frozen=True)
+class StartedServer:
+    manifest: ServerManifest
+    startup: StartupInfo | None
+    startup_seconds: float
+    image_size_bytes: int | None = None
+
+
+@dataclass(frozen=True)
+class WrkOutcome:
+    exit_code: int
+    stderr: str
+
+
+class Backend(Protocol):
+    name: str
+
+    def check_available(self) -> None:
+        """Raises BackendError when a tool is missing: called before any load."""
+
+    def prepare(self, servers: tuple[ServerManifest, ...]) -> None:
+        """Builds what the servers need (jars, images)."""
+
+    def serve(self, manifest: ServerManifest) -> AbstractContextManager[StartedServer]:
+        """Starts the server, waits until it is ready, and always stops it on exit."""
+
+    def run_wrk(self, request: WrkRequest, text_path: Path, json_path: Path) -> WrkOutcome:
+        """Runs wrk once; its report goes to text_path and done()'s JSON to json_path."""
+
+    def versions(self) -> dict[str, str | None]:
+        """Versions of the tools this backend uses (java, wrk, docker, compose)."""
+
+
+def ensure_port_free(port: int, host: str = LOOPBACK) -> None:
+    """Raises BackendError when something already listens on host:port."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.settimeout(0.5)
+        if probe.connect_ex((host, port)) == 0:
+            raise BackendError(f"port {port} on {host} is already in use: stop whatever "
+                               f"listens there (ss -ltnp 'sport = :{port}') and run again")

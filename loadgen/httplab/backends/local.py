@@ -1,0 +1,91 @@
+"""The local backend: servers as `java -jar` and wrk as a process, all on this host."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..manifest import ServerManifest
+from ..process import ServerProcess
+from ..startup import StartupInfo
+from ..tools import java_version, wrk_version
+from ..wrk_command import JSON_PATH_VARIABLE, WrkRequest, wrk_arguments, wrk_time_limit_s
+from .base import LOOPBACK, BackendError, StartedServer, WrkOutcome, ensure_port_free
+
+STARTUP_TIMEOUT_S = 90.0
+
+
+def server_environment(manifest: ServerManifest, port: int) -> dict[str, str]:
+    """The environment a server gets: port, loopback bind, and its manifest's JVM options."""
+    env = {key: value for key, value in os.environ.items() if key != "WORKERS"}
+    env.update(PORT=str(port), BIND_ADDRESS=LOOPBACK, JAVA_OPTS=manifest.jvm_options)
+    return env
+
+
+def java_command(java: str, manifest: ServerManifest, jar: Path) -> list[str]:
+    return [java, *shlex.split(manifest.jvm_options), "-jar", str(jar)]
+
+
+@contextmanager
+def run_jar(java: str, manifest: ServerManifest, jar: Path, port: int,
+            timeout_s: float = STARTUP_TIMEOUT_S) -> Iterator[tuple[ServerProcess, StartupInfo, float]]:
+    """Starts a jar on 127.0.0.1:port and yields it with its ready line and start-up seconds.
+    It always stops the process, however the block ends."""
+    process = ServerProcess(java_command(java, manifest, jar), server_environment(manifest, port))
+    try:
+        startup = process.wait_ready(timeout_s)
+        if startup is None:
+            raise BackendError(f"{manifest.name} did not print its ready line within "
+                               f"{timeout_s:g} s (exit code {process.exit_code()}); last output:\n"
+                               f"{process.tail()}")
+        yield process, startup, process.seconds_since_start()
+    finally:
+        process.stop()
+
+
+class LocalBackend:
+    name = "local"
+
+    def __init__(self, servers_dir: Path, lua_script: Path, java: str = "java", wrk: str = "wrk"):
+        self.servers_dir, self.lua_script = servers_dir, lua_script
+        self.java, self.wrk = java, wrk
+
+    def check_available(self) -> None:
+        for tool, hint in ((self.java, "install a JDK 17+ or use BACKEND=docker"),
+                           (self.wrk, "install wrk (Debian: apt-get install wrk) or use BACKEND=docker")):
+            if shutil.which(tool) is None:
+                raise BackendError(f"{tool} not found on PATH: {hint}")
+
+    def prepare(self, servers: tuple[ServerManifest, ...]) -> None:
+        missing = [str(m.jar_path(self.servers_dir)) for m in servers
+                   if not m.jar_path(self.servers_dir).is_file()]
+        if missing:
+            raise BackendError(f"jar not built: {', '.join(missing)}; run "
+                               f"`mvn -f servers/pom.xml package` (make jars)")
+
+    @contextmanager
+    def serve(self, manifest: ServerManifest) -> Iterator[StartedServer]:
+        ensure_port_free(manifest.port)
+        jar = manifest.jar_path(self.servers_dir)
+        with run_jar(self.java, manifest, jar, manifest.port) as (_, startup, seconds):
+            yield StartedServer(manifest, startup, seconds)
+
+    def run_wrk(self, request: WrkRequest, text_path: Path, json_path: Path) -> WrkOutcome:
+        command = [self.wrk, *wrk_arguments(request, str(self.lua_script))]
+        env = {**os.environ, JSON_PATH_VARIABLE: str(json_path)}
+        with text_path.open("w") as text:
+            try:
+                completed = subprocess.run(command, env=env, stdout=text, stderr=subprocess.PIPE,
+                                           text=True, timeout=wrk_time_limit_s(request))
+            except subprocess.TimeoutExpired:
+                return WrkOutcome(-1, f"wrk did not finish within {wrk_time_limit_s(request)} s")
+        return WrkOutcome(completed.returncode, completed.stderr.strip())
+
+    def versions(self) -> dict[str, str | None]:
+        return {"java": java_version(self.java), "wrk": wrk_version(self.wrk)}
+

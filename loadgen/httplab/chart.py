@@ -1,0 +1,88 @@
+"""image/result1.png: grouped bars of Requests/sec per framework, one bar per thread setting.
+
+Drawn from a BenchResult only (what results.json holds), never from live measurements."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display on benchmark hosts and CI
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
+from matplotlib.ticker import StrMethodFormatter  # noqa: E402
+
+from .model import BenchResult, Cell  # noqa: E402
+
+FIGURE_SIZE_IN = (10, 5.6)
+DPI = 110
+
+
+def _thread_settings(result: BenchResult) -> list[int]:
+    if result.settings:
+        return list(result.settings.threads)
+    return sorted({cell.threads for cell in result.cells}, reverse=True)
+
+
+def _server_order(result: BenchResult) -> list[str]:
+    return list(dict.fromkeys(cell.server for cell in result.cells))
+
+
+def _find(result: BenchResult, server: str, threads: int) -> Cell | None:
+    return next((cell for cell in result.cells
+                 if cell.server == server and cell.threads == threads), None)
+
+
+def chart_title(result: BenchResult) -> str:
+    settings = result.settings
+    connections = settings.connections if settings else _first_connections(result)
+    duration = f", {settings.duration_s:g} s per run" if settings else ""
+    return f"wrk Requests/sec, {connections} connections{duration} (higher is better)"
+
+
+def _first_connections(result: BenchResult) -> int | str:
+    return result.cells[0].connections if result.cells else "?"
+
+
+def _draw_group(axes, result: BenchResult, servers: list[str], threads: int,
+                offset: float, width: float) -> None:
+    for index, server in enumerate(servers):
+        cell = _find(result, server, threads)
+        run = cell.run if cell else None
+        x = index + offset
+        if run is None:
+            axes.text(x, 0, "failed" if cell else "n/a", rotation=90, ha="center",
+                      va="bottom", fontsize=8, color="firebrick")
+            continue
+        bar = axes.bar(x, run.requests_per_sec, width, color=f"C{_color(result, threads)}")
+        axes.bar_label(bar, labels=[f"{run.requests_per_sec:,.0f}"], fontsize=7, padding=2)
+
+
+def _color(result: BenchResult, threads: int) -> int:
+    return _thread_settings(result).index(threads)
+
+
+def draw_throughput_chart(result: BenchResult, path: Path) -> None:
+    """Writes the PNG; the caption names the host that produced the numbers."""
+    servers, settings = _server_order(result), _thread_settings(result)
+    figure, axes = plt.subplots(figsize=FIGURE_SIZE_IN, dpi=DPI)
+    width = 0.8 / max(len(settings), 1)
+    for position, threads in enumerate(settings):
+        offset = (position - (len(settings) - 1) / 2) * width
+        _draw_group(axes, result, servers, threads, offset, width)
+    axes.set_xticks(range(len(servers)), [result.label(name) for name in servers], fontsize=9)
+    axes.set_xlim(-0.6, len(servers) - 0.4)
+    axes.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
+    axes.set_ylabel("Requests/sec")
+    axes.set_title(chart_title(result), fontsize=11)
+    axes.legend(handles=[Patch(color=f"C{position}", label=f"{threads} threads")
+                         for position, threads in enumerate(settings)], fontsize=9)
+    axes.grid(axis="y", alpha=0.3)
+    axes.margins(y=0.12)
+    figure.text(0.01, 0.01, f"Host: {result.host.describe()} | run {result.created_utc}",
+                fontsize=7, color="dimgray")
+    figure.tight_layout(rect=(0, 0.03, 1, 1))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path)
+    plt.close(figure)

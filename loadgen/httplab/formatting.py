@@ -1,0 +1,32 @@
+"""Human-readable numbers for tables and charts, in wrk's own style. Pure functions."""
+
+from __future__ import annotations
+
+_DURATION_UNITS = ((3_600_000_000, "h"), (60_000_000, "m"), (1_000_000, "s"), (1_000, "ms"))
+_BYTE_UNITS = ((1024**4, "TB"), (1024**3, "GB"), (1024**2, "MB"), (1024, "KB"))
+MISSING = "—"
+
+
+def format_duration_us(value: float | None) -> str:
+    """7680.0 -> '7.68ms', like wrk prints latency."""
+    if value is None:
+        return MISSING
+    for size, unit in _DURATION_UNITS:
+        if value >= size:
+            return f"{value / size:.2f}{unit}"
+    return f"{value:.2f}us"
+
+
+def format_bytes(value: float | None) -> str:
+    """6930000.0 -> '6.61MB', binary multiples like wrk."""
+    if value is None:
+        return MISSING
+    for size, unit in _BYTE_UNITS:
+        if value >= size:
+            return f"{value / size:.2f}{unit}"
+    return f"{value:.2f}B"
+
+
+def format_rate(value: float | None) -> str:
+    """Requests per second with two decimals, as wrk prints them."""
+    return MISSING if value is None else f"{value:.2f}"

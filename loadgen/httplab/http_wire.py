@@ -1,0 +1,121 @@
+"""A minimal HTTP/1.1 client over one socket, for checks that need to see the wire:
+keep-alive and pipelining. Only what the conformance check needs: no redirects, no trailers."""
+
+from __future__ import annotations
+
+import socket
+from dataclasses import dataclass
+
+MAX_HEADER_BYTES = 16 * 1024
+
+
+class WireError(Exception):
+    """The server's bytes are not an HTTP/1.1 response we can read."""
+
+
+@dataclass(frozen=True)
+class Response:
+    status: int
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+
+    def header(self, name: str) -> str | None:
+        wanted = name.lower()
+        for key, value in self.headers:
+            if key.lower() == wanted:
+                return value
+        return None
+
+
+def request_bytes(path: str, host: str = "127.0.0.1") -> bytes:
+    return f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: */*\r\n\r\n".encode("ascii")
+
+
+class Connection:
+    """One kept-alive TCP connection that reads responses in order."""
+
+    def __init__(self, host: str, port: int, timeout: float):
+        self._sock = socket.create_connection((host, port), timeout=timeout)
+        self._buffer = b""
+
+    def __enter__(self) -> "Connection":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._sock.close()
+
+    def send(self, data: bytes) -> None:
+        self._sock.sendall(data)
+
+    def get(self, path: str) -> Response:
+        self.send(request_bytes(path))
+        return self.read_response()
+
+    def read_response(self) -> Response:
+        head = self._read_until(b"\r\n\r\n")
+        status, headers = parse_head(head.decode("latin-1"))
+        if _is_chunked(headers):
+            return Response(status, headers, self._read_chunked())
+        return Response(status, headers, self._read_exactly(_content_length(headers)))
+
+    def _read_chunked(self) -> bytes:
+        body = b""
+        while True:
+            size_line = self._read_until(b"\r\n").split(b";", 1)[0].strip()
+            try:
+                size = int(size_line, 16)
+            except ValueError:
+                raise WireError(f"bad chunk size: {size_line!r}") from None
+            chunk = self._read_exactly(size + 2)
+            if size == 0:
+                return body
+            body += chunk[:-2]
+
+    def _read_until(self, marker: bytes) -> bytes:
+        while marker not in self._buffer:
+            if len(self._buffer) > MAX_HEADER_BYTES:
+                raise WireError("response head larger than 16 KiB")
+            self._fill()
+        head, self._buffer = self._buffer.split(marker, 1)
+        return head
+
+    def _read_exactly(self, count: int) -> bytes:
+        while len(self._buffer) < count:
+            self._fill()
+        data, self._buffer = self._buffer[:count], self._buffer[count:]
+        return data
+
+    def _fill(self) -> None:
+        chunk = self._sock.recv(65536)
+        if not chunk:
+            raise WireError("connection closed by the server mid-response")
+        self._buffer += chunk
+
+
+def parse_head(head: str) -> tuple[int, tuple[tuple[str, str], ...]]:
+    """Status code and headers from a response head (without the blank line)."""
+    status_line, *header_lines = head.split("\r\n")
+    parts = status_line.split(" ", 2)
+    if len(parts) < 2 or not parts[0].startswith("HTTP/1.") or not parts[1].isdigit():
+        raise WireError(f"not an HTTP/1.x status line: {status_line!r}")
+    headers = []
+    for line in header_lines:
+        name, sep, value = line.partition(":")
+        if not sep:
+            raise WireError(f"malformed header line: {line!r}")
+        headers.append((name.strip(), value.strip()))
+    return int(parts[1]), tuple(headers)
+
+
+def _is_chunked(headers: tuple[tuple[str, str], ...]) -> bool:
+    return any(name.lower() == "transfer-encoding" and "chunked" in value.lower()
+               for name, value in headers)
+
+
+def _content_length(headers: tuple[tuple[str, str], ...]) -> int:
+    for name, value in headers:
+        if name.lower() == "content-length":
+            if not value.isdigit():
+                raise WireError(f"bad Content-Length: {value!r}")
+            return int(value)
+    raise WireError("response has neither Content-Length nor chunked encoding")

@@ -1,0 +1,177 @@
+"""The immutable results model. No I/O here: readers build it, exporters read it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+PERCENTILES = (50.0, 75.0, 90.0, 99.0, 99.9)
+
+
+@dataclass(frozen=True)
+class Latency:
+    """Latency of one wrk run, in microseconds. Unknown values are None."""
+
+    mean_us: float | None
+    stdev_us: float | None
+    max_us: float | None
+    min_us: float | None = None
+    # (percentile, value in µs) pairs, ascending by percentile.
+    percentiles_us: tuple[tuple[float, float], ...] = ()
+
+    def percentile(self, p: float) -> float | None:
+        for known, value in self.percentiles_us:
+            if known == p:
+                return value
+        return None
+
+
+@dataclass(frozen=True)
+class ThreadRequestRate:
+    """wrk's "Req/Sec" row: the request rate of one thread, sampled during the run.
+
+    Its spread across samples hints at unfair scheduling. Unknown values are None.
+    """
+
+    mean: float | None
+    stdev: float | None
+    max: float | None
+    min: float | None = None
+
+
+@dataclass(frozen=True)
+class SocketErrors:
+    connect: int = 0
+    read: int = 0
+    write: int = 0
+    timeout: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.connect + self.read + self.write + self.timeout
+
+
+@dataclass(frozen=True)
+class WrkRun:
+    """One wrk run as measured: from the done() JSON (exact) or the printed report (rounded)."""
+
+    duration_s: float
+    requests: int
+    bytes_read: int
+    requests_per_sec: float
+    transfer_per_sec: float  # bytes per second
+    latency: Latency
+    errors: SocketErrors = field(default_factory=SocketErrors)
+    non_2xx_3xx: int = 0
+    threads: int | None = None
+    connections: int | None = None
+    url: str | None = None
+    thread_requests_per_sec: ThreadRequestRate | None = None
+
+    @property
+    def successful_requests_per_sec(self) -> float:
+        """Requests/sec counting only 2xx/3xx answers (scaled from wrk's own rate, so it
+        equals Requests/sec exactly when every answer succeeded)."""
+        if self.requests <= 0:
+            return 0.0
+        return self.requests_per_sec * max(self.requests - self.non_2xx_3xx, 0) / self.requests
+
+
+class CellStatus(str, Enum):
+    OK = "ok"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One server at one load setting: its measured runs, or why there are none."""
+
+    server: str
+    threads: int
+    connections: int
+    status: CellStatus
+    runs: tuple[WrkRun, ...] = ()
+    reason: str | None = None
+
+    @property
+    def run(self) -> WrkRun | None:
+        """The single measured run (the original protocol measures each cell once)."""
+        return self.runs[0] if self.runs else None
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What was asked of the bench: the protocol of this run."""
+
+    servers: tuple[str, ...]
+    threads: tuple[int, ...]
+    connections: int
+    duration_s: float
+    backend: str
+    url: str = "http://127.0.0.1:8080/"
+
+
+@dataclass(frozen=True)
+class HostInfo:
+    """The machine that produced the numbers. Unknown values are None."""
+
+    hostname: str | None = None
+    cpu_model: str | None = None
+    cores: int | None = None
+    memory_bytes: int | None = None
+    kernel: str | None = None
+    os: str | None = None
+    docker: str | None = None
+    compose: str | None = None
+    java: str | None = None
+    wrk: str | None = None
+    python: str | None = None
+
+    def describe(self) -> str:
+        """One line for captions: who produced these numbers."""
+        parts = [self.hostname or "unknown host"]
+        if self.cpu_model:
+            parts.append(self.cpu_model)
+        if self.cores:
+            parts.append(f"{self.cores} cores")
+        if self.memory_bytes:
+            parts.append(f"{self.memory_bytes / 2**30:.0f} GiB")
+        if self.kernel:
+            parts.append(f"Linux {self.kernel}" if self.os == "Linux" else self.kernel)
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class ServerRecord:
+    """A server as run: its manifest, what it said at start-up, and its verification."""
+
+    name: str
+    label: str
+    framework: str
+    version: str
+    worker_setting: str
+    transport: str
+    startup_line: str | None = None
+    verification: str | None = None
+    image_size_bytes: int | None = None
+
+
+@dataclass(frozen=True)
+class BenchResult:
+    format_version: int
+    created_utc: str
+    settings: Settings | None
+    host: HostInfo
+    servers: tuple[ServerRecord, ...]
+    cells: tuple[Cell, ...]
+
+    def server(self, name: str) -> ServerRecord | None:
+        return next((server for server in self.servers if server.name == name), None)
+
+    def label(self, name: str) -> str:
+        record = self.server(name)
+        return record.label if record else name
+
+    @property
+    def failed_cells(self) -> tuple[Cell, ...]:
+        return tuple(cell for cell in self.cells if cell.status is CellStatus.FAILED)

@@ -1,0 +1,14 @@
+"""Where the lab's parts live, relative to the repository (no absolute paths baked in)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+LOADGEN_DIR = PACKAGE_DIR.parent
+DEFAULT_REPO = LOADGEN_DIR.parent
+LUA_SCRIPT = LOADGEN_DIR / "done.lua"
+
+
+def servers_dir(repo: Path) -> Path:
+    return repo / "servers"

@@ -1,0 +1,31 @@
+"""Versions of the external tools a run used, for the results' record."""
+
+from __future__ import annotations
+
+import subprocess
+
+
+def command_output(command: list[str], timeout_s: float = 20.0) -> str | None:
+    """stdout+stderr of a short command, or None when it cannot run."""
+    try:
+        completed = subprocess.run(command, capture_output=True, text=True, timeout=timeout_s)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return (completed.stdout + completed.stderr).strip() or None
+
+
+def first_line(text: str | None) -> str | None:
+    return text.splitlines()[0].strip() if text else None
+
+
+def java_version(java: str = "java") -> str | None:
+    """'openjdk version "17.0.15" 2025-04-15' and the runtime line, joined."""
+    output = command_output([java, "-version"])
+    if not output:
+        return None
+    return "; ".join(line.strip() for line in output.splitlines()[:2])
+
+
+def wrk_version(wrk: str = "wrk") -> str | None:
+    """wrk has no --version; its usage text starts with the version line."""
+    return first_line(command_output([wrk, "--version"]))

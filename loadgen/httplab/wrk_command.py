@@ -1,0 +1,31 @@
+"""The wrk command line for one measured run. Pure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+JSON_PATH_VARIABLE = "HTTPLAB_WRK_JSON"  # done.lua writes its JSON here (args do not reach done())
+
+
+@dataclass(frozen=True)
+class WrkRequest:
+    threads: int
+    connections: int
+    duration: str  # as wrk takes it, e.g. "10s"
+    duration_s: int
+    url: str
+
+    @property
+    def label(self) -> str:
+        return f"t{self.threads}-c{self.connections}"
+
+
+def wrk_arguments(request: WrkRequest, lua_script: str) -> list[str]:
+    """Arguments after the wrk executable; --latency adds the percentile block to the text."""
+    return [f"-t{request.threads}", f"-c{request.connections}", f"-d{request.duration}",
+            "--latency", "-s", lua_script, request.url]
+
+
+def wrk_time_limit_s(request: WrkRequest) -> int:
+    """How long to wait for wrk before killing it: its duration plus room to connect and finish."""
+    return request.duration_s + 30

@@ -1,0 +1,40 @@
+"""A small, fixed BenchResult for export and chart tests: test data, not a measurement."""
+
+from httplab.model import (BenchResult, Cell, CellStatus, HostInfo, Latency, ServerRecord,
+                           Settings, SocketErrors, WrkRun)
+
+
+def _run(rps: float, threads: int, non_2xx: int = 0) -> WrkRun:
+    return WrkRun(
+        duration_s=10.08, requests=int(rps * 10.08), bytes_read=int(rps * 10.08 * 100),
+        requests_per_sec=rps, transfer_per_sec=rps * 100,
+        latency=Latency(mean_us=7680.0, stdev_us=10210.0, max_us=151090.0, min_us=45.0,
+                        percentiles_us=((50.0, 5210.0), (75.0, 8000.0), (90.0, 12000.0),
+                                        (99.0, 61000.0), (99.9, 120500.5))),
+        errors=SocketErrors(connect=0, read=498, write=1, timeout=2), non_2xx_3xx=non_2xx,
+        threads=threads, connections=500, url="http://127.0.0.1:8080/")
+
+
+def sample_result() -> BenchResult:
+    servers = (
+        ServerRecord("netty", "Netty", "Netty", "4.2.18.Final", "event loops: one per CPU",
+                     "epoll", "httplab-ready framework=Netty version=4.2.18.Final "
+                     "transport=epoll workers=2 observed_workers=2 bind=127.0.0.1:8080",
+                     "all 7 checks passed", 251_000_000),
+        ServerRecord("undertow", "Undertow (200 workers)", "Spring Boot (Undertow)", "3.5.16",
+                     "200 worker threads", "nio"),
+    )
+    cells = (
+        Cell("netty", 10, 500, CellStatus.OK, (_run(69296.64, 10),)),
+        Cell("netty", 5, 500, CellStatus.OK, (_run(75561.34, 5, non_2xx=1000),)),
+        Cell("undertow", 10, 500, CellStatus.FAILED, reason="verification failed: GET /: status 500"),
+        Cell("undertow", 5, 500, CellStatus.FAILED, reason="verification failed: GET /: status 500"),
+    )
+    return BenchResult(
+        format_version=1, created_utc="2026-11-22T04-30-00Z",
+        settings=Settings(("netty", "undertow"), (10, 5), 500, 10.0, "docker"),
+        host=HostInfo(hostname="lab-host", cpu_model="Test CPU @ 3.40GHz", cores=4,
+                      memory_bytes=16 * 2**30, kernel="6.1.0", os="Linux",
+                      docker="Docker version 28.2.2", compose="Docker Compose version v2.29.7",
+                      java="openjdk version \"17.0.15\"", wrk="wrk 4.1.0", python="3.11.7"),
+        servers=servers, cells=cells)
