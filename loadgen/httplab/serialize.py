@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .model import (BenchResult, Cell, CellStatus, HostInfo, Latency, ServerRecord,
-                    Settings, SocketErrors, WrkRun)
+                    Settings, SocketErrors, ThreadRequestRate, WrkRun)
 
 FORMAT_VERSION = 1
 
@@ -36,6 +36,8 @@ def run_to_dict(run: WrkRun) -> dict[str, Any]:
         "latency_us": latency_to_dict(run.latency),
         "socket_errors": vars(run.errors).copy(), "non_2xx_3xx": run.non_2xx_3xx,
         "threads": run.threads, "connections": run.connections, "url": run.url,
+        "thread_requests_per_sec": (None if run.thread_requests_per_sec is None
+                                    else vars(run.thread_requests_per_sec).copy()),
     }
 
 
@@ -75,6 +77,8 @@ def run_from_dict(data: dict[str, Any]) -> WrkRun:
         latency=latency_from_dict(data["latency_us"]),
         errors=SocketErrors(**data["socket_errors"]), non_2xx_3xx=data["non_2xx_3xx"],
         threads=data.get("threads"), connections=data.get("connections"), url=data.get("url"),
+        thread_requests_per_sec=(None if data.get("thread_requests_per_sec") is None
+                                 else ThreadRequestRate(**data["thread_requests_per_sec"])),
     )
 
 

@@ -1,7 +1,7 @@
 """A small, fixed BenchResult for export and chart tests: test data, not a measurement."""
 
 from httplab.model import (BenchResult, Cell, CellStatus, HostInfo, Latency, ServerRecord,
-                           Settings, SocketErrors, WrkRun)
+                           Settings, SocketErrors, ThreadRequestRate, WrkRun)
 
 
 def _run(rps: float, threads: int, non_2xx: int = 0) -> WrkRun:
@@ -12,7 +12,8 @@ def _run(rps: float, threads: int, non_2xx: int = 0) -> WrkRun:
                         percentiles_us=((50.0, 5210.0), (75.0, 8000.0), (90.0, 12000.0),
                                         (99.0, 61000.0), (99.9, 120500.5))),
         errors=SocketErrors(connect=0, read=498, write=1, timeout=2), non_2xx_3xx=non_2xx,
-        threads=threads, connections=500, url="http://127.0.0.1:8080/")
+        threads=threads, connections=500, url="http://127.0.0.1:8080/",
+        thread_requests_per_sec=ThreadRequestRate(mean=7020.0, stdev=1190.0, max=9980.0))
 
 
 def sample_result() -> BenchResult:

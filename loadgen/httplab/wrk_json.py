@@ -1,0 +1,154 @@
+"""Read the JSON object done.lua writes at the end of a wrk run into a WrkRun.
+
+These are wrk's exact figures (the printed report rounds them). Takes text;
+does no I/O. Latency keys p50, p99_9, ... are percentiles (p99_9 is 99.9).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from httplab.model import Latency, SocketErrors, ThreadRequestRate, WrkRun
+
+LATENCY_KEYS = ("min", "mean", "stdev", "max", "p50", "p75", "p90", "p99", "p99_9")
+_PERCENTILE_KEY = re.compile(r"p(\d+)(?:_(\d+))?")
+
+
+class WrkJsonError(ValueError):
+    """A done.lua JSON object that cannot be read; names the source."""
+
+    def __init__(self, source: str, reason: str) -> None:
+        self.source = source
+        self.reason = reason
+        super().__init__(f"{source}: {reason}")
+
+
+def parse_done_json(text: str, source: str = "<json>") -> WrkRun:
+    """The run described by done.lua's JSON object in `text`."""
+    document = _load_object(text, source)
+    duration_us = _number(document, "duration_us", source)
+    requests = _count(document, "requests", source)
+    bytes_read = _count(document, "bytes", source)
+    errors = _object(document, "errors", source)
+    # wrk's "status" error is an HTTP answer outside 2xx/3xx, not a socket error.
+    non_2xx_3xx = _count(errors, "status", source, "errors.")
+    duration_s = duration_us / 1e6
+    return WrkRun(
+        duration_s=duration_s,
+        requests=requests,
+        bytes_read=bytes_read,
+        requests_per_sec=_per_second(requests, duration_s),
+        transfer_per_sec=_per_second(bytes_read, duration_s),
+        latency=_read_latency(_object(document, "latency", source), source),
+        errors=_read_socket_errors(errors, source),
+        non_2xx_3xx=non_2xx_3xx,
+        threads=_optional_count(document, "threads", source),
+        connections=_optional_count(document, "connections", source),
+        url=_optional_string(document, "url", source),
+        thread_requests_per_sec=_read_rate(document, source),
+    )
+
+
+def _load_object(text: str, source: str) -> dict[str, Any]:
+    try:
+        document = json.loads(text, parse_constant=_reject_constant)
+    except ValueError as error:  # json.JSONDecodeError is a ValueError
+        raise WrkJsonError(source, f"not valid JSON: {error}") from None
+    if not isinstance(document, dict):
+        raise WrkJsonError(source, f"expected a JSON object, got {type(document).__name__}")
+    return document
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON (done.lua writes null for undefined figures)")
+
+
+def _read_socket_errors(errors: dict[str, Any], source: str) -> SocketErrors:
+    keys = ("connect", "read", "write", "timeout")
+    connect, read, write, timeout = (_count(errors, key, source, "errors.") for key in keys)
+    return SocketErrors(connect=connect, read=read, write=write, timeout=timeout)
+
+
+def _read_latency(latency: dict[str, Any], source: str) -> Latency:
+    values = {key: _optional_number(latency, key, source, "latency.") for key in LATENCY_KEYS}
+    percentiles = sorted(
+        (_percentile_of(key), value)
+        for key, value in values.items()
+        if _PERCENTILE_KEY.fullmatch(key) and value is not None
+    )
+    return Latency(
+        mean_us=values["mean"],
+        stdev_us=values["stdev"],
+        max_us=values["max"],
+        min_us=values["min"],
+        percentiles_us=tuple(percentiles),
+    )
+
+
+def _percentile_of(key: str) -> float:
+    """'p50' -> 50.0, 'p99_9' -> 99.9."""
+    whole, fraction = _PERCENTILE_KEY.fullmatch(key).groups()  # type: ignore[union-attr]
+    return float(f"{whole}.{fraction or 0}")
+
+
+def _read_rate(document: dict[str, Any], source: str) -> ThreadRequestRate | None:
+    if document.get("thread_requests_per_sec") is None:
+        return None
+    rate = _object(document, "thread_requests_per_sec", source)
+    prefix = "thread_requests_per_sec."
+    keys = ("mean", "stdev", "max", "min")
+    mean, stdev, maximum, minimum = (_optional_number(rate, key, source, prefix) for key in keys)
+    if mean is None:
+        return None  # no sample was taken: nothing is known
+    return ThreadRequestRate(mean=mean, stdev=stdev, max=maximum, min=minimum)
+
+
+def _per_second(amount: int, duration_s: float) -> float:
+    return amount / duration_s if duration_s > 0 else 0.0
+
+
+def _object(document: dict[str, Any], key: str, source: str) -> dict[str, Any]:
+    value = _required(document, key, source, "")
+    if not isinstance(value, dict):
+        raise WrkJsonError(source, f"'{key}' must be an object, got {value!r}")
+    return value
+
+
+def _required(document: dict[str, Any], key: str, source: str, prefix: str) -> Any:
+    if key not in document:
+        raise WrkJsonError(source, f"missing key '{prefix}{key}'")
+    return document[key]
+
+
+def _number(document: dict[str, Any], key: str, source: str, prefix: str = "") -> float:
+    value = _required(document, key, source, prefix)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise WrkJsonError(source, f"'{prefix}{key}' must be a number >= 0, got {value!r}")
+    return float(value)
+
+
+def _optional_number(document: dict[str, Any], key: str, source: str, prefix: str = "") -> float | None:
+    if _required(document, key, source, prefix) is None:
+        return None
+    return _number(document, key, source, prefix)
+
+
+def _count(document: dict[str, Any], key: str, source: str, prefix: str = "") -> int:
+    value = _number(document, key, source, prefix)
+    if not value.is_integer():
+        raise WrkJsonError(source, f"'{prefix}{key}' must be a whole number, got {document[key]!r}")
+    return int(value)
+
+
+def _optional_count(document: dict[str, Any], key: str, source: str) -> int | None:
+    return None if document.get(key) is None else _count(document, key, source)
+
+
+def _optional_string(document: dict[str, Any], key: str, source: str) -> str | None:
+    value = document.get(key)
+    if value is not None and not isinstance(value, str):
+        raise WrkJsonError(source, f"'{key}' must be a string, got {value!r}")
+    return value
