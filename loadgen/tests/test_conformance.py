@@ -1,0 +1,76 @@
+"""Every server jar, started on 127.0.0.1 at a free port, must pass the lab's check:
+the same one the harness runs before any load. A missing jar fails; it never skips."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from httplab.backends.local import run_jar, server_environment, java_command
+from httplab.hostinfo import usable_cpus
+from httplab.paths import DEFAULT_REPO, servers_dir
+from httplab.process import ServerProcess
+from httplab.verify import verify_started
+
+from .conftest import free_port, port_is_listening
+
+SERVERS = ("netty", "armeria", "vertx", "undertow", "webflux")
+STOP_LIMIT_S = 5.0
+FAULT_EXIT_WAIT_S = 60.0
+
+
+def _manifest(manifests, name):
+    return next(m for m in manifests if m.name == name)
+
+
+def _jar(manifest):
+    jar = manifest.jar_path(servers_dir(DEFAULT_REPO))
+    assert jar.is_file(), f"{jar} is missing: build it with `make jars`"
+    return jar
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SERVERS)
+def test_server_passes_the_conformance_check_and_stops_on_sigterm(manifests, name):
+    manifest = _manifest(manifests, name)
+    port = free_port()
+    with run_jar("java", manifest, _jar(manifest), port) as (process, startup, _):
+        verification = verify_started(startup, manifest, port, cpus=usable_cpus())
+        assert verification.passed, verification.summary()
+        assert startup.bind == f"127.0.0.1:{port}"
+        stop_seconds = process.stop()
+    assert stop_seconds < STOP_LIMIT_S, f"SIGTERM took {stop_seconds:.1f} s"
+    assert not port_is_listening(port)
+
+
+def _run_until_exit(manifest, env_changes: dict[str, str], port: int) -> tuple[int | None, str]:
+    env = {**server_environment(manifest, port), **env_changes}
+    process = ServerProcess(java_command("java", manifest, _jar(manifest)), env)
+    try:
+        process.wait_ready(FAULT_EXIT_WAIT_S)
+        return process.exit_code(), process.output()
+    finally:
+        process.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SERVERS)
+@pytest.mark.parametrize("variable, value", [("PORT", "eighty"), ("PORT", "70000"),
+                                             ("WORKERS", "0"), ("WORKERS", "-3")])
+def test_bad_setting_exits_2_naming_the_variable(manifests, name, variable, value):
+    code, output = _run_until_exit(_manifest(manifests, name), {variable: value}, free_port())
+    assert code == 2, output
+    assert any(line.startswith("httplab") and variable in line for line in output.splitlines()), output
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SERVERS)
+def test_port_in_use_exits_non_zero_with_a_clear_line(manifests, name):
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        code, output = _run_until_exit(_manifest(manifests, name), {}, port)
+    assert code not in (None, 0), output
+    assert any(line.startswith("httplab") and "in use" in line for line in output.splitlines()), output
