@@ -1,0 +1,83 @@
+package httplab.undertow;
+
+import httplab.server.Launcher;
+import httplab.server.ServerConfig;
+import httplab.server.StartupLine;
+import io.undertow.Undertow;
+import java.net.BindException;
+import java.util.Map;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.SpringBootVersion;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.web.embedded.undertow.UndertowWebServer;
+import org.springframework.boot.web.server.PortInUseException;
+import org.springframework.boot.web.server.WebServer;
+import org.springframework.boot.web.servlet.context.ServletWebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.MapPropertySource;
+import org.xnio.XnioWorker;
+
+/** Spring Boot (Spring MVC) on Undertow with a fixed pool of worker threads. */
+@SpringBootApplication
+public class UndertowServer {
+    static final String FRAMEWORK = "Undertow";
+    static final int DEFAULT_WORKERS = 200;
+
+    public static void main(String[] args) {
+        Launcher.run(FRAMEWORK, () -> start(args));
+    }
+
+    static void start(String[] args) throws InterruptedException, BindException {
+        ServerConfig config = ServerConfig.fromEnvironment(DEFAULT_WORKERS);
+        SpringApplication application = new SpringApplication(UndertowServer.class);
+        // Highest precedence: ServerConfig (PORT, BIND_ADDRESS, WORKERS) is the only source.
+        application.addInitializers(context -> context.getEnvironment().getPropertySources()
+                .addFirst(new MapPropertySource("httplab", springProperties(config))));
+        ConfigurableApplicationContext context = runReportingPortInUse(application, args);
+        announce(config, webServerOf(context));
+    }
+
+    /**
+     * Spring's Undertow server drops the BindException behind its PortInUseException;
+     * restoring it lets Launcher print its one-line "cannot listen" message.
+     */
+    private static ConfigurableApplicationContext runReportingPortInUse(
+            SpringApplication application, String[] args) throws BindException {
+        try {
+            return application.run(args);
+        } catch (RuntimeException e) {
+            for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+                if (cause instanceof PortInUseException portInUse) {
+                    BindException bind = new BindException(portInUse.getMessage());
+                    bind.initCause(e);
+                    throw bind;
+                }
+            }
+            throw e;
+        }
+    }
+
+    static Map<String, Object> springProperties(ServerConfig config) {
+        return Map.of(
+                "server.port", config.port(),
+                "server.address", config.bindAddress(),
+                "server.undertow.threads.worker", config.workers(),
+                "server.server-header", FRAMEWORK,
+                "server.shutdown", "graceful",
+                "spring.lifecycle.timeout-per-shutdown-phase", "3s");
+    }
+
+    private static UndertowWebServer webServerOf(ConfigurableApplicationContext context) {
+        WebServer webServer = ((ServletWebServerApplicationContext) context).getWebServer();
+        return (UndertowWebServer) webServer;
+    }
+
+    private static void announce(ServerConfig config, UndertowWebServer webServer)
+            throws InterruptedException {
+        Undertow undertow = webServer.getUndertow();
+        XnioWorker worker = undertow.getWorker();
+        int observed = WorkerPoolProbe.startAllAndCount(worker, config.workers());
+        StartupLine.print(FRAMEWORK, SpringBootVersion.getVersion(), worker.getXnio().getName(),
+                config.workers(), observed, config.bindAddress() + ":" + webServer.getPort());
+    }
+}

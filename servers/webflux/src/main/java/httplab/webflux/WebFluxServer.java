@@ -1,0 +1,71 @@
+package httplab.webflux;
+
+import httplab.server.Launcher;
+import httplab.server.ServerConfig;
+import httplab.server.StartupLine;
+import java.time.Duration;
+import java.util.Map;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.SpringBootVersion;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.web.reactive.context.ReactiveWebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.http.client.ReactorResourceFactory;
+import reactor.netty.resources.LoopResources;
+
+/** Spring Boot WebFlux on Reactor Netty with a fixed number of event loops. */
+@SpringBootApplication
+public class WebFluxServer {
+    static final String FRAMEWORK = "WebFlux";
+    static final int DEFAULT_WORKERS = 8;
+    /** Thread name prefix of the server's event loops; the startup line counts them. */
+    static final String LOOP_PREFIX = "httplab-webflux";
+    private static final Duration SHUTDOWN_QUIET_PERIOD = Duration.ofMillis(100);
+
+    public static void main(String[] args) {
+        Launcher.run(FRAMEWORK, () -> start(args));
+    }
+
+    static void start(String[] args) {
+        ServerConfig config = ServerConfig.fromEnvironment(DEFAULT_WORKERS);
+        SpringApplication application = new SpringApplication(WebFluxServer.class);
+        // Highest precedence: ServerConfig (PORT, BIND_ADDRESS) is the only source.
+        application.addInitializers(context -> context.getEnvironment().getPropertySources()
+                .addFirst(new MapPropertySource("httplab", springProperties(config))));
+        application.addInitializers(context -> context.getBeanFactory()
+                .registerSingleton("httplabServerConfig", config));
+        ConfigurableApplicationContext context = application.run(args);
+        announce(config, context);
+    }
+
+    static Map<String, Object> springProperties(ServerConfig config) {
+        return Map.of(
+                "server.port", config.port(),
+                "server.address", config.bindAddress(),
+                "server.shutdown", "graceful",
+                "spring.lifecycle.timeout-per-shutdown-phase", "3s");
+    }
+
+    /**
+     * Spring Boot has no property for the event loop count: this factory replaces the
+     * auto-configured one, and the embedded server runs on its loops.
+     */
+    @Bean
+    ReactorResourceFactory reactorResourceFactory(ServerConfig config) {
+        ReactorResourceFactory factory = new ReactorResourceFactory();
+        factory.setUseGlobalResources(false);
+        factory.setLoopResourcesSupplier(() -> LoopResources.create(LOOP_PREFIX, config.workers(), true));
+        factory.setShutdownQuietPeriod(SHUTDOWN_QUIET_PERIOD);
+        return factory;
+    }
+
+    private static void announce(ServerConfig config, ConfigurableApplicationContext context) {
+        LoopResources loops = context.getBean(ReactorResourceFactory.class).getLoopResources();
+        EventLoopProbe probe = EventLoopProbe.startAll(loops);
+        int port = ((ReactiveWebServerApplicationContext) context).getWebServer().getPort();
+        StartupLine.print(FRAMEWORK, SpringBootVersion.getVersion(), probe.transport(),
+                config.workers(), probe.liveThreads(LOOP_PREFIX), config.bindAddress() + ":" + port);
+    }
+}
