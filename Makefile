@@ -7,6 +7,8 @@ THREADS ?= 10,5
 CONNECTIONS ?= 500
 DURATION ?= 10s
 BACKEND ?= docker
+# docker only: auto (official images when they can be pulled, else local), official, local
+BASE_IMAGES ?= auto
 # make report
 FROM ?= results/latest
 OUT ?= $(FROM)
@@ -32,7 +34,7 @@ help: ## List the targets and the variables they take
 
 bench: venv $(if $(filter local,$(BACKEND)),jars) ## Run wrk against every server, one at a time
 	$(HTTPLAB) bench --servers '$(SERVERS)' --threads '$(THREADS)' --connections '$(CONNECTIONS)' \
-		--duration '$(DURATION)' --backend '$(BACKEND)' --image '$(IMAGE)'
+		--duration '$(DURATION)' --backend '$(BACKEND)' --base-images '$(BASE_IMAGES)' --image '$(IMAGE)'
 
 report: venv ## Rebuild results.{json,md,csv} and the chart from raw wrk text (FROM, OUT, IMAGE)
 	$(HTTPLAB) report --from '$(FROM)' --out '$(OUT)' --image '$(IMAGE)'
@@ -44,7 +46,8 @@ jars: $(JARS) ## Build the five server jars with Maven
 
 $(JARS) &: $(JAR_INPUTS)
 	@command -v mvn >/dev/null || { echo "httplab: error: mvn not found: install Maven 3.8+ and a JDK 17+" >&2; exit 2; }
-	mvn -B -q -f servers/pom.xml package -DskipTests
+	# clean: shading a jar that an earlier package already shaded doubles it.
+	mvn -B -q -f servers/pom.xml clean package -DskipTests
 	@touch $(JARS)
 
 venv: $(VENV_STAMP) ## Create .venv and install the harness into it
