@@ -1,0 +1,91 @@
+package httplab.armeria;
+
+import com.linecorp.armeria.common.util.EventLoopGroups;
+import com.linecorp.armeria.common.util.TransportType;
+import com.linecorp.armeria.common.util.Version;
+import com.linecorp.armeria.server.HttpService;
+import com.linecorp.armeria.server.Server;
+import httplab.server.Hello;
+import httplab.server.Launcher;
+import httplab.server.ServerConfig;
+import httplab.server.StartupLine;
+import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.EventExecutor;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/** Hello-world HTTP server on Armeria with WORKERS worker event loops (16 by default). */
+public final class ArmeriaServer {
+    private static final String FRAMEWORK = "Armeria";
+    private static final int DEFAULT_WORKERS = 16;
+    private static final String WORKER_THREAD_PREFIX = "armeria-eventloop-";
+    private static final Duration QUIET_PERIOD = Duration.ofMillis(100);
+    private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(3);
+    // With the server stopped the loops are idle; together the waits stay under 5 s.
+    private static final Duration WORKER_SHUTDOWN_TIMEOUT = Duration.ofSeconds(1);
+
+    private ArmeriaServer() {
+    }
+
+    public static void main(String[] args) {
+        Launcher.run(FRAMEWORK, ArmeriaServer::start);
+    }
+
+    private static void start() throws Exception {
+        ServerConfig config = ServerConfig.fromEnvironment(DEFAULT_WORKERS);
+        EventLoopGroup workers = EventLoopGroups.newEventLoopGroup(config.workers());
+        Server server = buildServer(config, workers);
+        Runtime.getRuntime().addShutdownHook(
+                new Thread(() -> shutDown(server, workers), "armeria-shutdown"));
+        server.start().join();
+        startEveryLoop(workers);
+        StartupLine.print(FRAMEWORK, Version.get("armeria").artifactVersion(), transportOf(workers),
+                config.workers(), StartupLine.countLiveThreads(WORKER_THREAD_PREFIX), config.endpoint());
+    }
+
+    /** The worker group is ours to close: Netty's default 2 s quiet period would delay exit. */
+    private static Server buildServer(ServerConfig config, EventLoopGroup workers) {
+        HttpService hello = (ctx, request) -> HelloResponses.HELLO.toHttpResponse();
+        return Server.builder()
+                .http(new InetSocketAddress(config.bindAddress(), config.port()))
+                .workerGroup(workers, false)
+                .route().get(Hello.ROOT_PATH).build(hello)
+                .route().get(Hello.PLAINTEXT_PATH).build(hello)
+                .errorHandler(new HelloErrorHandler())
+                .gracefulShutdownTimeout(QUIET_PERIOD, SHUTDOWN_TIMEOUT)
+                .build();
+    }
+
+    /** Event loop threads start on their first task; run one on each so they can be counted. */
+    private static void startEveryLoop(EventLoopGroup group) throws InterruptedException {
+        for (EventExecutor loop : group) {
+            loop.submit(() -> { }).sync();
+        }
+    }
+
+    /**
+     * Bounded, so SIGTERM always ends the process: stopping takes about 2 s because Armeria
+     * closes its acceptor group with Netty's default quiet period, which it does not expose.
+     */
+    private static void shutDown(Server server, EventLoopGroup workers) {
+        try {
+            server.stop().get(SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            System.err.println("httplab " + FRAMEWORK + ": server did not stop cleanly: " + e);
+        }
+        long timeoutMillis = WORKER_SHUTDOWN_TIMEOUT.toMillis();
+        workers.shutdownGracefully(QUIET_PERIOD.toMillis(), timeoutMillis, TimeUnit.MILLISECONDS)
+                .awaitUninterruptibly(timeoutMillis);
+    }
+
+    private static String transportOf(EventLoopGroup group) {
+        Class<?> channelType = TransportType.serverChannelType(group);
+        for (TransportType type : TransportType.values()) {
+            if (type.isAvailable() && type.serverChannelType() == channelType) {
+                return type.lowerCasedName();
+            }
+        }
+        return "unknown";
+    }
+}

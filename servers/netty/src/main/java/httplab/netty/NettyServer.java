@@ -1,0 +1,81 @@
+package httplab.netty;
+
+import httplab.server.Launcher;
+import httplab.server.ServerConfig;
+import httplab.server.StartupLine;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.util.Version;
+import io.netty.util.concurrent.EventExecutor;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/** Hello-world HTTP/1.1 server on plain Netty: one acceptor loop, WORKERS I/O loops. */
+public final class NettyServer {
+    private static final String FRAMEWORK = "Netty";
+    private static final String WORKER_THREAD_PREFIX = "netty-worker";
+    private static final long QUIET_PERIOD_MILLIS = 100;
+    private static final long SHUTDOWN_TIMEOUT_MILLIS = 3000;
+
+    private NettyServer() {
+    }
+
+    public static void main(String[] args) {
+        Launcher.run(FRAMEWORK, NettyServer::start);
+    }
+
+    private static void start() throws InterruptedException {
+        ServerConfig config = ServerConfig.fromEnvironment(ServerConfig.availableCpus());
+        NettyTransport transport = NettyTransport.best();
+        EventLoopGroup bossGroup = transport.newGroup(1, "netty-boss");
+        EventLoopGroup workerGroup = transport.newGroup(config.workers(), WORKER_THREAD_PREFIX);
+        Runtime.getRuntime().addShutdownHook(new Thread(
+                () -> shutDown(bossGroup, workerGroup), "netty-shutdown"));
+        Channel channel = bootstrap(transport, bossGroup, workerGroup)
+                .bind(new InetSocketAddress(config.bindAddress(), config.port())).sync().channel();
+        startEveryLoop(workerGroup);
+        StartupLine.print(FRAMEWORK, nettyVersion(), transport.displayName(), config.workers(),
+                StartupLine.countLiveThreads(WORKER_THREAD_PREFIX + "-"), config.endpoint());
+        channel.closeFuture().sync();
+    }
+
+    private static ServerBootstrap bootstrap(NettyTransport transport,
+                                             EventLoopGroup bossGroup, EventLoopGroup workerGroup) {
+        return new ServerBootstrap()
+                .group(bossGroup, workerGroup)
+                .channel(transport.serverChannelClass())
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel channel) {
+                        channel.pipeline().addLast(new HttpServerCodec(), HelloHandler.INSTANCE);
+                    }
+                });
+    }
+
+    /** Event loop threads start on their first task; run one on each so they can be counted. */
+    private static void startEveryLoop(EventLoopGroup group) throws InterruptedException {
+        for (EventExecutor loop : group) {
+            loop.submit(() -> { }).sync();
+        }
+    }
+
+    private static String nettyVersion() {
+        Version version = Version.identify().get("netty-common");
+        return version == null ? "unknown" : version.artifactVersion();
+    }
+
+    private static void shutDown(EventLoopGroup bossGroup, EventLoopGroup workerGroup) {
+        bossGroup.shutdownGracefully(QUIET_PERIOD_MILLIS, SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        workerGroup.shutdownGracefully(QUIET_PERIOD_MILLIS, SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        bossGroup.terminationFuture().awaitUninterruptibly(SHUTDOWN_TIMEOUT_MILLIS);
+        workerGroup.terminationFuture().awaitUninterruptibly(SHUTDOWN_TIMEOUT_MILLIS);
+    }
+}

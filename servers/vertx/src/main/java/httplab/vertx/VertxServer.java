@@ -1,0 +1,64 @@
+package httplab.vertx;
+
+import httplab.server.Launcher;
+import httplab.server.ServerConfig;
+import httplab.server.StartupLine;
+import io.netty.util.concurrent.EventExecutor;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.internal.VertxInternal;
+import io.vertx.core.transport.Transport;
+import java.util.concurrent.TimeUnit;
+
+/** Hello-world HTTP/1.1 server on Vert.x core: WORKERS event loops, one verticle per loop. */
+public final class VertxServer {
+    private static final String FRAMEWORK = "Vert.x";
+    private static final String EVENT_LOOP_THREAD_PREFIX = "vert.x-eventloop-thread-";
+    private static final long STARTUP_TIMEOUT_SECONDS = 30;
+    private static final long SHUTDOWN_TIMEOUT_SECONDS = 3;
+
+    private VertxServer() {
+    }
+
+    public static void main(String[] args) {
+        Launcher.run(FRAMEWORK, VertxServer::start);
+    }
+
+    private static void start() throws Exception {
+        ServerConfig config = ServerConfig.fromEnvironment(ServerConfig.availableCpus());
+        Transport transport = Transport.EPOLL.available() ? Transport.EPOLL : Transport.NIO;
+        Vertx vertx = Vertx.builder()
+                .with(new VertxOptions().setEventLoopPoolSize(config.workers()))
+                .withTransport(transport)
+                .build();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> shutDown(vertx), "vertx-shutdown"));
+        DeploymentOptions deployment = new DeploymentOptions().setInstances(config.workers());
+        await(vertx.deployVerticle(
+                () -> new HelloVerticle(config.bindAddress(), config.port()), deployment));
+        startEveryLoop((VertxInternal) vertx);
+        StartupLine.print(FRAMEWORK, VertxInternal.version(), transport.name(), config.workers(),
+                StartupLine.countLiveThreads(EVENT_LOOP_THREAD_PREFIX), config.endpoint());
+    }
+
+    /** Event loop threads start on their first task; run one on each so they can be counted. */
+    private static void startEveryLoop(VertxInternal vertx) throws InterruptedException {
+        for (EventExecutor loop : vertx.nettyEventLoopGroup()) {
+            loop.submit(() -> { }).sync();
+        }
+    }
+
+    private static void await(Future<?> future) throws Exception {
+        future.toCompletionStage().toCompletableFuture().get(STARTUP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    }
+
+    private static void shutDown(Vertx vertx) {
+        try {
+            vertx.close().toCompletionStage().toCompletableFuture()
+                    .get(SHUTDOWN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            System.err.println("httplab " + FRAMEWORK + ": shutdown did not finish cleanly: " + e);
+        }
+    }
+}
