@@ -21,7 +21,9 @@ VENV := .venv
 HTTPLAB := $(VENV)/bin/httplab
 VENV_STAMP := $(VENV)/.installed
 JAR_INPUTS := $(shell find servers -name '*.java' -o -name pom.xml -o -name '*.properties' -o -name '*.yml' 2>/dev/null | grep -v /target/)
-JARS := $(foreach s,netty armeria vertx undertow webflux,servers/$(s)/target/$(s).jar)
+# Every folder with a manifest is a server (the harness finds them the same way).
+SERVER_NAMES := $(patsubst servers/%/server.toml,%,$(wildcard servers/*/server.toml))
+JARS := $(foreach s,$(SERVER_NAMES),servers/$(s)/target/$(s).jar)
 
 .PHONY: help bench report test jars venv base-images servers-table clean
 

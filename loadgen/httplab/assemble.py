@@ -31,7 +31,8 @@ def record_of_outcome(outcome: ServerOutcome) -> ServerRecord:
            "transport": startup.transport if startup else record.transport,
            "startup_line": startup.line if startup else None,
            "verification": outcome.verification.summary() if outcome.verification else None,
-           "image_size_bytes": started.image_size_bytes if started else None})
+           "image_size_bytes": started.image_size_bytes if started else None,
+           "java_version": started.java_version if started else None})
 
 
 def assemble(outcomes: list[ServerOutcome], settings: Settings, host: HostInfo,

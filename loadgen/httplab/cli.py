@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 from pathlib import Path
 
 from . import commands
 from .backends.base import Backend
+from .backends.base_images import CHOICES as BASE_IMAGE_CHOICES
 from .manifest import ManifestError, discover
 from .paths import DEFAULT_REPO, LUA_SCRIPT, servers_dir
 from .plan import PlanError, make_plan
@@ -27,6 +29,9 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--connections", default="500")
     bench.add_argument("--duration", default="10s", help="per run: 10s, 2m, 1h")
     bench.add_argument("--backend", choices=BACKENDS, default="docker")
+    bench.add_argument("--base-images", choices=BASE_IMAGE_CHOICES, default="auto",
+                       help="docker: official images, local ones (make base-images), or "
+                            "auto: official when they can be pulled")
     bench.add_argument("--results-dir", type=Path, default=None, help="default: REPO/results")
     bench.add_argument("--image", type=Path, default=None, help="default: REPO/image/result1.png")
     report = sub.add_parser("report", help="rebuild results from raw wrk text, running nothing")
@@ -39,14 +44,15 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def make_backend(name: str, repo: Path) -> Backend:
-    if name == "local":
+def make_backend(args: argparse.Namespace) -> Backend:
+    if args.backend == "local":
         from .backends.local import LocalBackend
 
-        return LocalBackend(servers_dir(repo), LUA_SCRIPT)
+        return LocalBackend(servers_dir(args.repo), LUA_SCRIPT)
     from .backends.docker import DockerBackend
 
-    return DockerBackend(repo)
+    # HTTPLAB_COMPOSE="docker-compose" picks Compose v1 where both are installed.
+    return DockerBackend(args.repo, args.base_images, os.environ.get("HTTPLAB_COMPOSE"))
 
 
 def _raise_interrupt(signum: int, frame: object) -> None:
@@ -57,7 +63,7 @@ def run_bench(args: argparse.Namespace) -> int:
     known = discover(servers_dir(args.repo))
     plan = make_plan(args.servers, args.threads, args.connections, args.duration, known)
     signal.signal(signal.SIGTERM, _raise_interrupt)  # so `kill` cleans up like Ctrl-C
-    return commands.bench(plan, make_backend(args.backend, args.repo),
+    return commands.bench(plan, make_backend(args),
                           args.results_dir or args.repo / "results",
                           args.image or args.repo / "image" / "result1.png")
 

@@ -154,6 +154,7 @@ class ServerRecord:
     startup_line: str | None = None
     verification: str | None = None
     image_size_bytes: int | None = None
+    java_version: str | None = None  # as the server's own JVM reports it
 
 
 @dataclass(frozen=True)

@@ -18,9 +18,10 @@ def first_line(text: str | None) -> str | None:
     return text.splitlines()[0].strip() if text else None
 
 
-def java_version(java: str = "java") -> str | None:
-    """'openjdk version "17.0.15" 2025-04-15' and the runtime line, joined."""
-    output = command_output([java, "-version"])
+def java_version(java: str | list[str] = "java") -> str | None:
+    """'openjdk version "17.0.15" 2025-04-15' and the runtime line, joined. `java` may be
+    a command prefix, such as `docker exec CONTAINER java`."""
+    output = command_output([*([java] if isinstance(java, str) else java), "-version"])
     if not output:
         return None
     return "; ".join(line.strip() for line in output.splitlines()[:2])

@@ -25,6 +25,7 @@ class StartedServer:
     startup: StartupInfo | None
     startup_seconds: float
     image_size_bytes: int | None = None
+    java_version: str | None = None
 
 
 @dataclass(frozen=True)

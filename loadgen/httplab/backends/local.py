@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import shlex
 import shutil
@@ -73,7 +74,7 @@ class LocalBackend:
         ensure_port_free(manifest.port)
         jar = manifest.jar_path(self.servers_dir)
         with run_jar(self.java, manifest, jar, manifest.port) as (_, startup, seconds):
-            yield StartedServer(manifest, startup, seconds)
+            yield StartedServer(manifest, startup, seconds, java_version=self._java_version())
 
     def run_wrk(self, request: WrkRequest, text_path: Path, json_path: Path) -> WrkOutcome:
         command = [self.wrk, *wrk_arguments(request, str(self.lua_script))]
@@ -85,6 +86,10 @@ class LocalBackend:
             except subprocess.TimeoutExpired:
                 return WrkOutcome(-1, f"wrk did not finish within {wrk_time_limit_s(request)} s")
         return WrkOutcome(completed.returncode, completed.stderr.strip())
+
+    @functools.cache
+    def _java_version(self) -> str | None:
+        return java_version(self.java)
 
     def versions(self) -> dict[str, str | None]:
         return {"java": java_version(self.java), "wrk": wrk_version(self.wrk)}

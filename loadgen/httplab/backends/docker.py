@@ -1,0 +1,180 @@
+"""The docker backend: each server and wrk in containers from docker-compose.yml,
+on host networking, so load stays on 127.0.0.1 as in the original benchmark."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..manifest import ServerManifest
+from ..startup import find_startup_line
+from ..tools import command_output, first_line, java_version
+from ..wrk_command import WrkRequest, wrk_arguments, wrk_time_limit_s
+from . import compose as cmd
+from .base import BackendError, StartedServer, WrkOutcome, ensure_port_free
+from .base_images import (BASE_IMAGES_ENV, BUILD_ARGS, OFFICIAL_PROBE_IMAGE,
+                          local_build_args)
+
+HEALTHY_TIMEOUT_S = 180.0
+BUILD_TIMEOUT_S = 3600
+LOG_TAIL = "20"
+UNPRIVILEGED_ID = 10001  # the user the lab's images run as
+
+
+def _run(command: list[str], env: dict[str, str] | None = None, timeout: float = 120,
+         ) -> subprocess.CompletedProcess[str]:
+    try:
+        return subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as error:
+        raise BackendError(f"`{' '.join(command[:6])} ...` did not finish in {timeout:g} s") from error
+    except OSError as error:
+        raise BackendError(f"cannot run {command[0]}: {error}") from error
+
+
+def _tail(text: str, lines: int = 15) -> str:
+    return "\n".join(text.strip().splitlines()[-lines:])
+
+
+class DockerBackend:
+    name = "docker"
+
+    def __init__(self, repo: Path, base_images: str = "auto", compose: str | None = None):
+        self.repo, self.base_images_choice = repo.resolve(), base_images
+        self.preferred_compose = compose
+        self.compose: list[str] = []
+        self.build_args: dict[str, str] = {}
+
+    def check_available(self) -> None:
+        if _run_quietly(["docker", "--version"]) is None:
+            raise BackendError("docker not found: install Docker (with Compose) or use BACKEND=local")
+        info = _run(["docker", "info", "--format", "{{.ServerVersion}}"], timeout=30)
+        if info.returncode != 0:
+            raise BackendError("the Docker engine is not answering (is dockerd running, and may "
+                               f"this user use it?): {first_line(info.stderr) or 'no message'}")
+        compose = cmd.detect_compose(self.preferred_compose)
+        if compose is None:
+            raise BackendError("Docker Compose not found: install the compose plugin "
+                               "(`docker compose`) or docker-compose v1.29")
+        self.compose = compose
+
+    def prepare(self, servers: tuple[ServerManifest, ...]) -> None:
+        self.build_args = self._resolve_base_images()
+        services = [server.name for server in servers] + [cmd.WRK_SERVICE]
+        build = _run(cmd.build_command(self.compose, self.repo, services), self._env(),
+                     BUILD_TIMEOUT_S)
+        if build.returncode != 0:
+            raise BackendError(f"image build failed for {', '.join(services)}:\n"
+                               f"{_tail(build.stdout + build.stderr)}")
+
+    def _resolve_base_images(self) -> dict[str, str]:
+        choice = self.base_images_choice
+        if any(arg in os.environ for arg in BUILD_ARGS):
+            return {arg: os.environ[arg] for arg in BUILD_ARGS if arg in os.environ}
+        if choice == "official" or (choice == "auto" and _official_images_reachable()):
+            return {}
+        args = local_build_args((self.repo / BASE_IMAGES_ENV).read_text())
+        missing = [image for image in set(args.values()) if not _image_exists(image)]
+        if missing:
+            raise BackendError(f"official base images cannot be pulled and local ones are "
+                               f"missing ({', '.join(sorted(missing))}): run `make base-images`")
+        return args
+
+    def _env(self, **extra: str) -> dict[str, str]:
+        return {**os.environ, **self.build_args, **extra}
+
+    @contextmanager
+    def serve(self, manifest: ServerManifest) -> Iterator[StartedServer]:
+        ensure_port_free(manifest.port)
+        started_at = time.monotonic()
+        try:
+            up = _run(cmd.up_command(self.compose, self.repo, manifest.name), self._env())
+            if up.returncode != 0:
+                raise BackendError(f"cannot start {manifest.name}: {_tail(up.stderr, 5)}")
+            container = self._container_id(manifest.name)
+            self._wait_healthy(manifest.name, container)
+            seconds = time.monotonic() - started_at
+            logs = _run(["docker", "logs", container]).stdout
+            yield StartedServer(manifest, find_startup_line(logs), seconds,
+                                _image_size(f"httplab/{manifest.name}:latest"),
+                                java_version(["docker", "exec", container, "java"]))
+        finally:
+            _run(cmd.down_command(self.compose, self.repo, manifest.name), self._env())
+
+    def _container_id(self, service: str) -> str:
+        ids = _run(cmd.container_id_command(self.compose, self.repo, service), self._env())
+        container = ids.stdout.strip()
+        if not container:
+            raise BackendError(f"{service} started no container: {_tail(ids.stderr, 5)}")
+        return container.splitlines()[0]
+
+    def _wait_healthy(self, service: str, container: str) -> None:
+        deadline = time.monotonic() + HEALTHY_TIMEOUT_S
+        status = "unknown"
+        while time.monotonic() < deadline:
+            status = _run(["docker", "inspect", "-f",
+                           "{{.State.Status}} {{if .State.Health}}{{.State.Health.Status}}{{end}}",
+                           container]).stdout.strip()
+            if status.endswith("healthy") and not status.endswith("unhealthy"):
+                return
+            if not status.startswith(("running", "created")):
+                break
+            time.sleep(0.5)
+        logs = _run(["docker", "logs", "--tail", LOG_TAIL, container])
+        raise BackendError(f"{service} never became healthy (state: {status}); last log lines:\n"
+                           f"{_tail(logs.stdout + logs.stderr, 20)}")
+
+    def run_wrk(self, request: WrkRequest, text_path: Path, json_path: Path) -> WrkOutcome:
+        name = f"httplab-wrk-{os.getpid()}"
+        command = cmd.wrk_run_command(self.compose, self.repo, name, json_path.name,
+                                      wrk_arguments(request, cmd.WRK_SCRIPT_IN_IMAGE))
+        uid, gid = _wrk_user(json_path.parent)
+        env = self._env(HTTPLAB_RAW_DIR=str(json_path.parent.resolve()),
+                        HTTPLAB_UID=str(uid), HTTPLAB_GID=str(gid))
+        try:
+            with text_path.open("w") as text:
+                completed = subprocess.run(command, env=env, stdout=text, stderr=subprocess.PIPE,
+                                           text=True, timeout=wrk_time_limit_s(request))
+        except subprocess.TimeoutExpired:
+            return WrkOutcome(-1, f"wrk did not finish within {wrk_time_limit_s(request)} s")
+        finally:
+            _run_quietly(["docker", "rm", "-f", name])
+        return WrkOutcome(completed.returncode, _tail(completed.stderr, 5))
+
+    def versions(self) -> dict[str, str | None]:
+        wrk = command_output(["docker", "run", "--rm", "--network", "none", "httplab/wrk:latest", "-v"])
+        return {"docker": first_line(command_output(["docker", "version", "--format",
+                                                     "client {{.Client.Version}}, engine {{.Server.Version}}"])),
+                "compose": first_line(command_output([*self.compose, "version"])),
+                "wrk": first_line(wrk)}
+
+
+def _wrk_user(raw_dir: Path) -> tuple[int, int]:
+    """wrk writes its JSON as the calling user, so the files are theirs; never as root:
+    a root caller lends the raw directory to the images' unprivileged user instead."""
+    if os.getuid() != 0:
+        return os.getuid(), os.getgid()
+    os.chown(raw_dir, UNPRIVILEGED_ID, UNPRIVILEGED_ID)
+    return UNPRIVILEGED_ID, UNPRIVILEGED_ID
+
+
+def _run_quietly(command: list[str]) -> str | None:
+    return command_output(command)
+
+
+def _image_exists(image: str) -> bool:
+    return _run(["docker", "image", "inspect", image]).returncode == 0
+
+
+def _official_images_reachable() -> bool:
+    if _image_exists(OFFICIAL_PROBE_IMAGE):
+        return True
+    return _run(["docker", "pull", "-q", OFFICIAL_PROBE_IMAGE], timeout=300).returncode == 0
+
+
+def _image_size(image: str) -> int | None:
+    size = _run(["docker", "image", "inspect", "-f", "{{.Size}}", image]).stdout.strip()
+    return int(size) if size.isdigit() else None

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Build the local base images named in scripts/base-images.env, for hosts where the
+# official images (maven, eclipse-temurin, debian) cannot be pulled:
+#   runtime image: debootstrap'd Debian with a headless JRE and wrk (servers, wrk)
+#   build image:   the runtime image plus JDK, Maven and extra CA certificates
+# Each image is built only when missing (or with --force). An image label holds a
+# hash of its recipe, so a present image built differently (other mirror, other
+# CA certificates) is named, but kept: silently replacing a build image that trusts
+# a proxy's CA with one that does not would break every build behind that proxy.
+# Needs root and debootstrap.
+set -euo pipefail
+
+usage() {
+  cat <<'EOF'
+usage: scripts/base-images.sh [--mirror URL] [--ca-dir DIR] [--force]
+  --mirror URL   Debian mirror (default: $HTTPLAB_DEBIAN_MIRROR, else the first
+                 URI in apt's sources, else http://deb.debian.org/debian)
+  --ca-dir DIR   trust the *.crt certificates in DIR in the build image, in the OS
+                 and the Java trust stores (default: $HTTPLAB_CA_DIR, else none)
+  --force        rebuild both images even when present
+EOF
+}
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=base-images.env
+source "$here/base-images.env"
+
+suite=bookworm
+mirror=${HTTPLAB_DEBIAN_MIRROR:-}
+ca_dir=${HTTPLAB_CA_DIR:-}
+force=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --mirror) mirror=${2:?--mirror needs a URL}; shift 2 ;;
+    --ca-dir) ca_dir=${2:?--ca-dir needs a directory}; shift 2 ;;
+    --force) force=1; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) usage >&2; exit 2 ;;
+  esac
+done
+
+log() { echo "base-images: $*"; }
+die() { echo "base-images: error: $*" >&2; exit 1; }
+
+apt_mirror() {
+  local uri=""
+  if [ -r /etc/apt/sources.list.d/debian.sources ]; then
+    uri=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources)
+  fi
+  if [ -z "$uri" ] && [ -r /etc/apt/sources.list ]; then
+    uri=$(awk '$1 == "deb" && $2 !~ /^\[/ {print $2; exit}' /etc/apt/sources.list)
+  fi
+  echo "${uri:-http://deb.debian.org/debian}"
+}
+[ -n "$mirror" ] || mirror=$(apt_mirror)
+if [ -n "$ca_dir" ] && [ ! -d "$ca_dir" ]; then die "--ca-dir $ca_dir is not a directory"; fi
+
+command -v docker >/dev/null || die "docker not found"
+docker info >/dev/null 2>&1 || die "no Docker engine answers (start dockerd, see .ci/docker-setup.sh)"
+
+# True when IMAGE must be built: missing, or --force. Says why an image is reused.
+needs_build() {
+  local image=$1 recipe=$2 present
+  present=$(docker image inspect -f '{{index .Config.Labels "httplab.recipe"}}' "$image" 2>/dev/null) || return 0
+  [ "$force" = 1 ] && return 0
+  if [ "$present" = "$recipe" ]; then
+    log "$image present, reusing"
+  else
+    log "$image present, reusing, but built from another recipe ($present, now $recipe): --force rebuilds"
+  fi
+  return 1
+}
+
+work=$(mktemp -d /var/tmp/httplab-base.XXXXXX)
+cleanup() {
+  # A failed debootstrap can leave /proc etc. mounted in the chroot: unmount
+  # before deleting so rm cannot reach through into the host.
+  local m
+  for m in $(awk -v d="$work/" 'index($2, d) == 1 {print $2}' /proc/mounts | sort -r); do
+    umount -l "$m" || true
+  done
+  rm -rf --one-file-system "$work"
+}
+trap cleanup EXIT
+
+# --- runtime image: debootstrap + import -----------------------------------------
+runtime_pkgs=openjdk-17-jre-headless,wrk
+runtime_recipe=$(printf '%s\n' "$suite" "$mirror" "$runtime_pkgs" "user 10001" | sha256sum | cut -c1-16)
+if needs_build "$HTTPLAB_RUNTIME_IMAGE" "$runtime_recipe"; then
+  command -v debootstrap >/dev/null || die "debootstrap not found (apt-get install debootstrap)"
+  [ "$(id -u)" = 0 ] || die "debootstrap needs root"
+  root="$work/rootfs"
+  log "debootstrap --variant=minbase --include=$runtime_pkgs $suite $root $mirror"
+  start=$SECONDS
+  debootstrap --variant=minbase --include="$runtime_pkgs" "$suite" "$root" "$mirror" \
+    > "$work/debootstrap.log" 2>&1 || { tail -n 30 "$work/debootstrap.log" >&2; die "debootstrap failed"; }
+  log "debootstrap took $((SECONDS - start)) s"
+  # The non-root user the images run as (USER 10001 in the Dockerfiles); a passwd
+  # entry gives it a name and a home, which the JVM reads as user.home.
+  echo 'httplab:x:10001:10001:httplab:/home/httplab:/usr/sbin/nologin' >> "$root/etc/passwd"
+  echo 'httplab:x:10001:' >> "$root/etc/group"
+  install -d -o 10001 -g 10001 -m 0755 "$root/home/httplab"
+  rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/* "$root"/var/log/*.log
+  log "docker import -> $HTTPLAB_RUNTIME_IMAGE"
+  tar --numeric-owner --exclude='./proc/*' --exclude='./sys/*' --exclude='./dev/*' -C "$root" -c . |
+    docker import \
+      --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+      --change 'ENV LANG=C.UTF-8' \
+      --change 'CMD ["/bin/bash"]' \
+      --change "LABEL httplab.recipe=$runtime_recipe" \
+      --message "debootstrap $suite $runtime_pkgs from $mirror" \
+      - "$HTTPLAB_RUNTIME_IMAGE" >/dev/null
+  log "built $HTTPLAB_RUNTIME_IMAGE in $((SECONDS - start)) s"
+fi
+
+# --- build image: runtime + JDK, Maven, CA certificates -------------------------
+ctx="$work/maven-context"
+mkdir -p "$ctx/ca"
+cp "$here/debian-maven.Dockerfile" "$ctx/Dockerfile"
+if [ -n "$ca_dir" ]; then
+  # Only the certificate files themselves go into the build context.
+  while IFS= read -r -d '' crt; do
+    cp -L "$crt" "$ctx/ca/$(basename "$crt")"
+  done < <(find -L "$ca_dir" -maxdepth 1 -type f -name '*.crt' -print0)
+  n=$(find "$ctx/ca" -type f | wc -l)
+  [ "$n" -gt 0 ] || die "no *.crt file in $ca_dir"
+  log "trusting $n certificate(s) from $ca_dir: $(cd "$ctx/ca" && echo *)"
+fi
+runtime_id=$(docker image inspect -f '{{.Id}}' "$HTTPLAB_RUNTIME_IMAGE")
+build_recipe=$( (echo "$runtime_id"; cd "$ctx" && find . -type f | sort | xargs sha256sum) | sha256sum | cut -c1-16)
+if needs_build "$HTTPLAB_BUILD_IMAGE" "$build_recipe"; then
+  log "docker build -> $HTTPLAB_BUILD_IMAGE"
+  start=$SECONDS
+  docker build --build-arg "BASE_IMAGE=$HTTPLAB_RUNTIME_IMAGE" \
+    --label "httplab.recipe=$build_recipe" -t "$HTTPLAB_BUILD_IMAGE" "$ctx" \
+    > "$work/build.log" 2>&1 || { tail -n 30 "$work/build.log" >&2; die "docker build failed"; }
+  grep -o 'trusted by Java: /.*\.crt$' "$work/build.log" | sed 's/^/base-images: /' || true
+  log "built $HTTPLAB_BUILD_IMAGE in $((SECONDS - start)) s"
+fi
+
+for img in "$HTTPLAB_RUNTIME_IMAGE" "$HTTPLAB_BUILD_IMAGE"; do
+  log "$img: $(( $(docker image inspect -f '{{.Size}}' "$img") / 1000000 )) MB"
+done
