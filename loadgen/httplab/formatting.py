@@ -7,24 +7,24 @@ _BYTE_UNITS = ((1024**4, "TB"), (1024**3, "GB"), (1024**2, "MB"), (1024, "KB"))
 MISSING = "—"
 
 
-def format_duration_us(value: float | None) -> str:
-    """7680.0 -> '7.68ms', like wrk prints latency."""
+def _scaled(value: float | None, units: tuple[tuple[int, str], ...], base_unit: str) -> str:
+    """The value in the largest unit it reaches, with two decimals, as wrk prints."""
     if value is None:
         return MISSING
-    for size, unit in _DURATION_UNITS:
+    for size, unit in units:
         if value >= size:
             return f"{value / size:.2f}{unit}"
-    return f"{value:.2f}us"
+    return f"{value:.2f}{base_unit}"
+
+
+def format_duration_us(value: float | None) -> str:
+    """7680.0 -> '7.68ms', like wrk prints latency."""
+    return _scaled(value, _DURATION_UNITS, "us")
 
 
 def format_bytes(value: float | None) -> str:
     """6930000.0 -> '6.61MB', binary multiples like wrk."""
-    if value is None:
-        return MISSING
-    for size, unit in _BYTE_UNITS:
-        if value >= size:
-            return f"{value / size:.2f}{unit}"
-    return f"{value:.2f}B"
+    return _scaled(value, _BYTE_UNITS, "B")
 
 
 def format_rate(value: float | None) -> str:

@@ -1,0 +1,23 @@
+import pytest
+
+from httplab.formatting import MISSING, format_bytes, format_duration_us, format_rate
+
+
+@pytest.mark.parametrize("value, text", [
+    (None, MISSING), (0.0, "0.00us"), (523.0, "523.00us"), (7680.0, "7.68ms"),
+    (2_000_000.0, "2.00s"), (90_000_000.0, "1.50m"), (3_600_000_000.0, "1.00h"),
+])
+def test_durations_print_like_wrk(value, text):
+    assert format_duration_us(value) == text
+
+
+@pytest.mark.parametrize("value, text", [
+    (None, MISSING), (512.0, "512.00B"), (1024.0, "1.00KB"), (6_931_087.0, "6.61MB"),
+    (3 * 1024**3, "3.00GB"), (1024**4, "1.00TB"),
+])
+def test_sizes_print_like_wrk(value, text):
+    assert format_bytes(value) == text
+
+
+def test_rates_have_two_decimals():
+    assert format_rate(69296.641) == "69296.64" and format_rate(None) == MISSING
