@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from .assemble import assemble, record_of_manifest, settings_of
-from .backends.base import Backend, BackendError
+from .backends.base import Backend, BackendError, ensure_port_free
 from .collect import cell_from_outcome, find_raw_files
 from .hostinfo import collect_host
 from .manifest import ServerManifest, discover
@@ -29,6 +29,8 @@ def bench(plan: BenchPlan, backend: Backend, results_root: Path, image: Path) ->
     """Runs the plan; results are rewritten after every server, so a crash keeps them."""
     try:
         backend.check_available()
+        for port in sorted({server.port for server in plan.servers}):
+            ensure_port_free(port)
     except BackendError as error:
         say(f"error: {error}")
         return EXIT_USAGE

@@ -52,3 +52,15 @@ def test_markdown_successful_rate_excludes_non_2xx():
 def test_unknown_format_version_is_refused():
     with pytest.raises(ResultsFormatError, match="version 99"):
         result_from_dict({"format_version": 99})
+
+
+def test_a_multi_line_reason_stays_on_one_table_row():
+    from dataclasses import replace
+
+    from httplab.model import Cell, CellStatus
+
+    result = sample_result()
+    failed = Cell("undertow", 10, 500, CellStatus.FAILED, reason="never healthy; logs:\nline a\nx | y")
+    result = replace(result, cells=(failed,))
+    markdown = next(e for e in all_exporters() if e.file_name == "results.md").render(result)
+    assert "| failed: never healthy; logs: / line a / x \\| y |" in markdown

@@ -49,7 +49,7 @@ def down_command(compose: list[str], repo: Path, service: str) -> list[str]:
 
 
 def container_id_command(compose: list[str], repo: Path, service: str) -> list[str]:
-    return [*base_command(compose, repo, service), "ps", "-q", service]
+    return [*base_command(compose, repo, service), "ps", "-a", "-q", service]
 
 
 def wrk_run_command(compose: list[str], repo: Path, container_name: str, json_name: str,

@@ -91,7 +91,8 @@ class DockerBackend:
         ensure_port_free(manifest.port)
         started_at = time.monotonic()
         try:
-            up = _run(cmd.up_command(self.compose, self.repo, manifest.name), self._env())
+            up = _run(cmd.up_command(self.compose, self.repo, manifest.name),
+                      self._env(JAVA_OPTS=manifest.jvm_options))
             if up.returncode != 0:
                 raise BackendError(f"cannot start {manifest.name}: {_tail(up.stderr, 5)}")
             container = self._container_id(manifest.name)

@@ -47,4 +47,9 @@ def _cells_row(result: BenchResult, cell: Cell) -> tuple[str, ...]:
 
 
 def _row(values: tuple[str, ...]) -> str:
-    return "| " + " | ".join(value.replace("|", "\\|") for value in values) + " |"
+    return "| " + " | ".join(_cell_text(value) for value in values) + " |"
+
+
+def _cell_text(value: str) -> str:
+    """One table cell: a multi-line reason (such as log lines) folds into one line."""
+    return " / ".join(line.strip() for line in value.splitlines() if line.strip()).replace("|", "\\|")

@@ -1,0 +1,50 @@
+"""The Compose command lines and base-image choice: pure parts of the docker backend."""
+
+from pathlib import Path
+
+import pytest
+
+from httplab.backends import compose
+from httplab.backends.base_images import BASE_IMAGES_ENV, local_build_args, parse_env_file
+
+REPO = Path("/lab")
+V2, V1 = ["docker", "compose"], ["docker-compose"]
+PREFIX = ["-p", "httplab", "-f", "/lab/docker-compose.yml", "--project-directory", "/lab"]
+
+
+@pytest.mark.parametrize("tool", [V2, V1])
+def test_server_lifecycle_commands(tool):
+    assert compose.up_command(tool, REPO, "netty") == \
+        [*tool, *PREFIX, "--profile", "netty", "up", "-d", "--no-build", "netty"]
+    assert compose.down_command(tool, REPO, "netty") == \
+        [*tool, *PREFIX, "--profile", "netty", "down", "--remove-orphans", "-t", "10"]
+    assert compose.container_id_command(tool, REPO, "netty")[-4:] == ["ps", "-a", "-q", "netty"]
+
+
+def test_build_names_every_service_and_its_profile():
+    command = compose.build_command(V2, REPO, ["netty", "wrk"])
+    assert command[-3:] == ["build", "netty", "wrk"]
+    assert command.count("--profile") == 2
+
+
+def test_wrk_runs_named_removed_and_writes_json_into_the_mount():
+    command = compose.wrk_run_command(V2, REPO, "httplab-wrk-1", "netty-t10-c500.json",
+                                      ["-t10", "http://127.0.0.1:8080/"])
+    assert command[len(V2) + len(PREFIX):] == [
+        "--profile", "wrk", "run", "--rm", "-T", "--name", "httplab-wrk-1",
+        "-e", "HTTPLAB_WRK_JSON=/out/netty-t10-c500.json", "wrk", "-t10", "http://127.0.0.1:8080/"]
+
+
+def test_env_file_lines():
+    assert parse_env_file("# c\n\nA=x\n B = y \nnot a pair\n") == {"A": "x", "B": "y"}
+
+
+def test_the_repositorys_base_images_file_names_all_three_build_args(repo):
+    args = local_build_args((repo / BASE_IMAGES_ENV).read_text())
+    assert set(args) == {"BUILD_IMAGE", "RUNTIME_IMAGE", "WRK_BASE_IMAGE"}
+    assert all(image.startswith("httplab/") for image in args.values())
+
+
+def test_a_base_images_file_missing_a_name_is_refused():
+    with pytest.raises(ValueError, match="HTTPLAB_WRK_BASE_IMAGE"):
+        local_build_args("HTTPLAB_BUILD_IMAGE=a\nHTTPLAB_RUNTIME_IMAGE=b\n")
