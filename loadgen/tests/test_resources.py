@@ -1,0 +1,336 @@
+"""Resource sampling: pure parsers on real file contents, the summary arithmetic, a real
+process under ProcProbe, a Sampler whose probe fails, and (docker-marked) a container."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from httplab.resources import (CGROUP_V1, PROC_SOURCE, CgroupProbe, ResourceSample, Sampler,
+                               ProcProbe, SamplingError, UnavailableProbe, container_main_pid,
+                               parse_cgroup_file, parse_cgroup_mounts, parse_cpu_stat_seconds,
+                               parse_cpuacct_usage_seconds, parse_proc_stat_cpu_ticks,
+                               parse_status_rss_bytes, resolve_cgroup_layout, summarize_samples,
+                               working_set_bytes)
+
+from .docker_support import engine_problem, first_present_image, require
+
+ID = "8641b9b5a4ad2ddeecc5d15c0da8c19ea5b09eac57ff7f3265f114131b0d1866"
+
+# --- /proc --------------------------------------------------------------------------------
+
+JAVA_STAT = ("4242 (java) S 1 4242 4242 0 -1 1077936384 51243 0 12 0 1520 304 0 0 20 0 "
+             "31 0 8812345 4012345344 70123 18446744073709551615 1 1 0 0 0 0 0 4096 16796926 "
+             "0 0 0 17 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n")
+TRICKY_NAME_STAT = "77 (my (odd) srv) R 1 77 77 0 -1 4194560 90 0 0 0 7 3 0 0 20 0 1 0 5 1 1\n"
+
+
+@pytest.mark.parametrize("text, ticks", [
+    (JAVA_STAT, 1520 + 304),
+    (TRICKY_NAME_STAT, 7 + 3),
+], ids=["java", "name with spaces and parentheses"])
+def test_proc_stat_gives_user_plus_system_ticks(text, ticks):
+    assert parse_proc_stat_cpu_ticks(text) == ticks
+
+
+def test_a_truncated_stat_line_is_a_sampling_error():
+    with pytest.raises(SamplingError):
+        parse_proc_stat_cpu_ticks("12 (java) S 1 2 3")
+
+
+STATUS = """Name:\tjava
+Umask:\t0022
+State:\tS (sleeping)
+Pid:\t4242
+VmPeak:\t 3918304 kB
+VmSize:\t 3918304 kB
+VmHWM:\t  281604 kB
+VmRSS:\t  280492 kB
+RssAnon:\t  254020 kB
+Threads:\t31
+"""
+ZOMBIE_STATUS = "Name:\tjava\nState:\tZ (zombie)\nPid:\t4242\nThreads:\t1\n"
+
+
+def test_status_gives_vmrss_in_bytes():
+    assert parse_status_rss_bytes(STATUS) == 280492 * 1024
+
+
+def test_status_without_vmrss_says_the_process_may_have_exited():
+    with pytest.raises(SamplingError, match="exited"):
+        parse_status_rss_bytes(ZOMBIE_STATUS)
+
+
+# --- cgroup files -------------------------------------------------------------------------
+
+CGROUP_V1_HYBRID = f"""9:name=systemd:/docker/{ID}
+8:pids:/docker/{ID}
+4:memory:/docker/{ID}
+3:cpuset:/docker/{ID}
+2:cpuacct:/docker/{ID}
+1:cpu:/docker/{ID}
+0::/docker/{ID}
+"""
+CGROUP_V1_COMBINED = f"""11:memory:/docker/{ID}
+4:cpu,cpuacct:/docker/{ID}
+1:name=systemd:/docker/{ID}
+"""
+CGROUP_V2_SYSTEMD = f"0::/system.slice/docker-{ID}.scope\n"
+
+
+@pytest.mark.parametrize("text, expected", [
+    (CGROUP_V2_SYSTEMD, [(0, (), f"/system.slice/docker-{ID}.scope")]),
+    (CGROUP_V1_COMBINED, [(11, ("memory",), f"/docker/{ID}"),
+                          (4, ("cpu", "cpuacct"), f"/docker/{ID}"),
+                          (1, ("name=systemd",), f"/docker/{ID}")]),
+    ("0::/\n", [(0, (), "/")]),
+], ids=["v2 systemd scope", "v1 combined cpu,cpuacct", "v2 root"])
+def test_cgroup_file_lines(text, expected):
+    entries = parse_cgroup_file(text)
+    assert [(e.hierarchy, e.controllers, e.path) for e in entries] == expected
+
+
+MOUNTINFO_V1_SEPARATE = """31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755
+32 31 0:29 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu
+33 31 0:30 / /sys/fs/cgroup/cpuacct rw,relatime - cgroup cgroup rw,cpuacct
+35 31 0:32 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory
+41 31 0:38 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw
+"""
+MOUNTINFO_V1_COMBINED = """25 18 0:22 / /sys/fs/cgroup ro,nosuid shared:9 - tmpfs tmpfs ro,mode=755
+30 25 0:27 / /sys/fs/cgroup/cpu,cpuacct rw,nosuid shared:12 - cgroup cgroup rw,cpu,cpuacct
+31 25 0:28 / /sys/fs/cgroup/memory rw,nosuid shared:13 - cgroup cgroup rw,memory
+"""
+# A harness inside a container sees only its own part of each hierarchy.
+MOUNTINFO_V1_SUBTREE = """700 690 0:27 /docker /sys/fs/cgroup/cpu,cpuacct ro - cgroup cgroup rw,cpu,cpuacct
+701 690 0:28 /docker /sys/fs/cgroup/memory ro - cgroup cgroup rw,memory
+"""
+MOUNTINFO_V2 = ("29 23 0:26 / /sys/fs/cgroup rw,nosuid,nodev shared:4 - cgroup2 cgroup2 "
+                "rw,nsdelegate,memory_recursiveprot\n")
+
+
+def test_mountinfo_lists_only_cgroup_mounts():
+    mounts = parse_cgroup_mounts(MOUNTINFO_V1_SEPARATE)
+    assert [(m.mount_point, m.version) for m in mounts] == [
+        ("/sys/fs/cgroup/cpu", 1), ("/sys/fs/cgroup/cpuacct", 1),
+        ("/sys/fs/cgroup/memory", 1), ("/sys/fs/cgroup/unified", 2)]
+    assert "cpuacct" in mounts[1].options
+
+
+@pytest.mark.parametrize("cgroup, mountinfo, version, cpu_dir, memory_dir", [
+    (CGROUP_V1_HYBRID, MOUNTINFO_V1_SEPARATE, 1,
+     f"/sys/fs/cgroup/cpuacct/docker/{ID}", f"/sys/fs/cgroup/memory/docker/{ID}"),
+    (CGROUP_V1_COMBINED, MOUNTINFO_V1_COMBINED, 1,
+     f"/sys/fs/cgroup/cpu,cpuacct/docker/{ID}", f"/sys/fs/cgroup/memory/docker/{ID}"),
+    (CGROUP_V1_COMBINED, MOUNTINFO_V1_SUBTREE, 1,
+     f"/sys/fs/cgroup/cpu,cpuacct/{ID}", f"/sys/fs/cgroup/memory/{ID}"),
+    (CGROUP_V2_SYSTEMD, MOUNTINFO_V2, 2,
+     f"/sys/fs/cgroup/system.slice/docker-{ID}.scope",
+     f"/sys/fs/cgroup/system.slice/docker-{ID}.scope"),
+], ids=["v1 hybrid (this machine)", "v1 combined", "v1 mount shows a subtree", "v2 systemd"])
+def test_cgroup_layout_resolution(cgroup, mountinfo, version, cpu_dir, memory_dir):
+    layout = resolve_cgroup_layout(cgroup, mountinfo)
+    assert (layout.version, str(layout.cpu_dir), str(layout.memory_dir)) == (
+        version, cpu_dir, memory_dir)
+
+
+@pytest.mark.parametrize("cgroup, mountinfo, message", [
+    (CGROUP_V2_SYSTEMD, MOUNTINFO_V1_COMBINED, "neither"),
+    (f"4:memory:/other/{ID}\n2:cpuacct:/other/{ID}\n", MOUNTINFO_V1_SUBTREE, "outside"),
+    (CGROUP_V1_COMBINED, MOUNTINFO_V2, "not mounted"),
+], ids=["no v2 mount", "path outside the mount", "controller not mounted"])
+def test_unresolvable_cgroups_say_why(cgroup, mountinfo, message):
+    with pytest.raises(SamplingError, match=message):
+        resolve_cgroup_layout(cgroup, mountinfo)
+
+
+CPU_STAT_V2 = """usage_usec 42951
+user_usec 34372
+system_usec 8578
+nr_periods 0
+nr_throttled 0
+throttled_usec 0
+"""
+MEMORY_STAT_V1 = """cache 4096000
+rss 110592
+inactive_file 1000
+active_file 2000
+hierarchical_memory_limit 9223372036854771712
+total_cache 4096000
+total_rss 110592
+total_inactive_anon 106496
+total_active_anon 4096
+total_inactive_file 3000000
+total_active_file 1096000
+"""
+MEMORY_STAT_V2 = """anon 180224000
+file 52428800
+kernel 3145728
+inactive_anon 0
+active_anon 180224000
+inactive_file 41943040
+active_file 10485760
+"""
+
+
+def test_cpu_stat_usage_usec_in_seconds():
+    assert parse_cpu_stat_seconds(CPU_STAT_V2) == pytest.approx(0.042951)
+
+
+@pytest.mark.parametrize("text, seconds", [("906046722\n", 0.906046722), ("0\n", 0.0)])
+def test_cpuacct_usage_nanoseconds_in_seconds(text, seconds):
+    assert parse_cpuacct_usage_seconds(text) == pytest.approx(seconds)
+
+
+@pytest.mark.parametrize("usage, stat, key, expected", [
+    ("7724992\n", MEMORY_STAT_V1, "total_inactive_file", 7724992 - 3000000),
+    ("236978176\n", MEMORY_STAT_V2, "inactive_file", 236978176 - 41943040),
+    ("100\n", MEMORY_STAT_V2, "inactive_file", 0),  # never negative
+    ("5000\n", "anon 5000\n", "inactive_file", 5000),  # no page cache line at all
+], ids=["v1 total_inactive_file", "v2 inactive_file", "clamped", "missing key"])
+def test_working_set_subtracts_inactive_page_cache(usage, stat, key, expected):
+    assert working_set_bytes(usage, stat, key) == expected
+
+
+def test_unparsable_counters_are_sampling_errors():
+    for parse, text in ((parse_cpu_stat_seconds, "user_usec 5\n"),
+                        (parse_cpuacct_usage_seconds, "max\n")):
+        with pytest.raises(SamplingError):
+            parse(text)
+    with pytest.raises(SamplingError):
+        working_set_bytes("max\n", "", "inactive_file")
+
+
+# --- summarize_samples --------------------------------------------------------------------
+
+MiB = 2**20
+
+
+def test_summary_divides_cpu_seconds_by_wall_seconds_and_averages_memory():
+    samples = [(10.0, ResourceSample(100.0, 200 * MiB)),
+               (10.5, ResourceSample(101.0, 260 * MiB)),
+               (12.0, ResourceSample(103.0, 230 * MiB))]
+    usage = summarize_samples(samples, source="/proc")
+    assert usage.cpu_cores == pytest.approx(1.5)
+    assert (usage.memory_peak_bytes, usage.memory_mean_bytes) == (260 * MiB, 230 * MiB)
+    assert (usage.samples, usage.source, usage.unavailable) == (3, "/proc", None)
+
+
+def test_one_sample_gives_memory_but_no_cpu_and_says_why():
+    usage = summarize_samples([(1.0, ResourceSample(5.0, 64 * MiB))])
+    assert usage.cpu_cores is None and usage.unavailable
+    assert (usage.memory_peak_bytes, usage.memory_mean_bytes, usage.samples) == (
+        64 * MiB, 64 * MiB, 1)
+
+
+@pytest.mark.parametrize("samples, reason", [
+    ([], "no samples"),
+    ([(1.0, ResourceSample(5.0, 1)), (1.0, ResourceSample(5.0, 1))], "no time"),
+    ([(1.0, ResourceSample(5.0, 1)), (2.0, ResourceSample(1.0, 1))], "backwards"),
+])
+def test_cpu_is_unknown_when_the_samples_cannot_give_it(samples, reason):
+    usage = summarize_samples(samples)
+    assert usage.cpu_cores is None
+    assert reason in usage.unavailable
+
+
+# --- ProcProbe on a real process, Sampler ------------------------------------------------
+
+BUSY_LOOP = "import time\nend = time.monotonic() + 5\nwhile time.monotonic() < end: pass\n"
+
+
+def test_proc_probe_sees_a_busy_child_use_about_one_core():
+    child = subprocess.Popen([sys.executable, "-c", BUSY_LOOP])
+    try:
+        with Sampler(ProcProbe(child.pid), interval_s=0.1) as sampler:
+            time.sleep(1.0)
+        usage = sampler.usage()
+    finally:
+        child.kill()
+        child.wait()
+    assert usage.unavailable is None, usage.unavailable
+    assert usage.source == PROC_SOURCE
+    assert 0.5 < usage.cpu_cores < 1.3
+    assert usage.memory_peak_bytes > 0 and usage.memory_mean_bytes > 0
+    assert usage.samples >= 5
+
+
+def test_proc_probe_of_a_missing_process_is_a_sampling_error():
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    with pytest.raises(SamplingError, match=str(child.pid)):
+        ProcProbe(child.pid).read()
+
+
+class FlakyProbe:
+    source = "test"
+
+    def __init__(self, good_reads: int):
+        self.good_reads = good_reads
+
+    def read(self) -> ResourceSample:
+        if self.good_reads <= 0:
+            raise SamplingError("cannot read /sys/fs/cgroup/memory/x/memory.stat: gone")
+        self.good_reads -= 1
+        return ResourceSample(1.0, 1)
+
+
+@pytest.mark.parametrize("probe", [FlakyProbe(0), FlakyProbe(2), UnavailableProbe("no pid", "test")],
+                         ids=["fails at once", "fails midway", "unavailable probe"])
+def test_a_failing_probe_yields_unavailable_and_never_raises(probe):
+    with Sampler(probe, interval_s=0.01) as sampler:
+        time.sleep(0.1)
+    usage = sampler.usage()
+    assert usage.unavailable in ("cannot read /sys/fs/cgroup/memory/x/memory.stat: gone", "no pid")
+    assert (usage.cpu_cores, usage.memory_peak_bytes, usage.source) == (None, None, "test")
+
+
+def test_a_probe_bug_is_reported_not_raised():
+    class BrokenProbe:
+        source = "test"
+
+        def read(self) -> ResourceSample:
+            raise ZeroDivisionError("division by zero")
+
+    with Sampler(BrokenProbe()) as sampler:
+        pass
+    assert sampler.usage().unavailable == "division by zero"
+
+
+def test_sampler_samples_at_start_and_stop_even_when_the_block_is_short():
+    ticks = iter(range(100))
+    with Sampler(FlakyProbe(100), interval_s=60, clock=lambda: float(next(ticks))) as sampler:
+        pass
+    usage = sampler.usage()
+    assert usage.samples == 2 and usage.cpu_cores == 0.0
+
+
+# --- CgroupProbe against a real container --------------------------------------------------
+
+# Any image with a shell will do: the lab's local base, its wrk image, or the official Debian one.
+BURNER_IMAGES = ("httplab/debian-jre:bookworm", "httplab/wrk:latest", "debian:bookworm-slim")
+
+
+@pytest.mark.docker
+def test_cgroup_probe_sees_a_cpu_burning_container_use_about_one_core():
+    require(engine_problem())
+    image = first_present_image(*BURNER_IMAGES)
+    require(None if image else f"none of {', '.join(BURNER_IMAGES)} is present")
+    started = subprocess.run(["docker", "run", "-d", "--rm", "--network", "none",
+                              "--entrypoint", "sh", image,
+                              "-c", "while :; do :; done"],
+                             capture_output=True, text=True, check=True)
+    container = started.stdout.strip()
+    try:
+        probe = CgroupProbe.for_pid(container_main_pid(container))
+        with Sampler(probe, interval_s=0.2) as sampler:
+            time.sleep(2.0)
+        usage = sampler.usage()
+    finally:
+        subprocess.run(["docker", "rm", "-f", container], capture_output=True)
+    assert usage.unavailable is None, usage.unavailable
+    assert usage.source in (CGROUP_V1, "cgroup v2")
+    assert 0.7 < usage.cpu_cores < 1.3
+    assert usage.memory_peak_bytes > 0
