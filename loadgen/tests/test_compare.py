@@ -1,0 +1,179 @@
+"""Comparing two runs cell by cell: a difference counts only when it beats the noise."""
+
+import json
+from dataclasses import replace
+
+import pytest
+
+from httplab.cli import main
+from httplab.compare import (RERUN_ADVICE, Side, Verdict, compare_results,
+                             render_comparison)
+from httplab.model import BenchResult, Cell, CellStatus
+from httplab.serialize import result_to_dict
+from tests.sample_results import _run, sample_result
+
+
+def measured(rates: list[float], server: str = "netty", threads: int = 10,
+             connections: int = 500) -> Cell:
+    return Cell(server, threads, connections, CellStatus.OK,
+                tuple(_run(rate, threads) for rate in rates))
+
+
+def failed(server: str = "netty", threads: int = 10, connections: int = 500) -> Cell:
+    return Cell(server, threads, connections, CellStatus.FAILED, reason="crashed")
+
+
+def result_of(*cells: Cell) -> BenchResult:
+    return replace(sample_result(), cells=cells)
+
+
+def compare_one(base: Cell | None, new: Cell | None):
+    base_result = result_of(*([base] if base else []))
+    new_result = result_of(*([new] if new else []))
+    [comparison] = compare_results(base_result, new_result)
+    return comparison
+
+
+@pytest.mark.parametrize("base, new, verdict, ratio", [
+    ([100, 102, 101], [110, 112, 111], Verdict.FASTER, 111 / 101),
+    ([100, 102, 101], [90, 92, 91], Verdict.SLOWER, 91 / 101),
+    ([100, 110, 105], [108, 115, 112], Verdict.NO_CHANGE, 112 / 105),
+    ([100, 110], [110, 120], Verdict.NO_CHANGE, 115 / 105),  # touching ranges overlap
+    ([100, 100, 100], [100, 100, 100], Verdict.NO_CHANGE, 1.0),
+    ([100], [120, 121, 119], Verdict.NOISE_UNKNOWN, 1.20),
+    ([100, 101, 99], [150], Verdict.NOISE_UNKNOWN, 1.50),
+    ([100], [100], Verdict.NOISE_UNKNOWN, 1.0),
+], ids=["faster", "slower", "overlap", "touching", "equal values", "base n=1", "new n=1",
+        "equal n=1"])
+def test_verdict_and_ratio_of_medians(base, new, verdict, ratio):
+    comparison = compare_one(measured(base), measured(new))
+    assert comparison.verdict is verdict
+    assert comparison.ratio == pytest.approx(ratio)
+    assert (comparison.base.n, comparison.new.n) == (len(base), len(new))
+
+
+@pytest.mark.parametrize("base, new, verdict, sides", [
+    (measured([100, 101]), None, Verdict.MISSING_IN_NEW, (Side.MEASURED, Side.MISSING)),
+    (None, measured([100, 101]), Verdict.MISSING_IN_BASE, (Side.MISSING, Side.MEASURED)),
+    (None, failed(), Verdict.MISSING_IN_BASE, (Side.MISSING, Side.FAILED)),
+    (failed(), measured([100, 101]), Verdict.FAILED_IN_BASE, (Side.FAILED, Side.MEASURED)),
+    (measured([100, 101]), failed(), Verdict.FAILED_IN_NEW, (Side.MEASURED, Side.FAILED)),
+    (failed(), failed(), Verdict.FAILED_IN_BOTH, (Side.FAILED, Side.FAILED)),
+    (measured([]), measured([100, 101]), Verdict.FAILED_IN_BASE, (Side.FAILED, Side.MEASURED)),
+], ids=["missing in new", "missing in base", "missing beats failed", "failed in base",
+        "failed in new", "failed in both", "no runs counts as failed"])
+def test_cells_that_cannot_be_compared_are_named(base, new, verdict, sides):
+    comparison = compare_one(base, new)
+    assert comparison.verdict is verdict
+    assert (comparison.base_side, comparison.new_side) == sides
+    assert comparison.ratio is None
+    for side, summary in zip(sides, (comparison.base, comparison.new)):
+        assert (summary is not None) == (side is Side.MEASURED)
+
+
+def test_cells_match_on_server_threads_and_connections_in_base_order():
+    base = result_of(measured([1, 2], threads=10), measured([1, 2], threads=5),
+                     measured([1, 2], server="undertow"))
+    new = result_of(measured([1, 2], threads=5), measured([1, 2], connections=100),
+                    measured([1, 2], threads=10))
+    keys = [(c.server, c.threads, c.connections, c.verdict) for c in compare_results(base, new)]
+    assert keys == [("netty", 10, 500, Verdict.NO_CHANGE), ("netty", 5, 500, Verdict.NO_CHANGE),
+                    ("undertow", 10, 500, Verdict.MISSING_IN_NEW),
+                    ("netty", 10, 100, Verdict.MISSING_IN_BASE)]
+
+
+def test_rows_carry_the_server_label():
+    [comparison] = compare_results(result_of(measured([1, 2], server="undertow")),
+                                   result_of(measured([1, 2], server="undertow")))
+    assert comparison.label == "Undertow (200 workers)"
+
+
+def test_rendered_table():
+    base = result_of(measured([100, 102, 101]), measured([200, 210], threads=5),
+                     failed("undertow"))
+    new = result_of(measured([110, 112, 111]), measured([205, 208], threads=5),
+                    failed("undertow"))
+    lines = render_comparison(compare_results(base, new)).splitlines()
+    assert lines[0].split("  ")[0] == "Server" and "Ratio" in lines[0] and "Verdict" in lines[0]
+    assert set(lines[1]) == {"-"}
+    assert lines[2].split() == ["Netty", "10", "500", "101", "[100–102]", "n=3",
+                                "111", "[110–112]", "n=3", "1.10x", "faster"]
+    assert lines[3].split() == ["Netty", "5", "500", "205", "[200–210]", "n=2",
+                                "206", "[205–208]", "n=2", "1.01x", "no", "change"]
+    assert lines[4].split() == ["Undertow", "(200", "workers)", "10", "500", "failed", "failed",
+                                "—", "failed", "in", "both"]
+    assert lines[5] == "1 faster, 1 no change, 1 failed in both."
+    assert len(lines) == 6, "no advice to repeat when every cell was measured often enough"
+
+
+def test_rendered_table_asks_for_repeats_when_a_side_ran_once():
+    text = render_comparison(compare_results(result_of(measured([100])),
+                                             result_of(measured([112, 113]))))
+    row, counts, advice = text.splitlines()[2:]
+    assert row.split()[3:] == ["100", "n=1", "112", "[112–113]", "n=2", "1.12x",
+                               "noise", "unknown"]
+    assert counts == "1 noise unknown."
+    assert advice == RERUN_ADVICE and "REPEAT=3 or more" in advice
+
+
+def test_rendered_missing_cell():
+    text = render_comparison(compare_results(result_of(), result_of(measured([100, 101]))))
+    assert text.splitlines()[2].split()[3:] == ["—", "100", "[100–101]", "n=2", "—",
+                                                "missing", "in", "base"]
+
+
+def write_results(directory, result: BenchResult):
+    directory.mkdir()
+    (directory / "results.json").write_text(json.dumps(result_to_dict(result)))
+    return directory
+
+
+def test_cli_compares_run_directories_or_results_json(tmp_path, capsys):
+    base = write_results(tmp_path / "base", result_of(measured([100, 102, 101])))
+    new = write_results(tmp_path / "new", result_of(measured([110, 112, 111])))
+    for new_argument in (new, new / "results.json"):
+        code = main(["compare", "--base", str(base), "--new", str(new_argument)])
+        out = capsys.readouterr().out
+        assert code == 0
+        assert "1.10x" in out and "1 faster." in out
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "no results.json at"),
+    ("{not json", "cannot read"),
+    ("[]", "cannot read"),
+    (json.dumps({"format_version": 99}), "results format version 99"),
+    (json.dumps({"format_version": 1}), "missing or has an unknown field"),
+], ids=["missing", "not json", "not an object", "unknown version", "incomplete"])
+def test_cli_exits_2_with_one_line_when_results_are_missing_or_unreadable(
+        tmp_path, capsys, content, message):
+    good = write_results(tmp_path / "good", result_of(measured([100, 101])))
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    if content is not None:
+        (bad / "results.json").write_text(content)
+    for base, new in ((good, bad), (bad, good)):
+        code = main(["compare", "--base", str(base), "--new", str(new)])
+        captured = capsys.readouterr()
+        assert code == 2
+        assert captured.err.count("\n") == 1 and message in captured.err
+        assert str(bad / "results.json") in captured.err
+        assert captured.out == ""
+
+
+def test_comparability_notes_name_what_differs_besides_the_software():
+    from dataclasses import replace
+
+    from httplab.compare import comparability_notes
+
+    from .sample_results import sample_result
+
+    base = sample_result()
+    assert comparability_notes(base, base) == []
+    new = replace(base, settings=replace(base.settings, warmup_s=0.0, connections=100),
+                  host=replace(base.host, hostname="other-host"))
+    notes = comparability_notes(base, new)
+    assert notes[0].startswith("different hosts: base lab-host")
+    assert "connections differs: base 500, new 100" in notes
+    assert "warmup_s differs: base 10.0, new 0.0" in notes
+    assert comparability_notes(base, replace(base, settings=None))[-1].startswith("one run has no")
