@@ -1,11 +1,21 @@
 # httplab: `make bench` runs the benchmark, `make test` runs every test. `make help` lists all.
 SHELL := /bin/bash
 
-# Benchmark settings; the defaults are the original write-up's protocol.
+# Benchmark settings; the wrk defaults are the original write-up's protocol.
 SERVERS ?= all
 THREADS ?= 10,5
 CONNECTIONS ?= 500
 DURATION ?= 10s
+# Beyond the original: measured runs per cell (3 recommended), unmeasured primer
+# (at 8 connections) and warm-up (at full settings) before them (0 turns one off),
+# CPU pinning as cpusets (e.g. SERVER_CPUS=1 LOADGEN_CPUS=0), and the spread above
+# which a stability warning is given.
+REPEAT ?= 1
+PRIMER ?= 5s
+WARMUP ?= 10s
+SERVER_CPUS ?=
+LOADGEN_CPUS ?=
+CV_THRESHOLD ?= 0.05
 BACKEND ?= docker
 # docker only: auto (official images when they can be pulled, else local), official, local
 BASE_IMAGES ?= auto
@@ -13,6 +23,7 @@ BASE_IMAGES ?= auto
 FROM ?= results/latest
 OUT ?= $(FROM)
 IMAGE ?= image/result1.png
+# make compare: BASE= and NEW= name two run directories (or their results.json); no default
 # make test: extra pytest arguments, e.g. PYTEST_ARGS='-k parser'
 PYTEST_ARGS ?=
 
@@ -25,21 +36,29 @@ JAR_INPUTS := $(shell find servers -name '*.java' -o -name pom.xml -o -name '*.p
 SERVER_NAMES := $(patsubst servers/%/server.toml,%,$(wildcard servers/*/server.toml))
 JARS := $(foreach s,$(SERVER_NAMES),servers/$(s)/target/$(s).jar)
 
-.PHONY: help bench report test jars venv base-images servers-table clean
+.PHONY: help bench report compare test jars venv base-images servers-table clean
 
 help: ## List the targets and the variables they take
 	@echo "Targets:"
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | awk -F'\t' '{printf "  %-14s %s\n", $$1, $$2}'
-	@echo "Variables (bench): SERVERS=$(SERVERS) THREADS=$(THREADS) CONNECTIONS=$(CONNECTIONS) DURATION=$(DURATION) BACKEND=$(BACKEND) (docker|local) IMAGE=$(IMAGE)"
+	@echo "Variables (bench): SERVERS=$(SERVERS) THREADS=$(THREADS) CONNECTIONS=$(CONNECTIONS) DURATION=$(DURATION) BACKEND=$(BACKEND) (docker|local) BASE_IMAGES=$(BASE_IMAGES) IMAGE=$(IMAGE)"
+	@echo "  REPEAT=$(REPEAT) PRIMER=$(PRIMER) WARMUP=$(WARMUP) SERVER_CPUS=$(SERVER_CPUS) LOADGEN_CPUS=$(LOADGEN_CPUS) CV_THRESHOLD=$(CV_THRESHOLD)"
 	@echo "Variables (report): FROM=$(FROM) OUT=<FROM> IMAGE=$(IMAGE)"
+	@echo "Variables (compare): BASE=<run dir> NEW=<run dir>, e.g. BASE=results/<stamp> NEW=results/latest"
 	@echo "Variables (test): PYTEST_ARGS="
 
 bench: venv $(if $(filter local,$(BACKEND)),jars) ## Run wrk against every server, one at a time
-	$(HTTPLAB) bench --servers '$(SERVERS)' --threads '$(THREADS)' --connections '$(CONNECTIONS)' \
-		--duration '$(DURATION)' --backend '$(BACKEND)' --base-images '$(BASE_IMAGES)' --image '$(IMAGE)'
+	$(HTTPLAB) bench --servers='$(SERVERS)' --threads='$(THREADS)' --connections='$(CONNECTIONS)' \
+		--duration='$(DURATION)' --repeat='$(REPEAT)' --primer='$(PRIMER)' --warmup='$(WARMUP)' \
+		--server-cpus='$(SERVER_CPUS)' --loadgen-cpus='$(LOADGEN_CPUS)' --cv-threshold='$(CV_THRESHOLD)' \
+		--backend='$(BACKEND)' --base-images='$(BASE_IMAGES)' --image='$(IMAGE)'
 
 report: venv ## Rebuild results.{json,md,csv} and the chart from raw wrk text (FROM, OUT, IMAGE)
-	$(HTTPLAB) report --from '$(FROM)' --out '$(OUT)' --image '$(IMAGE)'
+	$(HTTPLAB) report --from='$(FROM)' --out='$(OUT)' --image='$(IMAGE)'
+
+compare: venv ## Compare two runs' Requests/sec cell by cell, beyond their noise (BASE, NEW)
+	@[ -n '$(BASE)' ] && [ -n '$(NEW)' ] || { echo "httplab: error: make compare needs BASE=<run dir> and NEW=<run dir>" >&2; exit 2; }
+	$(HTTPLAB) compare --base='$(BASE)' --new='$(NEW)'
 
 test: venv jars ## Run every test (unit, conformance, end to end; Docker ones need an engine)
 	cd loadgen && ../$(VENV)/bin/python -m pytest $(PYTEST_ARGS)

@@ -14,6 +14,7 @@ from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import StrMethodFormatter  # noqa: E402
 
 from .model import BenchResult, Cell  # noqa: E402
+from .stats import cell_summary  # noqa: E402
 
 FIGURE_SIZE_IN = (10, 5.6)
 DPI = 110
@@ -38,7 +39,10 @@ def chart_title(result: BenchResult) -> str:
     settings = result.settings
     connections = settings.connections if settings else _first_connections(result)
     duration = f", {settings.duration_s:g} s per run" if settings else ""
-    return f"wrk Requests/sec, {connections} connections{duration} (higher is better)"
+    repeats = ""
+    if settings and settings.repeat > 1:
+        repeats = f"\nmedian of {settings.repeat} runs, bars from min to max"
+    return f"wrk Requests/sec, {connections} connections{duration} (higher is better){repeats}"
 
 
 def _first_connections(result: BenchResult) -> int | str:
@@ -55,12 +59,23 @@ def _draw_group(axes, result: BenchResult, servers: list[str], threads: int,
             axes.text(x, 0, "failed" if cell else "n/a", rotation=90, ha="center",
                       va="bottom", fontsize=8, color="firebrick")
             continue
-        bar = axes.bar(x, run.requests_per_sec, width, color=f"C{_color(result, threads)}")
-        axes.bar_label(bar, labels=[f"{run.requests_per_sec:,.0f}"], fontsize=7, padding=2)
+        rate = cell_summary(cell)
+        spread = [[rate.median - rate.minimum], [rate.maximum - rate.median]] if rate.n > 1 else None
+        bar = axes.bar(x, rate.median, width, color=f"C{_color(result, threads)}", yerr=spread,
+                       capsize=3, error_kw={"elinewidth": 1})
+        axes.bar_label(bar, labels=[f"{rate.median:,.0f}"], fontsize=7, padding=2)
 
 
 def _color(result: BenchResult, threads: int) -> int:
     return _thread_settings(result).index(threads)
+
+
+def caption(result: BenchResult) -> str:
+    """Who produced the numbers, and how: shown under every chart."""
+    warmup = ""
+    if result.settings:
+        warmup = " | warm-up before measuring" if result.settings.warmup_s else " | cold: no warm-up"
+    return f"Host: {result.host.describe()} | run {result.created_utc}{warmup}"
 
 
 def draw_throughput_chart(result: BenchResult, path: Path) -> None:
@@ -80,8 +95,7 @@ def draw_throughput_chart(result: BenchResult, path: Path) -> None:
                          for position, threads in enumerate(settings)], fontsize=9)
     axes.grid(axis="y", alpha=0.3)
     axes.margins(y=0.12)
-    figure.text(0.01, 0.01, f"Host: {result.host.describe()} | run {result.created_utc}",
-                fontsize=7, color="dimgray")
+    figure.text(0.01, 0.01, caption(result), fontsize=7, color="dimgray")
     figure.tight_layout(rect=(0, 0.03, 1, 1))
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path)

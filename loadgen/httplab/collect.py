@@ -1,21 +1,24 @@
-"""Turns raw wrk output files into result cells: the one place that reads them.
+"""Turns raw output files into result cells: the one place that reads them.
 
-A cell's figures come from done.lua's JSON when it is there (exact numbers), and from
+A run's figures come from done.lua's JSON when it is there (exact numbers), and from
 wrk's printed report otherwise (rounded, as printed; the only source for reports made
-elsewhere)."""
+elsewhere). The server's CPU and memory come from the .resources.json beside them."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .model import Cell, CellStatus, WrkRun
+from .model import Cell, CellStatus, ResourceUsage, WrkRun
 from .runner import CellOutcome
+from .serialize import resources_from_dict
 from .wrk_json import parse_done_json
 from .wrk_text import parse_report
 
-RAW_NAME = re.compile(r"^(?P<server>.+)-t(?P<threads>\d+)-c(?P<connections>\d+)\.txt$")
+RAW_NAME = re.compile(r"^(?P<server>.+)-t(?P<threads>\d+)-c(?P<connections>\d+)"
+                      r"(?:-r(?P<repeat>\d+))?\.txt$")
 
 
 class RawOutputError(Exception):
@@ -37,18 +40,50 @@ def _parse(parser, path: Path) -> WrkRun:
         raise RawOutputError(str(error)) from error
 
 
-def cell_from_outcome(outcome: CellOutcome) -> Cell:
-    key = dict(server=outcome.server, threads=outcome.threads, connections=outcome.connections)
+def read_resources(path: Path | None) -> ResourceUsage:
+    if path is None or not path.is_file():
+        return ResourceUsage(unavailable="not sampled")
+    try:
+        return resources_from_dict(json.loads(path.read_text()))
+    except (ValueError, TypeError) as error:
+        return ResourceUsage(unavailable=f"cannot read {path}: {error}")
+
+
+def _run_or_failure(outcome: CellOutcome) -> tuple[WrkRun | None, str | None]:
     if outcome.failure:
-        return Cell(**key, status=CellStatus.FAILED, reason=outcome.failure)
+        return None, outcome.failure
     try:
         run = read_run(outcome.text_path, outcome.json_path)
     except RawOutputError as error:
-        return Cell(**key, status=CellStatus.FAILED, reason=str(error))
+        return None, str(error)
     if run.requests == 0:
-        return Cell(**key, status=CellStatus.FAILED, runs=(run,),
-                    reason="no request completed (see the socket errors)")
-    return Cell(**key, status=CellStatus.OK, runs=(run,))
+        return run, "no request completed (see the socket errors)"
+    return run, None
+
+
+def cell_from_outcomes(outcomes: list[CellOutcome]) -> Cell:
+    """All measured runs of one cell; any failed run fails the cell and says which."""
+    first = outcomes[0]
+    key = dict(server=first.server, threads=first.threads, connections=first.connections)
+    runs, usages, reasons = [], [], []
+    for outcome in sorted(outcomes, key=lambda o: o.repeat):
+        run, failure = _run_or_failure(outcome)
+        if failure:
+            reasons.append(failure if len(outcomes) == 1 else f"run {outcome.repeat}: {failure}")
+        if run is not None and not failure:
+            runs.append(run)
+            usages.append(read_resources(outcome.resources_path))
+    status = CellStatus.FAILED if reasons else CellStatus.OK
+    return Cell(**key, status=status, runs=tuple(runs), reason="; ".join(reasons) or None,
+                resources=tuple(usages))
+
+
+def cells_from_outcomes(outcomes: list[CellOutcome]) -> tuple[Cell, ...]:
+    """Groups runs into cells, in the order each cell first appears."""
+    groups: dict[tuple[str, int, int], list[CellOutcome]] = {}
+    for outcome in outcomes:
+        groups.setdefault((outcome.server, outcome.threads, outcome.connections), []).append(outcome)
+    return tuple(cell_from_outcomes(group) for group in groups.values())
 
 
 @dataclass(frozen=True)
@@ -56,20 +91,23 @@ class RawFile:
     server: str
     threads: int
     connections: int
+    repeat: int
     text_path: Path
 
     def outcome(self) -> CellOutcome:
         json_path = self.text_path.with_suffix(".json")
+        resources_path = self.text_path.with_suffix(".resources.json")
         return CellOutcome(self.server, self.threads, self.connections, self.text_path,
-                           json_path if json_path.is_file() else None)
+                           json_path if json_path.is_file() else None, repeat=self.repeat,
+                           resources_path=resources_path if resources_path.is_file() else None)
 
 
 def find_raw_files(directory: Path) -> list[RawFile]:
-    """Every <server>-t<threads>-c<connections>.txt in a directory, in name order."""
+    """Every <server>-t<threads>-c<connections>[-r<repeat>].txt in a directory, by name."""
     found = []
     for path in sorted(directory.glob("*.txt")):
         match = RAW_NAME.match(path.name)
         if match:
             found.append(RawFile(match["server"], int(match["threads"]),
-                                 int(match["connections"]), path))
+                                 int(match["connections"]), int(match["repeat"] or 1), path))
     return found

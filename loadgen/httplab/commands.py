@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from .assemble import assemble, record_of_manifest, settings_of
 from .backends.base import Backend, BackendError, ensure_port_free
-from .collect import cell_from_outcome, find_raw_files
+from .assemble import with_warnings
+from .collect import cells_from_outcomes, find_raw_files
+from .labinfo import lab_commit
+from .paths import DEFAULT_REPO
+from .compare import comparability_notes, compare_results, render_comparison
 from .hostinfo import collect_host
 from .manifest import ServerManifest, discover
 from .model import BenchResult, HostInfo
@@ -25,14 +30,23 @@ def say(message: str) -> None:
     print(f"httplab: {message}", file=sys.stderr, flush=True)
 
 
-def bench(plan: BenchPlan, backend: Backend, results_root: Path, image: Path) -> int:
-    """Runs the plan; results are rewritten after every server, so a crash keeps them."""
+def _refusal(plan: BenchPlan, backend: Backend) -> str | None:
+    """Why the bench cannot start at all (a missing tool, a busy port), before any load."""
     try:
         backend.check_available()
         for port in sorted({server.port for server in plan.servers}):
             ensure_port_free(port)
     except BackendError as error:
-        say(f"error: {error}")
+        return str(error)
+    return None
+
+
+def bench(plan: BenchPlan, backend: Backend, results_root: Path, image: Path,
+          cv_threshold: float) -> int:
+    """Runs the plan; results are rewritten after every server, so a crash keeps them."""
+    refusal = _refusal(plan, backend)
+    if refusal:
+        say(f"error: {refusal}")
         return EXIT_USAGE
     progress = Progress(plan)
     progress.announce(backend.name)
@@ -41,14 +55,15 @@ def bench(plan: BenchPlan, backend: Backend, results_root: Path, image: Path) ->
     except BackendError as error:
         say(f"error: {error}")
         return EXIT_FAILED
-    stamp = utc_stamp()
+    stamp, commit = utc_stamp(), lab_commit(DEFAULT_REPO)
     run_dir = new_run_dir(results_root, stamp)
-    settings, host = settings_of(plan, backend.name), collect_host(backend.versions())
+    settings = settings_of(plan, backend.name, cv_threshold)
+    host = collect_host(backend.versions())
     outcomes: list[ServerOutcome] = []
 
     def server_done(outcome: ServerOutcome) -> None:
         outcomes.append(outcome)
-        write_results(assemble(outcomes, settings, host, stamp), run_dir, image)
+        write_results(assemble(outcomes, settings, host, stamp, commit), run_dir, image)
         point_latest(results_root, run_dir)
 
     try:
@@ -62,6 +77,8 @@ def bench(plan: BenchPlan, backend: Backend, results_root: Path, image: Path) ->
 def finish(result: BenchResult, out_dir: Path, image: Path | None) -> int:
     print((out_dir / "results.md").read_text(), flush=True)
     say(f"results in {out_dir}" + (f", chart in {image}" if image else ""))
+    for warning in result.warnings:
+        say(f"warning: {warning}")
     for cell in result.failed_cells:
         say(f"FAILED {cell.server} t{cell.threads} c{cell.connections}: {cell.reason}")
     return EXIT_FAILED if result.failed_cells else EXIT_OK
@@ -79,7 +96,7 @@ def report(source: Path, out_dir: Path, image: Path | None, servers_dir: Path) -
     except ResultsFormatError as error:
         say(f"error: {error}")
         return EXIT_USAGE
-    cells = tuple(cell_from_outcome(raw.outcome()) for raw in raw_files)
+    cells = cells_from_outcomes([raw.outcome() for raw in raw_files])
     result = _rebuilt_result(earlier, cells, servers_dir)
     write_results(result, out_dir, image)
     return finish(result, out_dir, image)
@@ -96,16 +113,44 @@ def _rebuilt_result(earlier: BenchResult | None, cells: tuple, servers_dir: Path
         order = {(c.server, c.threads, c.connections): i for i, c in enumerate(earlier.cells)}
         cells = tuple(sorted(cells, key=lambda c: order.get((c.server, c.threads, c.connections),
                                                             len(order))))
-        return BenchResult(FORMAT_VERSION, earlier.created_utc, earlier.settings, earlier.host,
-                           earlier.servers, cells)
+        return with_warnings(replace(earlier, format_version=FORMAT_VERSION, cells=cells))
     manifests = {m.name: m for m in _manifests_or_none(servers_dir)}
     names = dict.fromkeys(cell.server for cell in cells)
     records = tuple(record_of_manifest(manifests[name]) for name in names if name in manifests)
     cells = tuple(sorted(cells, key=lambda c: (list(names).index(c.server), -c.threads)))
-    return BenchResult(FORMAT_VERSION, "unknown (rebuilt from raw wrk output)", None,
-                       HostInfo(hostname="unknown host (raw wrk output from elsewhere)"),
-                       records, cells)
+    return with_warnings(BenchResult(
+        FORMAT_VERSION, "unknown (rebuilt from raw wrk output)", None,
+        HostInfo(hostname="unknown host (raw wrk output from elsewhere)"), records, cells))
 
 
 def _manifests_or_none(servers_dir: Path) -> tuple[ServerManifest, ...]:
     return discover(servers_dir) if servers_dir.is_dir() else ()
+
+
+def compare(base: Path, new: Path) -> int:
+    """Prints how the new run's Requests/sec compare with the base run's, cell by cell."""
+    try:
+        base_path, new_path = results_json_of(base), results_json_of(new)
+        base_result, new_result = _read_for_compare(base_path), _read_for_compare(new_path)
+    except ValueError as error:
+        say(f"error: {error}")
+        return EXIT_USAGE
+    print(f"Requests/sec, base {base_path} vs new {new_path}")
+    for note in comparability_notes(base_result, new_result):
+        print(f"note: {note}")
+    print(render_comparison(compare_results(base_result, new_result)), end="", flush=True)
+    return EXIT_OK
+
+
+def results_json_of(run: Path) -> Path:
+    """A run directory's results.json, or the path itself when it names the file."""
+    return run / "results.json" if run.is_dir() else run
+
+
+def _read_for_compare(path: Path) -> BenchResult:
+    if not path.is_file():
+        raise ValueError(f"no results.json at {path}")
+    try:
+        return read_results(path)
+    except (OSError, ValueError) as error:  # JSON, encoding and format errors are ValueErrors
+        raise ValueError(f"cannot read {path}: {error}") from error

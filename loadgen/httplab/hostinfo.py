@@ -34,11 +34,16 @@ def _read(path: str) -> str:
         return ""
 
 
-def usable_cpus() -> int:
+def usable_cpu_set() -> set[int]:
+    """The CPUs this process may run on (a cpuset may name only these)."""
     try:
-        return len(os.sched_getaffinity(0))
+        return set(os.sched_getaffinity(0))
     except AttributeError:
-        return os.cpu_count() or 1
+        return set(range(os.cpu_count() or 1))
+
+
+def usable_cpus() -> int:
+    return len(usable_cpu_set())
 
 
 def collect_host(versions: dict[str, str | None]) -> HostInfo:

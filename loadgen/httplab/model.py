@@ -77,6 +77,19 @@ class WrkRun:
         return self.requests_per_sec * max(self.requests - self.non_2xx_3xx, 0) / self.requests
 
 
+@dataclass(frozen=True)
+class ResourceUsage:
+    """A server's CPU and memory while wrk measured it. Unknown values are None, and
+    `unavailable` says why when nothing could be sampled."""
+
+    cpu_cores: float | None = None  # CPU seconds used per second of wall time
+    memory_peak_bytes: int | None = None
+    memory_mean_bytes: int | None = None
+    samples: int = 0
+    source: str | None = None  # e.g. "cgroup v2", "cgroup v1", "/proc"
+    unavailable: str | None = None
+
+
 class CellStatus(str, Enum):
     OK = "ok"
     FAILED = "failed"
@@ -92,6 +105,8 @@ class Cell:
     status: CellStatus
     runs: tuple[WrkRun, ...] = ()
     reason: str | None = None
+    # One per measured run, in the order of runs; empty where nothing was sampled.
+    resources: tuple[ResourceUsage, ...] = ()
 
     @property
     def run(self) -> WrkRun | None:
@@ -109,6 +124,13 @@ class Settings:
     duration_s: float
     backend: str
     url: str = "http://127.0.0.1:8080/"
+    repeat: int = 1
+    primer_s: float = 0.0
+    primer_connections: int = 0
+    warmup_s: float = 0.0
+    cv_threshold: float = 0.05
+    server_cpus: str | None = None
+    loadgen_cpus: str | None = None
 
 
 @dataclass(frozen=True)
@@ -155,6 +177,8 @@ class ServerRecord:
     verification: str | None = None
     image_size_bytes: int | None = None
     java_version: str | None = None  # as the server's own JVM reports it
+    startup_seconds: float | None = None  # start until the first correct answer
+    image_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -165,6 +189,8 @@ class BenchResult:
     host: HostInfo
     servers: tuple[ServerRecord, ...]
     cells: tuple[Cell, ...]
+    lab_commit: str | None = None  # the lab's git commit, "+dirty" when the tree had changes
+    warnings: tuple[str, ...] = ()
 
     def server(self, name: str) -> ServerRecord | None:
         return next((server for server in self.servers if server.name == name), None)

@@ -18,6 +18,20 @@ class PlanError(ValueError):
     """Bad bench input; the message is the one line the user sees."""
 
 
+PRIMER_CONNECTIONS = 8
+MAX_REPEAT = 1000
+
+
+@dataclass(frozen=True)
+class Phase:
+    """An unmeasured wrk run before the measured ones: the primer or the warm-up."""
+
+    name: str
+    duration: str
+    duration_s: int
+    connections: int | None  # None: the measured connection count
+
+
 @dataclass(frozen=True)
 class BenchPlan:
     servers: tuple[ServerManifest, ...]
@@ -25,10 +39,22 @@ class BenchPlan:
     connections: int
     duration: str  # as wrk takes it: "10s"
     duration_s: int
+    repeat: int = 1
+    phases: tuple[Phase, ...] = ()  # primer, then warm-up; absent when set to 0
+    server_cpus: str | None = None  # a cpuset such as "1" or "0-3,6"
+    loadgen_cpus: str | None = None
+
+    @property
+    def measured_seconds_per_server(self) -> int:
+        return self.repeat * len(self.threads) * self.duration_s
 
     @property
     def load_seconds(self) -> int:
-        return len(self.servers) * len(self.threads) * self.duration_s
+        unmeasured = sum(phase.duration_s for phase in self.phases)
+        return len(self.servers) * (unmeasured + self.measured_seconds_per_server)
+
+    def phase(self, name: str) -> Phase | None:
+        return next((phase for phase in self.phases if phase.name == name), None)
 
 
 def parse_duration(text: str) -> tuple[str, int]:
@@ -39,6 +65,55 @@ def parse_duration(text: str) -> tuple[str, int]:
                         f"hours such as 10s, 2m or 1h; got {text!r}")
     count, unit = int(match.group(1)), match.group(2) or "s"
     return f"{count}{unit}", count * _UNIT_SECONDS[unit]
+
+
+def parse_optional_duration(name: str, text: str) -> tuple[str, int] | None:
+    """Like parse_duration, but 0 (or 0s) means none."""
+    if text.strip() in ("0", "0s", "0m", "0h"):
+        return None
+    try:
+        return parse_duration(text)
+    except PlanError:
+        raise PlanError(f"{name} must be 0 (none) or a whole number of seconds, minutes or "
+                        f"hours such as 5s or 1m; got {text!r}") from None
+
+
+def parse_cpuset(name: str, text: str, available: frozenset[int]) -> str | None:
+    """'0-1,3' -> '0-1,3' after checking that this host has those CPUs; '' -> None."""
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        cpus = cpuset_members(text)
+    except ValueError:
+        raise PlanError(f"{name} must be a cpuset such as 1 or 0-3,6; got {text!r}") from None
+    missing = sorted(cpus - available)
+    if missing:
+        raise PlanError(f"{name} {text!r} names CPU(s) {', '.join(map(str, missing))} that this "
+                        f"host does not have (usable: {format_cpuset(available)})")
+    return text
+
+
+def cpuset_members(text: str) -> set[int]:
+    """'0-1,3' -> {0, 1, 3}; ValueError when it is not a cpuset."""
+    cpus: set[int] = set()
+    for part in text.split(","):
+        low, _, high = part.strip().partition("-")
+        if not low.isdigit() or (high and not high.isdigit()) or int(high or low) < int(low):
+            raise ValueError(f"not a cpuset: {text!r}")
+        cpus.update(range(int(low), int(high or low) + 1))
+    return cpus
+
+
+def format_cpuset(cpus: frozenset[int]) -> str:
+    return ",".join(str(cpu) for cpu in sorted(cpus))
+
+
+def parse_repeat(text: str) -> int:
+    text = text.strip()
+    if not text.isdigit() or not 1 <= int(text) <= MAX_REPEAT:
+        raise PlanError(f"REPEAT must be a whole number from 1 to {MAX_REPEAT}; got {text!r}")
+    return int(text)
 
 
 def parse_positive_list(name: str, text: str, maximum: int) -> tuple[int, ...]:
@@ -65,8 +140,29 @@ def select_servers(requested: str, known: tuple[ServerManifest, ...]) -> tuple[S
     return tuple(by_name[name] for name in dict.fromkeys(names))
 
 
+def make_phases(primer: str, warmup: str) -> tuple[Phase, ...]:
+    phases = []
+    for name, text, connections in (("primer", primer, PRIMER_CONNECTIONS), ("warmup", warmup, None)):
+        parsed = parse_optional_duration(name.upper(), text)
+        if parsed:
+            phases.append(Phase(name, parsed[0], parsed[1], connections))
+    return tuple(phases)
+
+
+@dataclass(frozen=True)
+class Options:
+    """The bench's options beyond the original protocol, as the user typed them."""
+
+    repeat: str = "1"
+    primer: str = "0"
+    warmup: str = "0"
+    server_cpus: str = ""
+    loadgen_cpus: str = ""
+
+
 def make_plan(servers: str, threads: str, connections: str, duration: str,
-              known: tuple[ServerManifest, ...]) -> BenchPlan:
+              known: tuple[ServerManifest, ...], options: Options = Options(),
+              available_cpus: frozenset[int] = frozenset()) -> BenchPlan:
     thread_counts = parse_positive_list("THREADS", threads, MAX_THREADS)
     if "," in connections:
         raise PlanError(f"CONNECTIONS takes one number; got {connections!r}")
@@ -76,5 +172,8 @@ def make_plan(servers: str, threads: str, connections: str, duration: str,
         raise PlanError(f"THREADS {too_many[0]} is more than CONNECTIONS {connection_count}: "
                         "wrk needs at least one connection per thread")
     duration_text, duration_s = parse_duration(duration)
-    return BenchPlan(select_servers(servers, known), thread_counts, connection_count,
-                     duration_text, duration_s)
+    return BenchPlan(
+        select_servers(servers, known), thread_counts, connection_count, duration_text,
+        duration_s, parse_repeat(options.repeat), make_phases(options.primer, options.warmup),
+        parse_cpuset("SERVER_CPUS", options.server_cpus, available_cpus),
+        parse_cpuset("LOADGEN_CPUS", options.loadgen_cpus, available_cpus))

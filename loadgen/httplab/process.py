@@ -8,21 +8,31 @@ import subprocess
 import threading
 import time
 from collections import deque
-from pathlib import Path
+from typing import Callable
 
+from .plan import cpuset_members
 from .startup import StartupInfo, find_startup_line
 
 LOG_TAIL_LINES = 20
 
 
+def pin_to(cpus: str | None) -> Callable[[], None] | None:
+    """A preexec_fn that pins the child to a cpuset such as '0-1,3'; None for no pinning."""
+    if not cpus:
+        return None
+    members = cpuset_members(cpus)
+    return lambda: os.sched_setaffinity(0, members)
+
+
 class ServerProcess:
     """A child process whose output is drained by a thread, so it never blocks on a full pipe."""
 
-    def __init__(self, command: list[str], env: dict[str, str], cwd: Path | None = None):
+    def __init__(self, command: list[str], env: dict[str, str], cpus: str | None = None):
         self.started_at = time.monotonic()
         self._process = subprocess.Popen(
-            command, env=env, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, text=True, errors="replace", start_new_session=True)
+            command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True, errors="replace", start_new_session=True,
+            preexec_fn=pin_to(cpus))
         self._lines: deque[str] = deque(maxlen=2000)
         self._ready = threading.Event()
         self._reader = threading.Thread(target=self._drain, daemon=True)
@@ -50,6 +60,9 @@ class ServerProcess:
 
     def exit_code(self) -> int | None:
         return self._process.poll()
+
+    def is_running(self) -> bool:
+        return self._process.poll() is None
 
     def wait_ready(self, timeout_s: float) -> StartupInfo | None:
         """The parsed ready line, or None if the process exited or the time ran out."""

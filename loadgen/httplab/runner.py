@@ -1,4 +1,5 @@
-"""Runs the plan: one server at a time, verify, then wrk per thread setting.
+"""Runs the plan: one server at a time; verify, primer and warm-up (unmeasured), then the
+measured wrk runs, interleaved across thread settings when repeated.
 
 The runner only starts things and records where their raw output went; reading that
 output is collect.py's job."""
@@ -11,7 +12,8 @@ from typing import Callable
 
 from .backends.base import Backend, BackendError, StartedServer
 from .manifest import ServerManifest
-from .plan import TARGET_URL, BenchPlan
+from .measure import UNMEASURED_DIR, Measurer, RunOutcome
+from .plan import TARGET_URL, BenchPlan, Phase
 from .progress import START_AND_VERIFY_S, Progress
 from .verify import Verification, verify_started
 from .wrk_command import WrkRequest
@@ -19,12 +21,16 @@ from .wrk_command import WrkRequest
 
 @dataclass(frozen=True)
 class CellOutcome:
+    """One measured run of a cell (repeat counts from 1), or why it could not run."""
+
     server: str
     threads: int
     connections: int
     text_path: Path | None = None
     json_path: Path | None = None
     failure: str | None = None
+    repeat: int = 1
+    resources_path: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -35,16 +41,12 @@ class ServerOutcome:
     verification: Verification | None = None
 
 
-def raw_paths(raw_dir: Path, server: str, request: WrkRequest) -> tuple[Path, Path]:
-    stem = f"{server}-{request.label}"
-    return raw_dir / f"{stem}.txt", raw_dir / f"{stem}.json"
-
-
 class Runner:
     def __init__(self, backend: Backend, plan: BenchPlan, raw_dir: Path, progress: Progress,
                  on_server_done: Callable[[ServerOutcome], None]):
         self.backend, self.plan, self.raw_dir = backend, plan, raw_dir
         self.progress, self.on_server_done = progress, on_server_done
+        self.measurer = Measurer(backend, raw_dir, plan.loadgen_cpus)
 
     def requests(self) -> list[WrkRequest]:
         plan = self.plan
@@ -52,7 +54,7 @@ class Runner:
                 for threads in plan.threads]
 
     def run(self) -> list[ServerOutcome]:
-        self.raw_dir.mkdir(parents=True, exist_ok=True)
+        (self.raw_dir / UNMEASURED_DIR).mkdir(parents=True, exist_ok=True)
         outcomes = []
         for index, manifest in enumerate(self.plan.servers, start=1):
             outcome = self.run_server(index, manifest)
@@ -63,42 +65,57 @@ class Runner:
     def run_server(self, index: int, manifest: ServerManifest) -> ServerOutcome:
         self.progress.step(index, manifest.name, "starting")
         try:
-            with self.backend.serve(manifest) as started:
-                return self._measure(index, started)
+            with self.backend.serve(manifest, self.plan.server_cpus) as started:
+                return self._verify_and_measure(index, started)
         except BackendError as error:
-            self.progress.step(index, manifest.name, f"FAILED: {error}")
-            self.progress.spent(START_AND_VERIFY_S + self.plan.duration_s * len(self.plan.threads))
-            return ServerOutcome(manifest, self._failed_cells(manifest, str(error)))
+            return self._give_up(index, manifest, str(error))
 
-    def _measure(self, index: int, started: StartedServer) -> ServerOutcome:
-        manifest = started.manifest
-        verification = verify_started(started.startup, manifest, manifest.port)
-        self.progress.spent(START_AND_VERIFY_S)
-        if not verification.passed:
-            reason = f"verification failed: {verification.summary()}"
-            self.progress.step(index, manifest.name, reason)
-            self.progress.spent(self.plan.duration_s * len(self.plan.threads))
-            return ServerOutcome(manifest, self._failed_cells(manifest, reason), started,
-                                 verification)
-        self.progress.step(index, manifest.name, f"ready in {started.startup_seconds:.1f} s, "
-                                                 f"verified ({verification.summary()})")
-        cells = tuple(self._run_cell(index, manifest.name, request) for request in self.requests())
+    def _give_up(self, index: int, manifest: ServerManifest, reason: str,
+                 started: StartedServer | None = None,
+                 verification: Verification | None = None) -> ServerOutcome:
+        self.progress.step(index, manifest.name, f"FAILED: {reason}")
+        self.progress.spent(START_AND_VERIFY_S + self.plan.load_seconds / len(self.plan.servers))
+        cells = tuple(CellOutcome(manifest.name, request.threads, request.connections,
+                                  failure=reason) for request in self.requests())
         return ServerOutcome(manifest, cells, started, verification)
 
-    def _run_cell(self, index: int, server: str, request: WrkRequest) -> CellOutcome:
-        text_path, json_path = raw_paths(self.raw_dir, server, request)
-        self.progress.step(index, server, f"wrk -t{request.threads} -c{request.connections} "
-                                          f"-d{request.duration}")
-        json_path.unlink(missing_ok=True)
-        outcome = self.backend.run_wrk(request, text_path, json_path)
-        self.progress.spent(request.duration_s)
-        failure = None
-        if outcome.exit_code != 0:
-            failure = f"wrk exited with {outcome.exit_code}: {outcome.stderr or 'no message'}"
-            self.progress.step(index, server, failure)
-        return CellOutcome(server, request.threads, request.connections, text_path,
-                           json_path if json_path.exists() else None, failure)
+    def _verify_and_measure(self, index: int, started: StartedServer) -> ServerOutcome:
+        manifest = started.manifest
+        verification = verify_started(started.startup, manifest, manifest.port)
+        if not verification.passed:
+            reason = f"verification failed: {verification.summary()}"
+            return self._give_up(index, manifest, reason, started, verification)
+        self.progress.spent(START_AND_VERIFY_S)
+        self.progress.step(index, manifest.name, f"first answer after {started.startup_seconds:.1f} s, "
+                                                 f"verified ({verification.summary()})")
+        for phase in self.plan.phases:
+            failure = self._unmeasured(index, started, phase)
+            if failure:
+                return self._give_up(index, manifest, failure, started, verification)
+        cells = tuple(self._measured(index, started, request, repeat)
+                      for repeat in range(1, self.plan.repeat + 1) for request in self.requests())
+        return ServerOutcome(manifest, cells, started, verification)
 
-    def _failed_cells(self, manifest: ServerManifest, reason: str) -> tuple[CellOutcome, ...]:
-        return tuple(CellOutcome(manifest.name, request.threads, request.connections,
-                                 failure=reason) for request in self.requests())
+    def _unmeasured(self, index: int, started: StartedServer, phase: Phase) -> str | None:
+        first = self.requests()[0]
+        connections = phase.connections or first.connections
+        request = WrkRequest(min(first.threads, connections), connections, phase.duration,
+                             phase.duration_s, TARGET_URL)
+        self.progress.step(index, started.manifest.name, f"{phase.name} (not measured): wrk "
+                                                         f"-t{request.threads} -c{connections} -d{phase.duration}")
+        outcome = self.measurer.unmeasured(started, request, phase.name)
+        self.progress.spent(phase.duration_s)
+        return None if outcome.failure is None else f"{phase.name} failed: {outcome.failure}"
+
+    def _measured(self, index: int, started: StartedServer, request: WrkRequest,
+                  repeat: int) -> CellOutcome:
+        name = started.manifest.name
+        of_repeats = f" (run {repeat} of {self.plan.repeat})" if self.plan.repeat > 1 else ""
+        self.progress.step(index, name, f"wrk -t{request.threads} -c{request.connections} "
+                                        f"-d{request.duration}{of_repeats}")
+        outcome: RunOutcome = self.measurer.measured(started, request, repeat, self.plan.repeat)
+        self.progress.spent(request.duration_s)
+        if outcome.failure:
+            self.progress.step(index, name, outcome.failure)
+        return CellOutcome(name, request.threads, request.connections, outcome.text_path,
+                           outcome.json_path, outcome.failure, repeat, outcome.resources_path)

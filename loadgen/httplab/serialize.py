@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import (BenchResult, Cell, CellStatus, HostInfo, Latency, ServerRecord,
-                    Settings, SocketErrors, ThreadRequestRate, WrkRun)
+from .model import (BenchResult, Cell, CellStatus, HostInfo, Latency, ResourceUsage,
+                    ServerRecord, Settings, SocketErrors, ThreadRequestRate, WrkRun)
 
-FORMAT_VERSION = 1
+from .stats import cell_summary
+
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)  # version 2 added fields; version 1 files read with their defaults
 
 
 class ResultsFormatError(ValueError):
@@ -41,11 +44,27 @@ def run_to_dict(run: WrkRun) -> dict[str, Any]:
     }
 
 
+def resources_to_dict(usage: ResourceUsage) -> dict[str, Any]:
+    return vars(usage).copy()
+
+
+def resources_from_dict(data: dict[str, Any]) -> ResourceUsage:
+    return ResourceUsage(**data)
+
+
+def summary_to_dict(cell: Cell) -> dict[str, Any] | None:
+    """Requests/sec over the cell's runs, for readers of the JSON; derived, not read back."""
+    summary = cell_summary(cell)
+    return None if summary is None else vars(summary).copy()
+
+
 def cell_to_dict(cell: Cell) -> dict[str, Any]:
     return {
         "server": cell.server, "threads": cell.threads, "connections": cell.connections,
         "status": cell.status.value, "reason": cell.reason,
+        "requests_per_sec_summary": summary_to_dict(cell),
         "runs": [run_to_dict(run) for run in cell.runs],
+        "resources": [resources_to_dict(usage) for usage in cell.resources],
     }
 
 
@@ -59,6 +78,8 @@ def result_to_dict(result: BenchResult) -> dict[str, Any]:
         "host": vars(result.host).copy(),
         "servers": [vars(server).copy() for server in result.servers],
         "cells": [cell_to_dict(cell) for cell in result.cells],
+        "lab_commit": result.lab_commit,
+        "warnings": list(result.warnings),
     }
 
 
@@ -85,14 +106,17 @@ def run_from_dict(data: dict[str, Any]) -> WrkRun:
 def cell_from_dict(data: dict[str, Any]) -> Cell:
     return Cell(server=data["server"], threads=data["threads"],
                 connections=data["connections"], status=CellStatus(data["status"]),
-                runs=tuple(run_from_dict(run) for run in data["runs"]), reason=data.get("reason"))
+                runs=tuple(run_from_dict(run) for run in data["runs"]), reason=data.get("reason"),
+                resources=tuple(resources_from_dict(usage) for usage in data.get("resources", ())))
 
 
 def result_from_dict(data: dict[str, Any]) -> BenchResult:
+    if not isinstance(data, dict):
+        raise ResultsFormatError("results.json does not hold a JSON object")
     version = data.get("format_version")
-    if version != FORMAT_VERSION:
+    if version not in READABLE_VERSIONS:
         raise ResultsFormatError(f"results format version {version!r}; this httplab reads "
-                                 f"version {FORMAT_VERSION}")
+                                 f"versions {', '.join(map(str, READABLE_VERSIONS))}")
     settings = data.get("settings")
     try:
         return BenchResult(
@@ -103,6 +127,7 @@ def result_from_dict(data: dict[str, Any]) -> BenchResult:
             host=HostInfo(**data["host"]),
             servers=tuple(ServerRecord(**server) for server in data["servers"]),
             cells=tuple(cell_from_dict(cell) for cell in data["cells"]),
+            lab_commit=data.get("lab_commit"), warnings=tuple(data.get("warnings", ())),
         )
     except (KeyError, TypeError) as error:
         raise ResultsFormatError(f"results.json is missing or has an unknown field: {error}") from error

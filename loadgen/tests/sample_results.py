@@ -1,7 +1,7 @@
 """A small, fixed BenchResult for export and chart tests: test data, not a measurement."""
 
-from httplab.model import (BenchResult, Cell, CellStatus, HostInfo, Latency, ServerRecord,
-                           Settings, SocketErrors, ThreadRequestRate, WrkRun)
+from httplab.model import (BenchResult, Cell, CellStatus, HostInfo, Latency, ResourceUsage,
+                           ServerRecord, Settings, SocketErrors, ThreadRequestRate, WrkRun)
 
 
 def _run(rps: float, threads: int, non_2xx: int = 0) -> WrkRun:
@@ -16,26 +16,39 @@ def _run(rps: float, threads: int, non_2xx: int = 0) -> WrkRun:
         thread_requests_per_sec=ThreadRequestRate(mean=7020.0, stdev=1190.0, max=9980.0))
 
 
+def _usage(cores: float, peak_mib: int) -> ResourceUsage:
+    return ResourceUsage(cpu_cores=cores, memory_peak_bytes=peak_mib * 2**20,
+                         memory_mean_bytes=(peak_mib - 20) * 2**20, samples=21, source="cgroup v1")
+
+
 def sample_result() -> BenchResult:
     servers = (
         ServerRecord("netty", "Netty", "Netty", "4.2.18.Final", "event loops: one per CPU",
                      "epoll", "httplab-ready framework=Netty version=4.2.18.Final "
                      "transport=epoll workers=2 observed_workers=2 bind=127.0.0.1:8080",
-                     "all 7 checks passed", 251_000_000),
+                     "all 7 checks passed", 251_000_000, "openjdk version \"17.0.19\"", 2.35,
+                     "sha256:0123456789abcdef"),
         ServerRecord("undertow", "Undertow (200 workers)", "Spring Boot (Undertow)", "3.5.16",
                      "200 worker threads", "nio"),
     )
     cells = (
-        Cell("netty", 10, 500, CellStatus.OK, (_run(69296.64, 10),)),
-        Cell("netty", 5, 500, CellStatus.OK, (_run(75561.34, 5, non_2xx=1000),)),
+        Cell("netty", 10, 500, CellStatus.OK,
+             (_run(69296.64, 10), _run(61000.5, 10), _run(72000.0, 10)),
+             resources=(_usage(1.51, 300), _usage(1.49, 310), _usage(1.55, 305))),
+        Cell("netty", 5, 500, CellStatus.OK, (_run(75561.34, 5, non_2xx=1000),)
+             * 3, resources=(ResourceUsage(unavailable="no cgroup access", source="cgroup v1"),)
+             * 3),
         Cell("undertow", 10, 500, CellStatus.FAILED, reason="verification failed: GET /: status 500"),
         Cell("undertow", 5, 500, CellStatus.FAILED, reason="verification failed: GET /: status 500"),
     )
     return BenchResult(
-        format_version=1, created_utc="2026-11-22T04-30-00Z",
-        settings=Settings(("netty", "undertow"), (10, 5), 500, 10.0, "docker"),
+        format_version=2, created_utc="2026-11-22T04-30-00Z",
+        settings=Settings(("netty", "undertow"), (10, 5), 500, 10.0, "docker", repeat=3,
+                          primer_s=5.0, primer_connections=8, warmup_s=10.0, server_cpus="1",
+                          loadgen_cpus="0"),
         host=HostInfo(hostname="lab-host", cpu_model="Test CPU @ 3.40GHz", cores=4,
                       memory_bytes=16 * 2**30, kernel="6.1.0", os="Linux",
                       docker="Docker version 28.2.2", compose="Docker Compose version v2.29.7",
                       java="openjdk version \"17.0.15\"", wrk="wrk 4.1.0", python="3.11.7"),
-        servers=servers, cells=cells)
+        servers=servers, cells=cells, lab_commit="0123456789ab+dirty",
+        warnings=("Netty t10 c500: Requests/sec varies by 8.3% (example warning)",))

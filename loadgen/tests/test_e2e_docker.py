@@ -5,8 +5,6 @@ fails these tests; on a laptop without Docker they are skipped, saying why."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 
 import pytest
@@ -14,25 +12,10 @@ import pytest
 from httplab.cli import main
 
 from .conftest import port_is_listening
+from .docker_support import engine_problem, require
 from .test_chart import png_size
 
-IN_CI = os.environ.get("CI") == "true"
 COMPOSES = {"v2": ["docker", "compose"], "v1": ["docker-compose"]}
-
-
-def _engine_problem() -> str | None:
-    if shutil.which("docker") is None:
-        return "docker is not installed"
-    if subprocess.run(["docker", "info"], capture_output=True).returncode != 0:
-        return "the Docker engine is not answering"
-    return None
-
-
-def _require(problem: str | None) -> None:
-    if problem and IN_CI:
-        pytest.fail(f"CI needs Docker for this test: {problem}")
-    if problem:
-        pytest.skip(problem)
 
 
 def _compose_problem(compose: list[str]) -> str | None:
@@ -57,7 +40,7 @@ def _project_containers() -> list[str]:
                          ids=["host", "bridge"])
 def test_compose_configuration_is_valid(repo, version, files):
     compose = COMPOSES[version]
-    _require(_compose_problem(compose))
+    require(_compose_problem(compose))
     arguments = [argument for name in files for argument in ("-f", str(repo / name))]
     config = subprocess.run([*compose, *arguments, "--profile", "netty", "--profile", "wrk",
                              "config"], capture_output=True, text=True, cwd=repo)
@@ -70,11 +53,11 @@ def test_compose_configuration_is_valid(repo, version, files):
 @pytest.mark.docker
 @pytest.mark.slow
 def test_docker_bench_of_all_five_servers(tmp_path, repo, manifests):
-    _require(_engine_problem())
+    require(engine_problem())
     assert not port_is_listening(8080), "port 8080 is busy before the test; free it first"
     image = tmp_path / "result1.png"
     code = main(["--repo", str(repo), "bench", "--backend", "docker", "--threads", "2",
-                 "--connections", "50", "--duration", "2s",
+                 "--connections", "50", "--duration", "2s", "--primer", "1s", "--warmup", "2s",
                  "--results-dir", str(tmp_path / "results"), "--image", str(image)])
     data = json.loads(((tmp_path / "results" / "latest").resolve() / "results.json").read_text())
     failures = [(c["server"], c["reason"]) for c in data["cells"] if c["status"] != "ok"]
@@ -82,10 +65,15 @@ def test_docker_bench_of_all_five_servers(tmp_path, repo, manifests):
     assert len(data["cells"]) == len(manifests)
     for cell in data["cells"]:
         assert cell["runs"][0]["requests"] > 0 and cell["runs"][0]["non_2xx_3xx"] == 0
+        usage = cell["resources"][0]
+        assert usage["unavailable"] is None, usage
+        assert usage["cpu_cores"] > 0 and usage["memory_peak_bytes"] > 10 * 2**20
     for server in data["servers"]:
         assert server["verification"].startswith("all "), server
-        assert server["image_size_bytes"] > 0
+        assert server["image_size_bytes"] > 0 and server["image_id"].startswith("sha256:")
+        assert server["java_version"] and 0 < server["startup_seconds"] < 180
     assert data["host"]["docker"] and data["host"]["compose"]
     assert png_size(image.read_bytes())[0] > 800
+    assert png_size((tmp_path / "result2.png").read_bytes())[0] > 800
     assert _project_containers() == [], "containers were left behind"
     assert not port_is_listening(8080)

@@ -1,4 +1,5 @@
-"""End to end on the local backend: two real servers, short wrk runs, real files written."""
+"""End to end on the local backend: two real servers, a primer and a warm-up that are not
+measured, two measured runs per cell, real files written."""
 
 from __future__ import annotations
 
@@ -14,27 +15,55 @@ from .test_chart import png_size
 SERVERS = ("netty", "vertx")
 
 
-@pytest.mark.slow
-def test_local_bench_of_two_servers_writes_table_json_csv_and_chart(tmp_path, repo):
+@pytest.fixture(scope="module")
+def local_run(tmp_path_factory, repo):
     assert not port_is_listening(8080), "port 8080 is busy before the test; free it first"
-    image = tmp_path / "result1.png"
+    out = tmp_path_factory.mktemp("local-run")
     code = main(["--repo", str(repo), "bench", "--backend", "local", "--servers", ",".join(SERVERS),
-                 "--threads", "2", "--connections", "50", "--duration", "2s",
-                 "--results-dir", str(tmp_path / "results"), "--image", str(image)])
+                 "--threads", "2", "--connections", "50", "--duration", "2s", "--repeat", "2",
+                 "--primer", "1s", "--warmup", "2s", "--results-dir", str(out / "results"),
+                 "--image", str(out / "result1.png")])
+    run_dir = (out / "results" / "latest").resolve()
+    return code, run_dir, json.loads((run_dir / "results.json").read_text()), out
+
+
+@pytest.mark.slow
+def test_every_cell_has_two_measured_runs_with_answers_and_resources(local_run):
+    code, _, data, _ = local_run
     assert code == 0
-    run_dir = (tmp_path / "results" / "latest").resolve()
-    data = json.loads((run_dir / "results.json").read_text())
     assert [(c["server"], c["threads"], c["connections"]) for c in data["cells"]] == \
         [(name, 2, 50) for name in SERVERS]
     for cell in data["cells"]:
-        run = cell["runs"][0]
-        assert cell["status"] == "ok" and run["requests"] > 0 and run["non_2xx_3xx"] == 0
-        assert run["latency_us"]["percentiles"]["p99.9"] >= run["latency_us"]["percentiles"]["p50"]
-    assert all(s["verification"].startswith("all ") for s in data["servers"])
+        assert cell["status"] == "ok" and len(cell["runs"]) == 2
+        for run, usage in zip(cell["runs"], cell["resources"]):
+            assert run["requests"] > 0 and run["non_2xx_3xx"] == 0
+            assert run["latency_us"]["percentiles"]["p99.9"] >= run["latency_us"]["percentiles"]["p50"]
+            assert usage["unavailable"] is None and usage["source"] == "/proc"
+            assert usage["cpu_cores"] > 0 and usage["memory_peak_bytes"] > 10 * 2**20
+        assert cell["requests_per_sec_summary"]["n"] == 2
+
+
+@pytest.mark.slow
+def test_primer_and_warmup_are_kept_apart_from_the_measured_runs(local_run):
+    _, run_dir, data, _ = local_run
+    settings = data["settings"]
+    assert (settings["repeat"], settings["primer_s"], settings["warmup_s"]) == (2, 1.0, 2.0)
+    assert sorted(p.name for p in (run_dir / "raw").glob("*.txt")) == sorted(
+        f"{name}-t2-c50-r{repeat}.txt" for name in SERVERS for repeat in (1, 2))
+    assert sorted(p.name for p in (run_dir / "raw" / "unmeasured").glob("*.txt")) == sorted(
+        f"{name}-{phase}.txt" for name in SERVERS for phase in ("primer", "warmup"))
+
+
+@pytest.mark.slow
+def test_tables_charts_and_server_records_are_written(local_run):
+    _, run_dir, data, out = local_run
     markdown = (run_dir / "results.md").read_text()
     assert "| Netty | 2 | 50 |" in markdown and "| Vert.x | 2 | 50 |" in markdown
     assert (run_dir / "results.csv").read_text().count("\n") == 3
-    assert sorted(p.name for p in (run_dir / "raw").iterdir()) == sorted(
-        f"{name}-t2-c50.{ext}" for name in SERVERS for ext in ("json", "txt"))
-    assert png_size(image.read_bytes())[0] > 800
+    for server in data["servers"]:
+        assert server["verification"].startswith("all ")
+        assert 0 < server["startup_seconds"] < 60 and server["java_version"]
+    assert data["lab_commit"]
+    assert png_size((out / "result1.png").read_bytes())[0] > 800
+    assert png_size((out / "result2.png").read_bytes())[0] > 800
     assert not port_is_listening(8080), "a server was left running on port 8080"

@@ -45,8 +45,9 @@ def test_json_carries_format_version_host_and_failure_reasons():
 def test_markdown_successful_rate_excludes_non_2xx():
     markdown = next(e for e in all_exporters() if e.file_name == "results.md").render(sample_result())
     # 75561.34 req/s with 1000 of 761658 requests non-2xx: 75561.34 * 760658 / 761658
-    assert "| Netty | 5 | 500 | 75561.34 | 75462.13 |" in markdown
-    assert "| Netty | 10 | 500 | 69296.64 | 69296.64 |" in markdown
+    assert "| Netty | 5 | 500 | 75561.34 | 75561.34–75561.34 | 0.0% | 75462.13 |" in markdown
+    # the median of three runs, their range and coefficient of variation
+    assert "| Netty | 10 | 500 | 69296.64 | 61000.50–72000.00 | 8.5% | 69296.64 |" in markdown
 
 
 def test_unknown_format_version_is_refused():

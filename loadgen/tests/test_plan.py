@@ -62,3 +62,44 @@ def test_servers_are_taken_in_the_order_asked():
 def test_bad_plans(servers, threads, connections, duration, message):
     with pytest.raises(PlanError, match=message.replace("(", r"\(")):
         make_plan(servers, threads, connections, duration, KNOWN)
+
+
+CPUS = frozenset({0, 1})
+
+
+def _plan(**options):
+    from httplab.plan import Options
+
+    return make_plan("all", "10,5", "500", "10s", KNOWN, Options(**options), CPUS)
+
+
+def test_primer_and_warmup_come_before_the_measured_runs_and_count_in_the_load():
+    plan = _plan(repeat="3", primer="5s", warmup="10s")
+    assert [(p.name, p.duration_s, p.connections) for p in plan.phases] == \
+        [("primer", 5, 8), ("warmup", 10, None)]
+    assert plan.measured_seconds_per_server == 60
+    assert plan.load_seconds == 2 * (5 + 10 + 60)
+
+
+def test_zero_turns_a_phase_off():
+    assert _plan(primer="0", warmup="0s").phases == ()
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"repeat": "0"}, "REPEAT must be a whole number from 1"),
+    ({"repeat": "-1"}, "REPEAT must be"),
+    ({"repeat": "2,3"}, "REPEAT must be"),
+    ({"warmup": "-5s"}, "WARMUP must be 0 \\(none\\) or"),
+    ({"primer": "5x"}, "PRIMER must be"),
+    ({"server_cpus": "7"}, "SERVER_CPUS '7' names CPU\\(s\\) 7 that this host does not have \\(usable: 0,1\\)"),
+    ({"loadgen_cpus": "1-0"}, "LOADGEN_CPUS must be a cpuset"),
+    ({"loadgen_cpus": "a"}, "LOADGEN_CPUS must be a cpuset"),
+])
+def test_bad_options(options, message):
+    with pytest.raises(PlanError, match=message):
+        _plan(**options)
+
+
+def test_cpusets_are_kept_as_typed():
+    plan = _plan(server_cpus="1", loadgen_cpus="0-0")
+    assert (plan.server_cpus, plan.loadgen_cpus) == ("1", "0-0")

@@ -19,8 +19,9 @@ def test_report_reads_the_original_write_ups_pasted_output(tmp_path, repo, capsy
                  "--image", str(image)])
     assert code == 0, capsys.readouterr().err
     markdown = (tmp_path / "results.md").read_text()
-    assert ("| Netty | 10 | 500 | 69296.64 | 69296.64 | 7.68ms | 10.21ms | 151.09ms | — | — "
-            "| 6.61MB | 0/498/0/0 | 0 | ok |") in markdown
+    assert ("| Netty | 10 | 500 | 69296.64 | — | — | 69296.64 | 7.68ms | 10.21ms | 151.09ms | — | — "
+            "| 6.61MB | 0/498/0/0 | 0 | — | — | — | ok (CPU and memory unavailable: not sampled) |"
+            ) in markdown
     assert "unknown host" in markdown
     assert image.read_bytes()[:4] == b"\x89PNG"
 

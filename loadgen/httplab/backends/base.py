@@ -23,9 +23,11 @@ class BackendError(Exception):
 class StartedServer:
     manifest: ServerManifest
     startup: StartupInfo | None
-    startup_seconds: float
+    startup_seconds: float | None  # until the first correct answer; None if never
     image_size_bytes: int | None = None
     java_version: str | None = None
+    image_id: str | None = None
+    pid: int | None = None  # the server's main process, as this host sees it
 
 
 @dataclass(frozen=True)

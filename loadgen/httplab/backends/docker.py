@@ -11,7 +11,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..manifest import ServerManifest
+from ..resources import CgroupProbe, SamplingError
 from ..startup import find_startup_line
+from ..verify import wait_for_first_answer
 from ..tools import command_output, first_line, java_version
 from ..wrk_command import WrkRequest, wrk_arguments, wrk_time_limit_s
 from . import compose as cmd
@@ -87,23 +89,42 @@ class DockerBackend:
         return {**os.environ, **self.build_args, **extra}
 
     @contextmanager
-    def serve(self, manifest: ServerManifest) -> Iterator[StartedServer]:
+    def serve(self, manifest: ServerManifest, cpus: str | None = None) -> Iterator[StartedServer]:
         ensure_port_free(manifest.port)
-        started_at = time.monotonic()
         try:
-            up = _run(cmd.up_command(self.compose, self.repo, manifest.name),
-                      self._env(JAVA_OPTS=manifest.jvm_options))
-            if up.returncode != 0:
-                raise BackendError(f"cannot start {manifest.name}: {_tail(up.stderr, 5)}")
-            container = self._container_id(manifest.name)
+            container, seconds = self._start(manifest, cpus)
             self._wait_healthy(manifest.name, container)
-            seconds = time.monotonic() - started_at
-            logs = _run(["docker", "logs", container]).stdout
-            yield StartedServer(manifest, find_startup_line(logs), seconds,
-                                _image_size(f"httplab/{manifest.name}:latest"),
-                                java_version(["docker", "exec", container, "java"]))
+            yield self._describe(manifest, container, seconds)
         finally:
             _run(cmd.down_command(self.compose, self.repo, manifest.name), self._env())
+
+    def _start(self, manifest: ServerManifest, cpus: str | None) -> tuple[str, float]:
+        """Starts the container; returns its id and the seconds until its first correct answer."""
+        started_at = time.monotonic()
+        up = _run(cmd.up_command(self.compose, self.repo, manifest.name),
+                  self._env(JAVA_OPTS=manifest.jvm_options, HTTPLAB_SERVER_CPUS=cpus or ""))
+        if up.returncode != 0:
+            raise BackendError(f"cannot start {manifest.name}: {_tail(up.stderr, 5)}")
+        container = self._container_id(manifest.name)
+        remaining = HEALTHY_TIMEOUT_S - (time.monotonic() - started_at)
+        answered = wait_for_first_answer(manifest.port, manifest.server_header, remaining,
+                                         lambda: _is_running(container))
+        seconds = time.monotonic() - started_at if answered is not None else None
+        return container, seconds
+
+    def _describe(self, manifest: ServerManifest, container: str,
+                  startup_seconds: float | None) -> StartedServer:
+        image = f"httplab/{manifest.name}:latest"
+        logs = _run(["docker", "logs", container]).stdout
+        return StartedServer(
+            manifest, find_startup_line(logs), startup_seconds, _image_size(image),
+            java_version(["docker", "exec", container, "java"]), _image_id(image),
+            _main_pid(container))
+
+    def resource_probe(self, started: StartedServer) -> CgroupProbe:
+        if not started.pid:
+            raise SamplingError("the container's main process is not visible from this host")
+        return CgroupProbe.for_pid(started.pid)
 
     def _container_id(self, service: str) -> str:
         ids = _run(cmd.container_id_command(self.compose, self.repo, service), self._env())
@@ -128,13 +149,14 @@ class DockerBackend:
         raise BackendError(f"{service} never became healthy (state: {status}); last log lines:\n"
                            f"{_tail(logs.stdout + logs.stderr, 20)}")
 
-    def run_wrk(self, request: WrkRequest, text_path: Path, json_path: Path) -> WrkOutcome:
+    def run_wrk(self, request: WrkRequest, text_path: Path, json_path: Path,
+                cpus: str | None = None) -> WrkOutcome:
         name = f"httplab-wrk-{os.getpid()}"
         command = cmd.wrk_run_command(self.compose, self.repo, name, json_path.name,
                                       wrk_arguments(request, cmd.WRK_SCRIPT_IN_IMAGE))
         uid, gid = _wrk_user(json_path.parent)
         env = self._env(HTTPLAB_RAW_DIR=str(json_path.parent.resolve()),
-                        HTTPLAB_UID=str(uid), HTTPLAB_GID=str(gid))
+                        HTTPLAB_UID=str(uid), HTTPLAB_GID=str(gid), HTTPLAB_LOADGEN_CPUS=cpus or "")
         try:
             with text_path.open("w") as text:
                 completed = subprocess.run(command, env=env, stdout=text, stderr=subprocess.PIPE,
@@ -174,6 +196,23 @@ def _official_images_reachable() -> bool:
     if _image_exists(OFFICIAL_PROBE_IMAGE):
         return True
     return _run(["docker", "pull", "-q", OFFICIAL_PROBE_IMAGE], timeout=300).returncode == 0
+
+
+def _inspect(target: str, template: str) -> str:
+    return _run(["docker", "inspect", "-f", template, target]).stdout.strip()
+
+
+def _is_running(container: str) -> bool:
+    return _inspect(container, "{{.State.Running}}") == "true"
+
+
+def _main_pid(container: str) -> int | None:
+    pid = _inspect(container, "{{.State.Pid}}")
+    return int(pid) if pid.isdigit() and pid != "0" else None
+
+
+def _image_id(image: str) -> str | None:
+    return _inspect(image, "{{.Id}}") or None
 
 
 def _image_size(image: str) -> int | None:

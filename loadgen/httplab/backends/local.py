@@ -12,13 +12,16 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..manifest import ServerManifest
-from ..process import ServerProcess
+from ..process import ServerProcess, pin_to
+from ..resources import ProcProbe
 from ..startup import StartupInfo
 from ..tools import java_version, wrk_version
+from ..verify import wait_for_first_answer
 from ..wrk_command import JSON_PATH_VARIABLE, WrkRequest, wrk_arguments, wrk_time_limit_s
 from .base import LOOPBACK, BackendError, StartedServer, WrkOutcome, ensure_port_free
 
 STARTUP_TIMEOUT_S = 90.0
+READY_LINE_GRACE_S = 5.0  # the line comes as the server listens; allow for slow output
 
 
 def server_environment(manifest: ServerManifest, port: int) -> dict[str, str]:
@@ -33,18 +36,19 @@ def java_command(java: str, manifest: ServerManifest, jar: Path) -> list[str]:
 
 
 @contextmanager
-def run_jar(java: str, manifest: ServerManifest, jar: Path, port: int,
-            timeout_s: float = STARTUP_TIMEOUT_S) -> Iterator[tuple[ServerProcess, StartupInfo, float]]:
-    """Starts a jar on 127.0.0.1:port and yields it with its ready line and start-up seconds.
-    It always stops the process, however the block ends."""
-    process = ServerProcess(java_command(java, manifest, jar), server_environment(manifest, port))
+def run_jar(java: str, manifest: ServerManifest, jar: Path, port: int, cpus: str | None = None,
+            timeout_s: float = STARTUP_TIMEOUT_S,
+            ) -> Iterator[tuple[ServerProcess, StartupInfo | None, float]]:
+    """Starts a jar on 127.0.0.1:port and yields it with its ready line and the seconds until
+    its first correct answer. It always stops the process, however the block ends."""
+    process = ServerProcess(java_command(java, manifest, jar), server_environment(manifest, port),
+                            cpus)
     try:
-        startup = process.wait_ready(timeout_s)
-        if startup is None:
-            raise BackendError(f"{manifest.name} did not print its ready line within "
-                               f"{timeout_s:g} s (exit code {process.exit_code()}); last output:\n"
-                               f"{process.tail()}")
-        yield process, startup, process.seconds_since_start()
+        seconds = wait_for_first_answer(port, manifest.server_header, timeout_s, process.is_running)
+        if seconds is None:
+            raise BackendError(f"{manifest.name} gave no correct answer within {timeout_s:g} s "
+                               f"(exit code {process.exit_code()}); last output:\n{process.tail()}")
+        yield process, process.wait_ready(READY_LINE_GRACE_S), seconds
     finally:
         process.stop()
 
@@ -70,19 +74,25 @@ class LocalBackend:
                                f"`mvn -f servers/pom.xml package` (make jars)")
 
     @contextmanager
-    def serve(self, manifest: ServerManifest) -> Iterator[StartedServer]:
+    def serve(self, manifest: ServerManifest, cpus: str | None = None) -> Iterator[StartedServer]:
         ensure_port_free(manifest.port)
         jar = manifest.jar_path(self.servers_dir)
-        with run_jar(self.java, manifest, jar, manifest.port) as (_, startup, seconds):
-            yield StartedServer(manifest, startup, seconds, java_version=self._java_version())
+        with run_jar(self.java, manifest, jar, manifest.port, cpus) as (process, startup, seconds):
+            yield StartedServer(manifest, startup, seconds, java_version=self._java_version(),
+                                pid=process.pid)
 
-    def run_wrk(self, request: WrkRequest, text_path: Path, json_path: Path) -> WrkOutcome:
+    def resource_probe(self, started: StartedServer) -> ProcProbe:
+        return ProcProbe(started.pid)
+
+    def run_wrk(self, request: WrkRequest, text_path: Path, json_path: Path,
+                cpus: str | None = None) -> WrkOutcome:
         command = [self.wrk, *wrk_arguments(request, str(self.lua_script))]
         env = {**os.environ, JSON_PATH_VARIABLE: str(json_path)}
         with text_path.open("w") as text:
             try:
                 completed = subprocess.run(command, env=env, stdout=text, stderr=subprocess.PIPE,
-                                           text=True, timeout=wrk_time_limit_s(request))
+                                           text=True, timeout=wrk_time_limit_s(request),
+                                           preexec_fn=pin_to(cpus))
             except subprocess.TimeoutExpired:
                 return WrkOutcome(-1, f"wrk did not finish within {wrk_time_limit_s(request)} s")
         return WrkOutcome(completed.returncode, completed.stderr.strip())

@@ -1,12 +1,11 @@
-"""The results table's columns, shared by the Markdown and CSV exporters."""
+"""Cell texts shared by the Markdown and CSV exporters."""
 
 from __future__ import annotations
 
-from ..model import Cell, WrkRun
+from ..model import Cell, SocketErrors
 
 
-def socket_errors(run: WrkRun) -> str:
-    errors = run.errors
+def socket_errors(errors: SocketErrors) -> str:
     return f"{errors.connect}/{errors.read}/{errors.write}/{errors.timeout}"
 
 

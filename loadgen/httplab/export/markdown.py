@@ -1,49 +1,92 @@
-"""The results table as Markdown, with figures formatted like wrk prints them."""
+"""The results as Markdown: the cells table, the servers as run, and any warnings."""
 
 from __future__ import annotations
 
+from ..figures import CellFigures, cell_figures
 from ..formatting import MISSING, format_bytes, format_duration_us, format_rate
-from ..model import BenchResult, Cell
+from ..model import BenchResult, Cell, ServerRecord, Settings
 from .columns import cell_status, socket_errors
 
-HEADER = ("Framework", "Threads", "Connections", "Requests/sec", "Successful req/s",
-          "Latency avg", "Latency stdev", "Latency max", "p50", "p99", "Transfer/sec",
-          "Socket errors (connect/read/write/timeout)", "Non-2xx/3xx", "Status")
+HEADER = ("Framework", "Threads", "Connections", "Requests/sec", "Min–max", "CV",
+          "Successful req/s", "Latency avg", "Latency stdev", "Latency max", "p50", "p99",
+          "Transfer/sec", "Socket errors (connect/read/write/timeout)", "Non-2xx/3xx",
+          "CPU (cores)", "Memory peak", "Memory mean", "Status")
+SERVER_HEADER = ("Server", "Version", "Transport", "Ready line", "First answer", "Image size",
+                 "Java", "Check")
 
 
 class MarkdownExporter:
     file_name = "results.md"
 
     def render(self, result: BenchResult) -> str:
-        lines = [*_preamble(result), "", _row(HEADER), _row(("---",) * len(HEADER))]
-        lines += [_row(_cells_row(result, cell)) for cell in result.cells]
+        lines = [*_preamble(result), "", *_table(HEADER, [_cell_row(result, c) for c in result.cells])]
+        if result.servers:
+            lines += ["", "Servers as run:", "",
+                      *_table(SERVER_HEADER, [_server_row(s) for s in result.servers])]
+        if result.warnings:
+            lines += ["", "Warnings:", "", *(f"- {warning}" for warning in result.warnings)]
         return "\n".join(lines) + "\n"
 
 
 def _preamble(result: BenchResult) -> list[str]:
-    lines = [f"Host: {result.host.describe()}", "", f"Run: {result.created_utc}"]
+    run = f"Run: {result.created_utc}"
     if result.settings:
-        settings = result.settings
-        threads = " and ".join(str(count) for count in settings.threads)
-        lines[-1] += (f"; wrk with {settings.connections} connections, threads {threads}, "
-                      f"{settings.duration_s:g} s per run, against {settings.url}; "
-                      f"backend {settings.backend}")
-    return lines
+        run += f"; {describe_settings(result.settings)}"
+    if result.lab_commit:
+        run += f"; httplab {result.lab_commit}"
+    return [f"Host: {result.host.describe()}", "", run]
 
 
-def _cells_row(result: BenchResult, cell: Cell) -> tuple[str, ...]:
+def describe_settings(settings: Settings) -> str:
+    threads = " and ".join(str(count) for count in settings.threads)
+    text = (f"wrk with {settings.connections} connections, threads {threads}, "
+            f"{settings.duration_s:g} s per run, against {settings.url}; backend {settings.backend}")
+    text += f"; {settings.repeat} measured run{'s' if settings.repeat > 1 else ''} per cell"
+    warmups = [f"{name} {seconds:g} s" for name, seconds in
+               (("primer", settings.primer_s), ("warm-up", settings.warmup_s)) if seconds]
+    text += f", after {' and '.join(warmups)} (not measured)" if warmups else ", no warm-up"
+    for name, cpus in (("server", settings.server_cpus), ("wrk", settings.loadgen_cpus)):
+        if cpus:
+            text += f"; {name} on CPUs {cpus}"
+    return text
+
+
+def _cell_row(result: BenchResult, cell: Cell) -> tuple[str, ...]:
     head = (result.label(cell.server), str(cell.threads), str(cell.connections))
-    run = cell.run
-    if run is None:
+    figures = cell_figures(cell)
+    if figures is None:
         return head + (MISSING,) * (len(HEADER) - 4) + (cell_status(cell),)
-    latency = run.latency
-    return head + (
-        format_rate(run.requests_per_sec), format_rate(run.successful_requests_per_sec),
-        format_duration_us(latency.mean_us), format_duration_us(latency.stdev_us),
-        format_duration_us(latency.max_us), format_duration_us(latency.percentile(50.0)),
-        format_duration_us(latency.percentile(99.0)), format_bytes(run.transfer_per_sec),
-        socket_errors(run), str(run.non_2xx_3xx), cell_status(cell),
+    status = cell_status(cell)
+    if figures.resources_unavailable:
+        status += f" (CPU and memory unavailable: {figures.resources_unavailable})"
+    return head + _measured(figures) + (status,)
+
+
+def _measured(figures: CellFigures) -> tuple[str, ...]:
+    rate = figures.requests_per_sec
+    spread = f"{rate.minimum:.2f}–{rate.maximum:.2f}" if rate.n > 1 else MISSING
+    cv = f"{rate.cv:.1%}" if rate.cv is not None else MISSING
+    return (
+        format_rate(rate.median), spread, cv, format_rate(figures.successful_requests_per_sec),
+        format_duration_us(figures.latency_mean_us), format_duration_us(figures.latency_stdev_us),
+        format_duration_us(figures.latency_max_us), format_duration_us(figures.latency_p50_us),
+        format_duration_us(figures.latency_p99_us), format_bytes(figures.transfer_per_sec),
+        socket_errors(figures.errors), str(figures.non_2xx_3xx),
+        MISSING if figures.cpu_cores is None else f"{figures.cpu_cores:.2f}",
+        format_bytes(figures.memory_peak_bytes), format_bytes(figures.memory_mean_bytes),
     )
+
+
+def _server_row(server: ServerRecord) -> tuple[str, ...]:
+    first_answer = MISSING if server.startup_seconds is None else f"{server.startup_seconds:.2f} s"
+    ready = server.startup_line.removeprefix("httplab-ready ") if server.startup_line else MISSING
+    return (server.label, f"{server.framework} {server.version}", server.transport, ready,
+            first_answer, format_bytes(server.image_size_bytes), server.java_version or MISSING,
+            server.verification or MISSING)
+
+
+def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
+    return [_row(header), _row(("---",) * len(header)), *(_row(row) for row in rows)]
 
 
 def _row(values: tuple[str, ...]) -> str:
