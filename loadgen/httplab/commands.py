@@ -77,8 +77,9 @@ def bench(plan: BenchPlan, backend: Backend, results_root: Path, image: Path,
 def finish(result: BenchResult, out_dir: Path, image: Path | None) -> int:
     print((out_dir / "results.md").read_text(), flush=True)
     say(f"results in {out_dir}" + (f", chart in {image}" if image else ""))
-    for warning in result.warnings:
-        say(f"warning: {warning}")
+    if result.warnings:
+        say(f"{len(result.warnings)} stability warning(s), listed under Warnings above and in "
+            f"{out_dir / 'results.md'}")
     for cell in result.failed_cells:
         say(f"FAILED {cell.server} t{cell.threads} c{cell.connections}: {cell.reason}")
     return EXIT_FAILED if result.failed_cells else EXIT_OK

@@ -31,8 +31,11 @@ class Progress:
         plan = self.plan
         names = ", ".join(server.name for server in plan.servers)
         threads = ", ".join(str(count) for count in plan.threads)
+        repeats = f" x {plan.repeat} runs" if plan.repeat > 1 else ""
+        phases = ", ".join(f"{phase.name} {phase.duration}" for phase in plan.phases)
         self.say(f"httplab: {len(plan.servers)} servers ({names}) x threads {threads} x "
-                 f"{plan.connections} connections x {plan.duration} on backend {backend}")
+                 f"{plan.connections} connections x {plan.duration}{repeats} on backend {backend}"
+                 f"; before measuring: {phases or 'nothing (cold)'}")
         self.say(f"httplab: {format_seconds(plan.load_seconds)} of load; about "
                  f"{format_seconds(self.remaining_s)} in all, plus any image or jar build")
 

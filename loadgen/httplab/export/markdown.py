@@ -81,8 +81,15 @@ def _server_row(server: ServerRecord) -> tuple[str, ...]:
     first_answer = MISSING if server.startup_seconds is None else f"{server.startup_seconds:.2f} s"
     ready = server.startup_line.removeprefix("httplab-ready ") if server.startup_line else MISSING
     return (server.label, f"{server.framework} {server.version}", server.transport, ready,
-            first_answer, format_bytes(server.image_size_bytes), server.java_version or MISSING,
+            first_answer, format_bytes(server.image_size_bytes), _java(server.java_version),
             server.verification or MISSING)
+
+
+def _java(version: str | None) -> str:
+    """The JVM's build line (e.g. 'OpenJDK Runtime Environment (build 17.0.19+10-...)')."""
+    if not version:
+        return MISSING
+    return version.split("; ")[-1]
 
 
 def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
