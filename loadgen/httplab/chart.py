@@ -53,13 +53,12 @@ def _draw_group(axes, result: BenchResult, servers: list[str], threads: int,
                 offset: float, width: float) -> None:
     for index, server in enumerate(servers):
         cell = _find(result, server, threads)
-        run = cell.run if cell else None
+        rate = cell_summary(cell) if cell else None
         x = index + offset
-        if run is None:
+        if rate is None:
             axes.text(x, 0, "failed" if cell else "n/a", rotation=90, ha="center",
                       va="bottom", fontsize=8, color="firebrick")
             continue
-        rate = cell_summary(cell)
         spread = [[rate.median - rate.minimum], [rate.maximum - rate.median]] if rate.n > 1 else None
         bar = axes.bar(x, rate.median, width, color=f"C{_color(result, threads)}", yerr=spread,
                        capsize=3, error_kw={"elinewidth": 1})

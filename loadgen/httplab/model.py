@@ -5,9 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-PERCENTILES = (50.0, 75.0, 90.0, 99.0, 99.9)
-
-
 @dataclass(frozen=True)
 class Latency:
     """Latency of one wrk run, in microseconds. Unknown values are None."""
@@ -107,11 +104,6 @@ class Cell:
     reason: str | None = None
     # One per measured run, in the order of runs; empty where nothing was sampled.
     resources: tuple[ResourceUsage, ...] = ()
-
-    @property
-    def run(self) -> WrkRun | None:
-        """The single measured run (the original protocol measures each cell once)."""
-        return self.runs[0] if self.runs else None
 
 
 @dataclass(frozen=True)
