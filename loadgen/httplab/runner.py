@@ -86,7 +86,8 @@ class Runner:
             reason = f"verification failed: {verification.summary()}"
             return self._give_up(index, manifest, reason, started, verification)
         self.progress.spent(START_AND_VERIFY_S)
-        self.progress.step(index, manifest.name, f"first answer after {started.startup_seconds:.1f} s, "
+        first = "?" if started.startup_seconds is None else f"{started.startup_seconds:.1f}"
+        self.progress.step(index, manifest.name, f"first answer after {first} s, "
                                                  f"verified ({verification.summary()})")
         for phase in self.plan.phases:
             failure = self._unmeasured(index, started, phase)
