@@ -4,12 +4,13 @@ CPU and memory sampled while wrk measures."""
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
 from .backends.base import Backend, StartedServer
 from .model import ResourceUsage
-from .resources import Sampler, SamplingError
+from .resources import Sampler
 from .serialize import resources_to_dict
 from .wrk_command import WrkRequest
 
@@ -41,25 +42,14 @@ class Measurer:
     def measured(self, started: StartedServer, request: WrkRequest, repeat: int,
                  repeats: int) -> RunOutcome:
         stem = self.raw_dir / raw_stem(started.manifest.name, request, repeat, repeats)
-        return self._run(request, stem, self._sampler(started))
+        return self._run(request, stem, Sampler(self.backend.resource_probe(started)))
 
-    def _sampler(self, started: StartedServer) -> Sampler | ResourceUsage:
-        try:
-            return Sampler(self.backend.resource_probe(started))
-        except SamplingError as error:
-            return ResourceUsage(unavailable=str(error))
-
-    def _run(self, request: WrkRequest, stem: Path,
-             sampler: Sampler | ResourceUsage | None) -> RunOutcome:
+    def _run(self, request: WrkRequest, stem: Path, sampler: Sampler | None) -> RunOutcome:
         text_path, json_path = stem.with_suffix(".txt"), stem.with_suffix(".json")
         json_path.unlink(missing_ok=True)
-        if isinstance(sampler, Sampler):
-            with sampler:
-                outcome = self.backend.run_wrk(request, text_path, json_path, self.loadgen_cpus)
-            usage = sampler.usage()
-        else:
+        with sampler or nullcontext():
             outcome = self.backend.run_wrk(request, text_path, json_path, self.loadgen_cpus)
-            usage = sampler
+        usage = sampler.usage() if sampler else None
         failure = None
         if outcome.exit_code != 0:
             failure = f"wrk exited with {outcome.exit_code}: {outcome.stderr or 'no message'}"

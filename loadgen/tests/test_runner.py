@@ -13,7 +13,7 @@ from httplab.manifest import parse_manifest
 from httplab.model import CellStatus
 from httplab.plan import Options, make_plan
 from httplab.progress import Progress
-from httplab.resources import SamplingError
+from httplab.resources import UnavailableProbe
 from httplab.runner import Runner
 from httplab.startup import parse_startup_line
 
@@ -45,7 +45,7 @@ class FakeBackend:
             yield StartedServer(port_manifest, parse_startup_line(line), 0.5, pid=None)
 
     def resource_probe(self, started):
-        raise SamplingError("no process to sample")
+        return UnavailableProbe("no process to sample")
 
     def run_wrk(self, request, text_path, json_path, cpus=None):
         self.wrk_calls.append((request.threads, text_path.parent.name))

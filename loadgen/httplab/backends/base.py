@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ..manifest import ServerManifest
+from ..resources import ResourceProbe
 from ..startup import StartupInfo
 from ..wrk_command import WrkRequest
 
@@ -27,7 +28,8 @@ class StartedServer:
     image_size_bytes: int | None = None
     java_version: str | None = None
     image_id: str | None = None
-    pid: int | None = None  # the server's main process, as this host sees it
+    pid: int | None = None  # local: the server's process on this host
+    container: str | None = None  # docker: the server's container id
 
 
 @dataclass(frozen=True)
@@ -45,10 +47,16 @@ class Backend(Protocol):
     def prepare(self, servers: tuple[ServerManifest, ...]) -> None:
         """Builds what the servers need (jars, images)."""
 
-    def serve(self, manifest: ServerManifest) -> AbstractContextManager[StartedServer]:
-        """Starts the server, waits until it is ready, and always stops it on exit."""
+    def serve(self, manifest: ServerManifest,
+              cpus: str | None = None) -> AbstractContextManager[StartedServer]:
+        """Starts the server (pinned to a cpuset when given), waits until it is ready, and
+        always stops it on exit."""
 
-    def run_wrk(self, request: WrkRequest, text_path: Path, json_path: Path) -> WrkOutcome:
+    def resource_probe(self, started: StartedServer) -> ResourceProbe:
+        """How to read the server's CPU and memory; never raises: an UnavailableProbe says why."""
+
+    def run_wrk(self, request: WrkRequest, text_path: Path, json_path: Path,
+                cpus: str | None = None) -> WrkOutcome:
         """Runs wrk once; its report goes to text_path and done()'s JSON to json_path."""
 
     def versions(self) -> dict[str, str | None]:

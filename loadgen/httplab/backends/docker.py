@@ -11,10 +11,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..manifest import ServerManifest
-from ..resources import CgroupProbe, SamplingError
+from ..resources import ResourceProbe, probe_for_container
 from ..startup import find_startup_line
-from ..verify import wait_for_first_answer
 from ..tools import command_output, first_line, java_version
+from ..verify import wait_for_first_answer
 from ..wrk_command import WrkRequest, wrk_arguments, wrk_time_limit_s
 from . import compose as cmd
 from .base import BackendError, StartedServer, WrkOutcome, ensure_port_free
@@ -51,7 +51,7 @@ class DockerBackend:
         self.build_args: dict[str, str] = {}
 
     def check_available(self) -> None:
-        if _run_quietly(["docker", "--version"]) is None:
+        if command_output(["docker", "--version"]) is None:
             raise BackendError("docker not found: install Docker (with Compose) or use BACKEND=local")
         info = _run(["docker", "info", "--format", "{{.ServerVersion}}"], timeout=30)
         if info.returncode != 0:
@@ -119,12 +119,10 @@ class DockerBackend:
         return StartedServer(
             manifest, find_startup_line(logs), startup_seconds, _image_size(image),
             java_version(["docker", "exec", container, "java"]), _image_id(image),
-            _main_pid(container))
+            container=container)
 
-    def resource_probe(self, started: StartedServer) -> CgroupProbe:
-        if not started.pid:
-            raise SamplingError("the container's main process is not visible from this host")
-        return CgroupProbe.for_pid(started.pid)
+    def resource_probe(self, started: StartedServer) -> ResourceProbe:
+        return probe_for_container(started.container or "")
 
     def _container_id(self, service: str) -> str:
         ids = _run(cmd.container_id_command(self.compose, self.repo, service), self._env())
@@ -137,9 +135,8 @@ class DockerBackend:
         deadline = time.monotonic() + HEALTHY_TIMEOUT_S
         status = "unknown"
         while time.monotonic() < deadline:
-            status = _run(["docker", "inspect", "-f",
-                           "{{.State.Status}} {{if .State.Health}}{{.State.Health.Status}}{{end}}",
-                           container]).stdout.strip()
+            status = _inspect(
+                container, "{{.State.Status}} {{if .State.Health}}{{.State.Health.Status}}{{end}}")
             if status.endswith("healthy") and not status.endswith("unhealthy"):
                 return
             if not status.startswith(("running", "created")):
@@ -164,7 +161,7 @@ class DockerBackend:
         except subprocess.TimeoutExpired:
             return WrkOutcome(-1, f"wrk did not finish within {wrk_time_limit_s(request)} s")
         finally:
-            _run_quietly(["docker", "rm", "-f", name])
+            command_output(["docker", "rm", "-f", name])
         return WrkOutcome(completed.returncode, _tail(completed.stderr, 5))
 
     def versions(self) -> dict[str, str | None]:
@@ -182,10 +179,6 @@ def _wrk_user(raw_dir: Path) -> tuple[int, int]:
         return os.getuid(), os.getgid()
     os.chown(raw_dir, UNPRIVILEGED_ID, UNPRIVILEGED_ID)
     return UNPRIVILEGED_ID, UNPRIVILEGED_ID
-
-
-def _run_quietly(command: list[str]) -> str | None:
-    return command_output(command)
 
 
 def _image_exists(image: str) -> bool:
@@ -206,15 +199,10 @@ def _is_running(container: str) -> bool:
     return _inspect(container, "{{.State.Running}}") == "true"
 
 
-def _main_pid(container: str) -> int | None:
-    pid = _inspect(container, "{{.State.Pid}}")
-    return int(pid) if pid.isdigit() and pid != "0" else None
-
-
 def _image_id(image: str) -> str | None:
     return _inspect(image, "{{.Id}}") or None
 
 
 def _image_size(image: str) -> int | None:
-    size = _run(["docker", "image", "inspect", "-f", "{{.Size}}", image]).stdout.strip()
+    size = _inspect(image, "{{.Size}}")
     return int(size) if size.isdigit() else None
