@@ -20,13 +20,13 @@ FIGURE_SIZE_IN = (10, 5.6)
 DPI = 110
 
 
-def _thread_settings(result: BenchResult) -> list[int]:
+def thread_settings(result: BenchResult) -> list[int]:
     if result.settings:
         return list(result.settings.threads)
     return sorted({cell.threads for cell in result.cells}, reverse=True)
 
 
-def _server_order(result: BenchResult) -> list[str]:
+def server_order(result: BenchResult) -> list[str]:
     return list(dict.fromkeys(cell.server for cell in result.cells))
 
 
@@ -66,7 +66,7 @@ def _draw_group(axes, result: BenchResult, servers: list[str], threads: int,
 
 
 def _color(result: BenchResult, threads: int) -> int:
-    return _thread_settings(result).index(threads)
+    return thread_settings(result).index(threads)
 
 
 def caption(result: BenchResult) -> str:
@@ -79,7 +79,7 @@ def caption(result: BenchResult) -> str:
 
 def draw_throughput_chart(result: BenchResult, path: Path) -> None:
     """Writes the PNG; the caption names the host that produced the numbers."""
-    servers, settings = _server_order(result), _thread_settings(result)
+    servers, settings = server_order(result), thread_settings(result)
     figure, axes = plt.subplots(figsize=FIGURE_SIZE_IN, dpi=DPI)
     width = 0.8 / max(len(settings), 1)
     for position, threads in enumerate(settings):

@@ -12,7 +12,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from .chart import DPI, _server_order, _thread_settings, caption  # noqa: E402
+from .chart import DPI, server_order, thread_settings, caption  # noqa: E402
 from .figures import CellFigures, cell_figures  # noqa: E402
 from .model import BenchResult  # noqa: E402
 
@@ -57,7 +57,7 @@ def _draw_memory(axes, result: BenchResult, servers: list[str], figures: dict[st
 
 
 def draw_latency_memory_chart(result: BenchResult, path: Path) -> None:
-    servers, threads = _server_order(result), _thread_settings(result)[0]
+    servers, threads = server_order(result), thread_settings(result)[0]
     figures = _figures_at(result, threads)
     figure, (left, right) = plt.subplots(1, 2, figsize=FIGURE_SIZE_IN, dpi=DPI)
     _draw_latency(left, result, servers, figures)

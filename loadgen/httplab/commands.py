@@ -6,16 +6,15 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from .assemble import assemble, record_of_manifest, settings_of
+from .assemble import assemble, record_of_manifest, settings_of, with_warnings
 from .backends.base import Backend, BackendError, ensure_port_free
-from .assemble import with_warnings
 from .collect import cells_from_outcomes, find_raw_files
-from .labinfo import lab_commit
-from .paths import DEFAULT_REPO
 from .compare import comparability_notes, compare_results, render_comparison
 from .hostinfo import collect_host
+from .labinfo import lab_commit
 from .manifest import ServerManifest, discover
 from .model import BenchResult, HostInfo
+from .paths import DEFAULT_REPO
 from .plan import BenchPlan
 from .progress import Progress
 from .results_store import (RAW, new_run_dir, point_latest, read_results, utc_stamp,

@@ -28,7 +28,6 @@ class ServerProcess:
     """A child process whose output is drained by a thread, so it never blocks on a full pipe."""
 
     def __init__(self, command: list[str], env: dict[str, str], cpus: str | None = None):
-        self.started_at = time.monotonic()
         self._process = subprocess.Popen(
             command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT, text=True, errors="replace", start_new_session=True,
@@ -48,9 +47,6 @@ class ServerProcess:
     @property
     def pid(self) -> int:
         return self._process.pid
-
-    def seconds_since_start(self) -> float:
-        return time.monotonic() - self.started_at
 
     def output(self) -> str:
         return "\n".join(self._lines)

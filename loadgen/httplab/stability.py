@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 from .model import BenchResult, Cell
-from .stats import summarize
+from .stats import cell_summary
 
 ADVICE = ("rerun with more repeats (REPEAT=5), longer runs (DURATION=30s), on a quieter "
           "host, or with wrk and the server on separate CPUs (SERVER_CPUS, LOADGEN_CPUS)")
 
 
 def cell_warning(cell: Cell, label: str, threshold: float) -> str | None:
-    rates = [run.requests_per_sec for run in cell.runs]
-    if len(rates) < 2:
-        return None
-    summary = summarize(rates)
-    if summary.cv is None or summary.cv <= threshold:
+    summary = cell_summary(cell)
+    if summary is None or summary.cv is None or summary.cv <= threshold:
         return None
     return (f"{label} t{cell.threads} c{cell.connections}: Requests/sec varies by "
             f"{summary.cv:.1%} (coefficient of variation over {summary.n} runs, threshold "
