@@ -36,7 +36,7 @@ JAR_INPUTS := $(shell find servers -name '*.java' -o -name pom.xml -o -name '*.p
 SERVER_NAMES := $(patsubst servers/%/server.toml,%,$(wildcard servers/*/server.toml))
 JARS := $(foreach s,$(SERVER_NAMES),servers/$(s)/target/$(s).jar)
 
-.PHONY: help bench report compare test jars venv base-images servers-table clean
+.PHONY: help bench report compare test golden jars venv base-images servers-table clean
 
 help: ## List the targets and the variables they take
 	@echo "Targets:"
@@ -62,6 +62,9 @@ compare: venv ## Compare two runs' Requests/sec cell by cell, beyond their noise
 
 test: venv jars ## Run every test (unit, conformance, end to end; Docker ones need an engine)
 	cd loadgen && ../$(VENV)/bin/python -m pytest $(PYTEST_ARGS)
+
+golden: venv ## Regenerate the exporters' golden files after an intended format change; review the diff
+	cd loadgen && ../$(VENV)/bin/python -m tests.support.update_golden
 
 jars: $(JARS) ## Build the five server jars with Maven
 

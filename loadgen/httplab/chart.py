@@ -9,12 +9,12 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")  # no display on benchmark hosts and CI
-import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import StrMethodFormatter  # noqa: E402
 
-from .model import BenchResult, Cell  # noqa: E402
-from .stats import cell_summary  # noqa: E402
+from .model import BenchResult, Cell, CellStatus  # noqa: E402
+from .stats import Summary, cell_summary  # noqa: E402
 
 FIGURE_SIZE_IN = (10, 5.6)
 DPI = 110
@@ -49,20 +49,36 @@ def _first_connections(result: BenchResult) -> int | str:
     return result.cells[0].connections if result.cells else "?"
 
 
+def measured(cell: Cell | None) -> bool:
+    """Whether a cell is drawn as figures: only an OK cell with runs. A FAILED cell is drawn
+    as "failed" even when it carries a run (e.g. one with zero requests)."""
+    return cell is not None and cell.status is CellStatus.OK and bool(cell.runs)
+
+
+def unmeasured_text(cell: Cell | None) -> str:
+    """What stands in for an unmeasured cell's bar: "failed", or "n/a" when there is none."""
+    return "failed" if cell is not None and cell.status is CellStatus.FAILED else "n/a"
+
+
+def rate_label(rate: Summary) -> str:
+    """A bar's value label: its median Requests/sec, e.g. "69,297"."""
+    return f"{rate.median:,.0f}"
+
+
 def _draw_group(axes, result: BenchResult, servers: list[str], threads: int,
                 offset: float, width: float) -> None:
     for index, server in enumerate(servers):
         cell = _find(result, server, threads)
-        rate = cell_summary(cell) if cell else None
         x = index + offset
-        if rate is None:
-            axes.text(x, 0, "failed" if cell else "n/a", rotation=90, ha="center",
+        if not measured(cell):
+            axes.text(x, 0, unmeasured_text(cell), rotation=90, ha="center",
                       va="bottom", fontsize=8, color="firebrick")
             continue
+        rate = cell_summary(cell)
         spread = [[rate.median - rate.minimum], [rate.maximum - rate.median]] if rate.n > 1 else None
         bar = axes.bar(x, rate.median, width, color=f"C{_color(result, threads)}", yerr=spread,
                        capsize=3, error_kw={"elinewidth": 1})
-        axes.bar_label(bar, labels=[f"{rate.median:,.0f}"], fontsize=7, padding=2)
+        axes.bar_label(bar, labels=[rate_label(rate)], fontsize=7, padding=2)
 
 
 def _color(result: BenchResult, threads: int) -> int:
@@ -77,10 +93,11 @@ def caption(result: BenchResult) -> str:
     return f"Host: {result.host.describe()} | run {result.created_utc}{warmup}"
 
 
-def draw_throughput_chart(result: BenchResult, path: Path) -> None:
-    """Writes the PNG; the caption names the host that produced the numbers."""
+def build_throughput_figure(result: BenchResult) -> Figure:
+    """The chart as a Figure, not yet written anywhere; the caption names the host."""
     servers, settings = server_order(result), thread_settings(result)
-    figure, axes = plt.subplots(figsize=FIGURE_SIZE_IN, dpi=DPI)
+    figure = Figure(figsize=FIGURE_SIZE_IN, dpi=DPI)
+    axes = figure.subplots()
     width = 0.8 / max(len(settings), 1)
     for position, threads in enumerate(settings):
         offset = (position - (len(settings) - 1) / 2) * width
@@ -96,6 +113,16 @@ def draw_throughput_chart(result: BenchResult, path: Path) -> None:
     axes.margins(y=0.12)
     figure.text(0.01, 0.01, caption(result), fontsize=7, color="dimgray")
     figure.tight_layout(rect=(0, 0.03, 1, 1))
+    return figure
+
+
+def save_figure(figure: Figure, path: Path) -> None:
+    """Writes the figure as a PNG, creating its folder. The figure is not held by pyplot,
+    so nothing stays open once it is dropped."""
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path)
-    plt.close(figure)
+
+
+def draw_throughput_chart(result: BenchResult, path: Path) -> None:
+    """Writes the PNG; the caption names the host that produced the numbers."""
+    save_figure(build_throughput_figure(result), path)

@@ -1,16 +1,69 @@
-import struct
+"""Both charts: the PNG they write, and the Figure they draw it from (bars, their heights
+and value labels, and "failed" where a cell failed)."""
 
-from httplab.chart import chart_title, draw_throughput_chart
+import struct
+from dataclasses import replace
+
+import pytest
+from matplotlib.colors import to_rgba
+from matplotlib.container import BarContainer
+
+from httplab.chart import build_throughput_figure, chart_title, draw_throughput_chart
+from httplab.chart_latency import build_latency_memory_figure, draw_latency_memory_chart
+from httplab.figures import cell_figures
+from httplab.model import Cell, CellStatus, Latency, WrkRun
+from httplab.stats import cell_summary
 
 from .sample_results import sample_result
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+MIB = 2**20
 
 
 def png_size(data: bytes) -> tuple[int, int]:
     assert data[:8] == PNG_SIGNATURE, "not a PNG"
     width, height = struct.unpack(">II", data[16:24])
     return width, height
+
+
+def bars(axes) -> list:
+    return [patch for container in axes.containers if isinstance(container, BarContainer)
+            for patch in container.patches]
+
+
+def center(patch) -> float:
+    return patch.get_x() + patch.get_width() / 2
+
+
+def texts(axes, text: str) -> list:
+    return [t for t in axes.texts if t.get_text() == text]
+
+
+def value_labels(axes) -> dict[float, str]:
+    """bar_label's annotations by the x of the bar they stand on."""
+    return {round(t.xy[0], 6): t.get_text() for t in axes.texts if hasattr(t, "xy")}
+
+
+def all_failed(result):
+    return replace(result, cells=tuple(
+        Cell(c.server, c.threads, c.connections, CellStatus.FAILED, reason="never healthy")
+        for c in result.cells))
+
+
+def zero_request_run(threads: int) -> WrkRun:
+    return WrkRun(duration_s=1.0, requests=0, bytes_read=0, requests_per_sec=0.0,
+                  transfer_per_sec=0.0, latency=Latency(None, None, None),
+                  threads=threads, connections=500)
+
+
+def with_a_failed_cell_carrying_a_zero_request_run(result):
+    """Undertow at 10 threads failed after wrk measured nothing: a run, but status FAILED."""
+    return replace(result, cells=tuple(
+        replace(c, runs=(zero_request_run(c.threads),))
+        if (c.server, c.threads) == ("undertow", 10) else c for c in result.cells))
+
+
+# --- image/result1.png: throughput -----------------------------------------------------
 
 
 def test_chart_is_a_png_of_readable_size(tmp_path):
@@ -28,13 +81,114 @@ def test_title_names_the_protocol():
                                             "min to max")
 
 
-def test_latency_and_memory_chart_is_a_png_of_readable_size(tmp_path):
-    from httplab.chart_latency import draw_latency_memory_chart
+def test_throughput_has_one_bar_per_measured_cell_at_its_median():
+    result = sample_result()
+    (axes,) = build_throughput_figure(result).axes
+    servers = [label.get_text() for label in axes.get_xticklabels()]
+    colour = {threads: to_rgba(f"C{position}")  # as the legend: one colour per thread setting
+              for position, threads in enumerate(result.settings.threads)}
+    expected = sorted((result.label(c.server), colour[c.threads],
+                       pytest.approx(cell_summary(c).median))
+                      for c in result.cells if c.status is CellStatus.OK)
+    drawn = sorted((servers[round(center(bar))], bar.get_facecolor(), bar.get_height())
+                   for bar in bars(axes))
+    assert len(drawn) == 2 == len(expected)
+    assert drawn == expected  # the right server's group, thread setting (colour) and median
 
+
+def test_throughput_bars_are_labelled_with_their_median():
+    (axes,) = build_throughput_figure(sample_result()).axes
+    labels = value_labels(axes)
+    assert sorted(labels.values()) == ["69,297", "75,561"]  # medians 69296.64 and 75561.34
+    assert labels == {round(center(bar), 6): f"{bar.get_height():,.0f}" for bar in bars(axes)}
+
+
+def test_throughput_shows_failed_cells_as_text_not_bars():
+    (axes,) = build_throughput_figure(sample_result()).axes
+    failed = texts(axes, "failed")
+    assert len(failed) == 2  # undertow at 10 and 5 threads
+    assert {round(t.get_position()[0]) for t in failed} == {1}  # undertow's slot
+    assert all(round(center(bar)) == 0 for bar in bars(axes))
+
+
+def test_throughput_of_all_failed_cells_has_no_bars_and_says_failed():
+    result = all_failed(sample_result())
+    (axes,) = build_throughput_figure(result).axes
+    assert bars(axes) == []
+    assert len(texts(axes, "failed")) == len(result.cells) == 4
+    assert value_labels(axes) == {}
+
+
+def test_a_failed_cell_with_a_zero_request_run_is_failed_not_a_zero_bar():
+    result = with_a_failed_cell_carrying_a_zero_request_run(sample_result())
+    (axes,) = build_throughput_figure(result).axes
+    assert sorted(bar.get_height() for bar in bars(axes)) == [
+        pytest.approx(69296.64), pytest.approx(75561.34)]
+    assert len(texts(axes, "failed")) == 2
+
+
+def test_a_missing_cell_is_not_applicable():
+    result = sample_result()
+    result = replace(result, cells=result.cells[:-1])  # no undertow at 5 threads at all
+    (axes,) = build_throughput_figure(result).axes
+    assert (len(bars(axes)), len(texts(axes, "failed")), len(texts(axes, "n/a"))) == (2, 1, 1)
+
+
+# --- image/result2.png: latency and memory -----------------------------------------------
+
+
+def test_latency_and_memory_chart_is_a_png_of_readable_size(tmp_path):
     path = tmp_path / "result2.png"
     draw_latency_memory_chart(sample_result(), path)
     width, height = png_size(path.read_bytes())
     assert 1000 <= width <= 2000 and 400 <= height <= 1200
+
+
+def bars_by_percentile(axes) -> dict[str, list[tuple[int, float]]]:
+    return {c.get_label(): [(round(center(bar)), bar.get_height()) for bar in c.patches]
+            for c in axes.containers if isinstance(c, BarContainer)}
+
+
+def test_latency_bars_are_the_measured_cells_percentiles_in_ms():
+    result = sample_result()
+    latency, _ = build_latency_memory_figure(result).axes
+    netty = cell_figures(result.cells[0])  # netty at 10 threads, the first setting
+    assert bars_by_percentile(latency) == {
+        "p50": [(0, pytest.approx(netty.latency_p50_us / 1000))],
+        "p99": [(0, pytest.approx(netty.latency_p99_us / 1000))],
+        "p99.9": [(0, pytest.approx(netty.latency_p999_us / 1000))]}
+    assert latency.get_yscale() == "log"
+
+
+def test_memory_bars_are_peak_mib_labelled_with_cpu_cores():
+    result = sample_result()
+    _, memory = build_latency_memory_figure(result).axes
+    (bar,) = bars(memory)
+    assert (round(center(bar)), bar.get_height()) == (0, pytest.approx(310))  # the runs' peak
+    assert value_labels(memory) == {0.0: "1.51 cores"}  # the runs' median CPU
+
+
+def test_latency_and_memory_show_a_failed_server_as_text():
+    latency, memory = build_latency_memory_figure(sample_result()).axes
+    for axes in (latency, memory):
+        (failed,) = texts(axes, "failed")
+        assert round(failed.get_position()[0]) == 1  # undertow's slot
+        assert all(round(center(bar)) == 0 for bar in bars(axes))
+
+
+def test_latency_and_memory_of_all_failed_cells_have_no_bars_and_say_failed():
+    latency, memory = build_latency_memory_figure(all_failed(sample_result())).axes
+    for axes in (latency, memory):
+        assert bars(axes) == []
+        assert len(texts(axes, "failed")) == 2  # both servers at the first thread setting
+
+
+def test_latency_and_memory_draw_a_failed_cell_with_a_run_as_failed():
+    result = with_a_failed_cell_carrying_a_zero_request_run(sample_result())
+    latency, memory = build_latency_memory_figure(result).axes
+    for axes in (latency, memory):
+        assert {round(center(bar)) for bar in bars(axes)} == {0}
+        assert len(texts(axes, "failed")) == 1
 
 
 def test_second_chart_goes_beside_the_first():

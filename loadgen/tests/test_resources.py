@@ -1,16 +1,24 @@
-"""Resource sampling: pure parsers on real file contents, the summary arithmetic, a real
-process under ProcProbe, a Sampler whose probe fails, and (docker-marked) a container."""
+"""Resource sampling: pure parsers on real file contents, the summary arithmetic, the
+probes and the Sampler on a fake clock and fixed CPU readings, a real process under
+ProcProbe, a Sampler whose probe fails, and (docker-marked) a container.
+
+No test asserts a CPU rate measured in real time, which a loaded host could slow: cores are
+checked on injected clocks and counters, and real processes only against CPU time they
+burned by their own measure."""
 
 from __future__ import annotations
 
+import os
+import resource
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
 
-from httplab.resources import (CGROUP_V1, PROC_SOURCE, CgroupProbe, ResourceSample, Sampler,
-                               ProcProbe, SamplingError, UnavailableProbe, container_main_pid,
+from httplab.resources import (CGROUP_V1, CGROUP_V2, PROC_SOURCE, CgroupProbe, ResourceSample,
+                               Sampler, ProcProbe, SamplingError, UnavailableProbe, container_main_pid,
                                parse_cgroup_file, parse_cgroup_mounts, parse_cpu_stat_seconds,
                                parse_cpuacct_usage_seconds, parse_proc_stat_cpu_ticks,
                                parse_status_rss_bytes, resolve_cgroup_layout, summarize_samples,
@@ -238,23 +246,109 @@ def test_cpu_is_unknown_when_the_samples_cannot_give_it(samples, reason):
 
 # --- ProcProbe on a real process, Sampler ------------------------------------------------
 
-BUSY_LOOP = "import time\nend = time.monotonic() + 5\nwhile time.monotonic() < end: pass\n"
+TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK")
+# /proc rounds utime and stime down to a clock tick each, so their sum may trail by two.
+PROC_ROUNDING_S = 2 / TICKS_PER_SECOND
 
 
-def test_proc_probe_sees_a_busy_child_use_about_one_core():
-    child = subprocess.Popen([sys.executable, "-c", BUSY_LOOP])
+def fake_proc(root, pid: int, ticks: int, rss_kib: int) -> None:
+    """A /proc/<pid> with the given utime + stime and VmRSS."""
+    (root / str(pid)).mkdir(exist_ok=True)
+    (root / str(pid) / "stat").write_text(
+        f"{pid} (java) S 1 {pid} {pid} 0 -1 4194560 90 0 0 0 {ticks - 4} 4 0 0 20 0 31 0 5 1 1\n")
+    (root / str(pid) / "status").write_text(f"Name:\tjava\nVmRSS:\t {rss_kib} kB\n")
+
+
+def test_proc_probe_reads_clock_ticks_as_seconds_and_rss_as_bytes(tmp_path):
+    fake_proc(tmp_path, 4242, ticks=3 * TICKS_PER_SECOND, rss_kib=1024)
+    assert ProcProbe(4242, proc=tmp_path).read() == ResourceSample(3.0, 1024 * 1024)
+
+
+def test_proc_probe_cores_are_cpu_seconds_over_wall_seconds(tmp_path):
+    """Two reads of a fake /proc at fake times: 3 CPU seconds in 2 wall seconds is 1.5."""
+    fake_proc(tmp_path, 4242, ticks=10 * TICKS_PER_SECOND, rss_kib=100 * 1024)
+    probe = ProcProbe(4242, proc=tmp_path)
+    first = (100.0, probe.read())
+    fake_proc(tmp_path, 4242, ticks=13 * TICKS_PER_SECOND, rss_kib=300 * 1024)
+    usage = summarize_samples([first, (102.0, probe.read())], probe.source)
+    assert usage.cpu_cores == pytest.approx(1.5)
+    assert (usage.memory_peak_bytes, usage.memory_mean_bytes) == (300 * MiB, 200 * MiB)
+    assert (usage.source, usage.unavailable) == (PROC_SOURCE, None)
+
+
+class ScriptedProbe:
+    """Each read adds cpu_step CPU seconds and each clock call wall_step seconds, so any
+    number of samples gives cpu_step / wall_step cores. Sets `enough` after `wanted` reads."""
+
+    source = "test"
+
+    def __init__(self, cpu_step: float, wall_step: float, wanted: int):
+        self.cpu_step, self.wall_step, self.wanted = cpu_step, wall_step, wanted
+        self.reads = self.ticks = 0
+        self.enough = threading.Event()
+
+    def clock(self) -> float:
+        self.ticks += 1
+        return 1000.0 + self.ticks * self.wall_step
+
+    def read(self) -> ResourceSample:
+        self.reads += 1
+        if self.reads >= self.wanted:
+            self.enough.set()
+        return ResourceSample(50.0 + self.reads * self.cpu_step, (100 + self.reads) * MiB)
+
+
+def test_sampler_divides_cpu_seconds_by_clock_seconds_over_its_background_samples():
+    probe = ScriptedProbe(cpu_step=0.75, wall_step=0.5, wanted=4)
+    with Sampler(probe, interval_s=0.001, clock=probe.clock) as sampler:
+        assert probe.enough.wait(timeout=60), "the sampling thread never sampled"
+    usage = sampler.usage()
+    assert usage.samples == probe.reads >= 5  # entry, at least 3 in the background, exit
+    assert usage.cpu_cores == pytest.approx(1.5)
+    assert usage.memory_peak_bytes == (100 + probe.reads) * MiB
+    assert (usage.source, usage.unavailable) == ("test", None)
+
+
+BURN_CPU = """import sys, time
+while time.process_time() < float(sys.argv[1]):
+    pass
+print(time.process_time(), flush=True)
+sys.stdin.read()
+"""
+
+
+def children_cpu_seconds() -> float:
+    """CPU time of this process's reaped children, from the kernel's exit accounting."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def test_proc_probe_reads_the_cpu_time_a_child_burned_by_its_own_measure():
+    """However slow the host, the child's CPU time in /proc lies between what the child
+    measured itself and what the kernel accounts for it once it has exited (less or more
+    /proc's rounding), and it never goes backwards."""
+    reaped_before = children_cpu_seconds()
+    child = subprocess.Popen([sys.executable, "-c", BURN_CPU, "0.3"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
     try:
-        with Sampler(ProcProbe(child.pid), interval_s=0.1) as sampler:
-            time.sleep(1.0)
+        probe = ProcProbe(child.pid)
+        with Sampler(probe, interval_s=0.05) as sampler:
+            before = probe.read()
+            burned = float(child.stdout.readline())
+            after = probe.read()
         usage = sampler.usage()
     finally:
         child.kill()
         child.wait()
+    total = children_cpu_seconds() - reaped_before  # all the child ever used
+    assert burned >= 0.3
+    assert burned - PROC_ROUNDING_S <= after.cpu_seconds <= total + PROC_ROUNDING_S
+    assert after.cpu_seconds >= before.cpu_seconds
+    assert before.memory_bytes > 0 and after.memory_bytes > 0
     assert usage.unavailable is None, usage.unavailable
-    assert usage.source == PROC_SOURCE
-    assert 0.5 < usage.cpu_cores < 1.3
+    assert usage.source == PROC_SOURCE and usage.samples >= 2
+    assert usage.cpu_cores is not None and usage.cpu_cores >= 0
     assert usage.memory_peak_bytes > 0 and usage.memory_mean_bytes > 0
-    assert usage.samples >= 5
 
 
 def test_proc_probe_of_a_missing_process_is_a_sampling_error():
@@ -313,8 +407,20 @@ def test_sampler_samples_at_start_and_stop_even_when_the_block_is_short():
 BURNER_IMAGES = ("httplab/debian-jre:bookworm", "httplab/wrk:latest", "debian:bookworm-slim")
 
 
+def wait_for_cpu_seconds(probe: ProcProbe, at_least: float, limit_s: float = 120) -> float:
+    """Polls until the process has used at_least CPU seconds. The limit only guards against
+    a hang: how fast it gets there is never asserted."""
+    deadline = time.monotonic() + limit_s
+    while (used := probe.read().cpu_seconds) < at_least:
+        assert time.monotonic() < deadline, f"only {used} CPU seconds after {limit_s} s"
+        time.sleep(0.02)
+    return used
+
+
 @pytest.mark.docker
-def test_cgroup_probe_sees_a_cpu_burning_container_use_about_one_core():
+def test_cgroup_probe_counts_at_least_the_cpu_time_of_the_container_process():
+    """The container's only process burns CPU; its cgroup's CPU time is never less than the
+    process's own (read from the host's /proc before it), whatever the host's speed."""
     require(engine_problem())
     image = first_present_image(*BURNER_IMAGES)
     require(None if image else f"none of {', '.join(BURNER_IMAGES)} is present")
@@ -324,13 +430,17 @@ def test_cgroup_probe_sees_a_cpu_burning_container_use_about_one_core():
                              capture_output=True, text=True, check=True)
     container = started.stdout.strip()
     try:
-        probe = CgroupProbe.for_pid(container_main_pid(container))
-        with Sampler(probe, interval_s=0.2) as sampler:
-            time.sleep(2.0)
+        pid = container_main_pid(container)
+        probe, process = CgroupProbe.for_pid(pid), ProcProbe(pid)
+        with Sampler(probe, interval_s=0.05) as sampler:
+            burned = wait_for_cpu_seconds(process, process.read().cpu_seconds + 0.2)
+            counted = probe.read()
         usage = sampler.usage()
     finally:
         subprocess.run(["docker", "rm", "-f", container], capture_output=True)
+    assert counted.cpu_seconds >= burned - PROC_ROUNDING_S
+    assert counted.memory_bytes > 0
     assert usage.unavailable is None, usage.unavailable
-    assert usage.source in (CGROUP_V1, "cgroup v2")
-    assert 0.7 < usage.cpu_cores < 1.3
+    assert usage.source in (CGROUP_V1, CGROUP_V2)
+    assert usage.cpu_cores is not None and usage.cpu_cores > 0  # 0.2 s burned while sampled
     assert usage.memory_peak_bytes > 0

@@ -1,0 +1,1 @@
+"""Helpers run by hand (fixture capture, golden-file regeneration), never collected as tests."""
