@@ -1,9 +1,11 @@
 """A minimal HTTP/1.1 client over one socket, for checks that need to see the wire:
-keep-alive and pipelining. Only what the conformance check needs: no redirects, no trailers."""
+keep-alive, pipelining, HEAD and HTTP/1.0 connection close. Only what the conformance
+check needs: no redirects, no trailers."""
 
 from __future__ import annotations
 
 import socket
+import time
 from dataclasses import dataclass
 
 MAX_HEADER_BYTES = 16 * 1024
@@ -27,8 +29,14 @@ class Response:
         return None
 
 
-def request_bytes(path: str, host: str = "127.0.0.1") -> bytes:
-    return f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: */*\r\n\r\n".encode("ascii")
+def request_bytes(path: str, method: str = "GET", version: str = "HTTP/1.1",
+                  host: str = "127.0.0.1", body: bytes | None = None) -> bytes:
+    """One request, without a Connection header; a body, even an empty one, goes with
+    its Content-Length."""
+    head = f"{method} {path} {version}\r\nHost: {host}\r\nAccept: */*\r\n"
+    if body is not None:
+        head += f"Content-Length: {len(body)}\r\n"
+    return (head + "\r\n").encode("ascii") + (body or b"")
 
 
 class Connection:
@@ -48,15 +56,39 @@ class Connection:
         self._sock.sendall(data)
 
     def get(self, path: str) -> Response:
-        self.send(request_bytes(path))
-        return self.read_response()
+        return self.request(path)
 
-    def read_response(self) -> Response:
+    def request(self, path: str, method: str = "GET", body: bytes | None = None) -> Response:
+        """Sends one HTTP/1.1 request and reads its response; a HEAD's has no body."""
+        self.send(request_bytes(path, method, body=body))
+        return self.read_response(head_only=method == "HEAD")
+
+    def read_response(self, head_only: bool = False) -> Response:
+        """The next response; with head_only (the answer to HEAD) only its head is read,
+        whatever Content-Length it announces."""
         head = self._read_until(b"\r\n\r\n")
         status, headers = parse_head(head.decode("latin-1"))
+        if head_only:
+            return Response(status, headers, b"")
         if _is_chunked(headers):
             return Response(status, headers, self._read_chunked())
         return Response(status, headers, self._read_exactly(_content_length(headers)))
+
+    def read_until_closed(self, wait_s: float) -> tuple[bytes, bool]:
+        """Every byte not yet read, up to the server closing the connection or wait_s
+        running out; and whether the server closed it."""
+        deadline = time.monotonic() + wait_s
+        data, self._buffer = self._buffer, b""
+        while (left_s := deadline - time.monotonic()) > 0:
+            self._sock.settimeout(left_s)
+            try:
+                chunk = self._sock.recv(65536)
+            except TimeoutError:
+                break
+            if not chunk:
+                return data, True
+            data += chunk
+        return data, False
 
     def _read_chunked(self) -> bytes:
         body = b""
@@ -105,6 +137,16 @@ def parse_head(head: str) -> tuple[int, tuple[tuple[str, str], ...]]:
             raise WireError(f"malformed header line: {line!r}")
         headers.append((name.strip(), value.strip()))
     return int(parts[1]), tuple(headers)
+
+
+def parse_closed_response(data: bytes) -> Response:
+    """A response read up to the connection's close: all that follows the head is its
+    body, as HTTP/1.0 allows (so stray bytes after a Content-Length show in the body)."""
+    head, blank_line, body = data.partition(b"\r\n\r\n")
+    if not blank_line:
+        raise WireError(f"connection closed before the end of the response head: {data[:60]!r}")
+    status, headers = parse_head(head.decode("latin-1"))
+    return Response(status, headers, body)
 
 
 def _is_chunked(headers: tuple[tuple[str, str], ...]) -> bool:

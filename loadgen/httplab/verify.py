@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from .http_wire import Connection, Response, WireError, request_bytes
+from .http_wire import Connection, Response, WireError, parse_closed_response, request_bytes
 from .manifest import ServerManifest
 from .startup import StartupInfo
 
@@ -22,6 +22,8 @@ UNKNOWN_PATH = "/httplab-no-such-path"
 KEEP_ALIVE_REQUESTS = 1000
 PIPELINED_REQUESTS = 16
 DATE_REFRESH_WAIT_S = 1.2
+OTHER_METHOD = "POST"  # any method but GET and HEAD must get 405 on a hello path
+HTTP10_REQUEST = "GET / HTTP/1.0"  # without a Connection header: not kept alive
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,29 @@ def parse_http_date(value: str | None) -> float | None:
         return None
 
 
+def status_problem(status: int, request: str, expected: int) -> str:
+    """Empty when the status is the expected one, else what was wrong."""
+    return "" if status == expected else f"status {status} for {request}, expected {expected}"
+
+
+def http10_problems(data: bytes, closed: bool, waited_s: float) -> str:
+    """What is wrong with the bytes an HTTP/1.0 request without keep-alive got before
+    the server closed the connection (closed) or the wait ran out; empty when right."""
+    if not data and closed:
+        return f"closed the connection without an answer to {HTTP10_REQUEST}"
+    if not data:
+        return f"no answer within {waited_s:g} s to {HTTP10_REQUEST}"
+    if not closed:
+        return (f"connection still open {waited_s:g} s after the answer to {HTTP10_REQUEST} "
+                f"(no keep-alive asked); expected the server to close it")
+    response = parse_closed_response(data)
+    problems = [status_problem(response.status, HTTP10_REQUEST, 200)]
+    if response.body != EXPECTED_BODY:
+        problems.append(f"body {response.body[:40]!r} for {HTTP10_REQUEST}, "
+                        f"expected {EXPECTED_BODY!r}")
+    return "; ".join(problem for problem in problems if problem)
+
+
 def pipelined_paths(count: int) -> list[str]:
     """A mix of hello and unknown paths, so the order of statuses proves the order."""
     return [UNKNOWN_PATH if index % 3 == 2 else HELLO_PATHS[index % 2] for index in range(count)]
@@ -116,6 +141,29 @@ class _Checker:
         expected = [404 if path == UNKNOWN_PATH else 200 for path in paths]
         return "" if statuses == expected else f"statuses {statuses}, expected {expected}"
 
+    def head(self) -> str:
+        """HEAD / answers 200 with no body. A GET follows on the same connection: body bytes
+        after HEAD's head would come before the GET's status line and spoil it."""
+        with self.connect() as connection:
+            status = connection.request("/", "HEAD").status
+            try:
+                connection.get("/")
+            except WireError as error:
+                return (f"HEAD / (status {status}) seems to have sent a body: the GET / after "
+                        f"it on the same connection did not read right: {error}")
+        return status_problem(status, "HEAD /", 200)
+
+    def other_method(self) -> str:
+        with self.connect() as connection:
+            status = connection.request("/", OTHER_METHOD, body=b"").status
+        return status_problem(status, f"{OTHER_METHOD} /", 405)
+
+    def http10_close(self) -> str:
+        with self.connect() as connection:
+            connection.send(request_bytes("/", version="HTTP/1.0"))
+            data, closed = connection.read_until_closed(self.timeout)
+        return http10_problems(data, closed, self.timeout)
+
     def date_refresh(self) -> str:
         with self.connect() as connection:
             first = connection.get("/").header("Date")
@@ -133,6 +181,9 @@ def verify_server(port: int, server_header: str, host: str = "127.0.0.1",
     steps: list[tuple[str, Callable[[], str]]] = [
         *((f"GET {path}", lambda path=path: checker.hello(path)) for path in HELLO_PATHS),
         ("404 on unknown path", checker.not_found),
+        ("HEAD / without a body", checker.head),
+        (f"405 on {OTHER_METHOD} /", checker.other_method),
+        ("HTTP/1.0 answered and closed", checker.http10_close),
         (f"{KEEP_ALIVE_REQUESTS} requests on one connection", checker.keep_alive),
         (f"{PIPELINED_REQUESTS} pipelined requests in order", checker.pipelining),
         ("Date refreshed", checker.date_refresh),

@@ -5,40 +5,89 @@ from __future__ import annotations
 
 import socketserver
 import threading
+from dataclasses import dataclass
 from email.utils import formatdate
-from typing import Callable
+from http import HTTPStatus
+from typing import BinaryIO, Callable
 
-Answer = Callable[[str], bytes]  # request path -> full response bytes
+HELLO_PATHS = ("/", "/plaintext")
 
 
-def hello_answer(path: str, body: bytes = b"Hello, World!", server: str = "Fake",
-                 date: str | None = None, content_type: str = "text/plain") -> bytes:
-    status = "200 OK" if path in ("/", "/plaintext") else "404 Not Found"
-    payload = body if status.startswith("200") else b"not found"
-    head = (f"HTTP/1.1 {status}\r\nServer: {server}\r\nDate: {date or formatdate(usegmt=True)}"
-            f"\r\nContent-Type: {content_type}\r\nContent-Length: {len(payload)}\r\n\r\n")
-    return head.encode("latin-1") + payload
+@dataclass(frozen=True)
+class FakeRequest:
+    method: str
+    path: str
+    version: str  # "HTTP/1.1" or "HTTP/1.0"
+    headers: tuple[tuple[str, str], ...] = ()  # names in lower case
+
+    def header(self, name: str) -> str | None:
+        return next((value for key, value in self.headers if key == name.lower()), None)
+
+    @property
+    def keep_alive(self) -> bool:
+        """HTTP/1.1 keeps the connection unless asked to close; HTTP/1.0 only when asked."""
+        connection = (self.header("Connection") or "").lower()
+        return connection == "keep-alive" if self.version == "HTTP/1.0" else connection != "close"
+
+
+Answer = Callable[[FakeRequest], bytes]  # request -> full response bytes (b"": no answer)
+
+
+def hello_answer(request: FakeRequest, body: bytes = b"Hello, World!", server: str = "Fake",
+                 date: str | None = None, content_type: str = "text/plain",
+                 head_status: int = 200, head_sends_body: bool = False,
+                 other_method_status: int = 405) -> bytes:
+    """A right answer by default; each argument makes it wrong in one way."""
+    status = _status_for(request, head_status, other_method_status)
+    payload = body if status == 200 else b"not found" if status == 404 else b""
+    allow = "Allow: GET, HEAD\r\n" if status == 405 else ""
+    head = (f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\nServer: {server}\r\n"
+            f"Date: {date or formatdate(usegmt=True)}\r\nContent-Type: {content_type}\r\n"
+            f"{allow}Content-Length: {len(payload)}\r\n\r\n")
+    sends_body = request.method != "HEAD" or head_sends_body
+    return head.encode("latin-1") + (payload if sends_body else b"")
+
+
+def _status_for(request: FakeRequest, head_status: int, other_method_status: int) -> int:
+    if request.path not in HELLO_PATHS:
+        return 404
+    if request.method == "GET":
+        return 200
+    return head_status if request.method == "HEAD" else other_method_status
+
+
+def read_request(rfile: BinaryIO) -> FakeRequest | None:
+    """The next request on a connection, its body read and dropped; None at the end."""
+    request_line = rfile.readline()
+    if not request_line:
+        return None
+    method, path, version = request_line.decode("latin-1").split()
+    headers = []
+    while (line := rfile.readline()) not in (b"\r\n", b"\n", b""):
+        name, _, value = line.decode("latin-1").partition(":")
+        headers.append((name.strip().lower(), value.strip()))
+    request = FakeRequest(method, path, version, tuple(headers))
+    rfile.read(int(request.header("Content-Length") or 0))
+    return request
 
 
 class _Handler(socketserver.StreamRequestHandler):
     def handle(self) -> None:
-        while True:
-            request_line = self.rfile.readline()
-            if not request_line:
-                return
-            while self.rfile.readline() not in (b"\r\n", b"\n", b""):
-                pass
-            path = request_line.split()[1].decode()
-            self.wfile.write(self.server.answer(path))  # type: ignore[attr-defined]
+        server: FakeServer = self.server  # type: ignore[assignment]
+        while (request := read_request(self.rfile)) is not None:
+            self.wfile.write(server.answer(request))
+            if not request.keep_alive and not server.leave_open:
+                return  # closes the connection
 
 
 class FakeServer(socketserver.ThreadingTCPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, answer: Answer):
+    def __init__(self, answer: Answer, leave_open: bool = False):
+        """leave_open: never close a connection, even one not kept alive (HTTP/1.0)."""
         super().__init__(("127.0.0.1", 0), _Handler)
-        self.answer = answer
+        self.answer, self.leave_open = answer, leave_open
         self._thread = threading.Thread(target=self.serve_forever, daemon=True)
 
     @property

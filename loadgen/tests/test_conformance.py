@@ -9,13 +9,15 @@ import pytest
 
 from httplab.backends.local import run_jar, server_environment, java_command
 from httplab.hostinfo import usable_cpus
+from httplab.manifest import discover
 from httplab.paths import DEFAULT_REPO, servers_dir
 from httplab.process import ServerProcess
 from httplab.verify import verify_started
 
 from .conftest import free_port, port_is_listening
 
-SERVERS = ("netty", "armeria", "vertx", "undertow", "webflux")
+# Every servers/<name>/server.toml, so a new server folder is checked with no edit here.
+SERVERS = tuple(manifest.name for manifest in discover(servers_dir(DEFAULT_REPO)))
 STOP_LIMIT_S = 5.0
 FAULT_EXIT_WAIT_S = 60.0
 
