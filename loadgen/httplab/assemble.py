@@ -34,7 +34,7 @@ def record_of_manifest(manifest: ServerManifest) -> ServerRecord:
 
 
 def record_of_outcome(outcome: ServerOutcome) -> ServerRecord:
-    record = record_of_manifest(outcome.manifest)
+    record = replace(record_of_manifest(outcome.manifest), log_file=outcome.log_file)
     started = outcome.started
     if started is None:
         return record

@@ -99,7 +99,7 @@ def run_bench(args: argparse.Namespace) -> int:
                         f"got {args.cv_threshold}")
     signal.signal(signal.SIGTERM, _raise_interrupt)  # so `kill` cleans up like Ctrl-C
     return commands.bench(plan, make_backend(args), args.results_dir or args.repo / "results",
-                          args.image or args.repo / DEFAULT_IMAGE, args.cv_threshold)
+                          args.image or args.repo / DEFAULT_IMAGE, args.cv_threshold, args.repo)
 
 
 def run_report(args: argparse.Namespace) -> int:

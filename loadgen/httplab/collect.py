@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .model import Cell, CellStatus, ResourceUsage, WrkRun
@@ -49,20 +49,38 @@ def read_resources(path: Path | None) -> ResourceUsage:
         return ResourceUsage(unavailable=f"cannot read {path}: {error}")
 
 
-def _run_or_failure(outcome: CellOutcome) -> tuple[WrkRun | None, str | None]:
-    if outcome.failure:
-        return None, outcome.failure
+def _readable_run(outcome: CellOutcome) -> tuple[WrkRun | None, str | None]:
+    """The run's figures when wrk left any (with the connections it was asked for, which
+    done() cannot see), else why not."""
     try:
         run = read_run(outcome.text_path, outcome.json_path)
     except RawOutputError as error:
         return None, str(error)
-    if run.requests == 0:
-        return run, "no request completed (see the socket errors)"
+    if run.connections is None:
+        run = replace(run, connections=outcome.connections)
     return run, None
 
 
+def zero_requests_reason(run: WrkRun) -> str:
+    errors = run.errors
+    return (f"no request completed in {run.duration_s:.2f} s (socket errors: connect "
+            f"{errors.connect}, read {errors.read}, write {errors.write}, timeout "
+            f"{errors.timeout}; non-2xx/3xx {run.non_2xx_3xx})")
+
+
+def _run_or_failure(outcome: CellOutcome) -> tuple[WrkRun | None, str | None]:
+    """A failed run keeps whatever figures wrk gave, so nothing measured is lost."""
+    run, unreadable = _readable_run(outcome)
+    if outcome.failure:
+        return run, outcome.failure
+    if run is None:
+        return None, unreadable
+    return run, zero_requests_reason(run) if run.requests == 0 else None
+
+
 def cell_from_outcomes(outcomes: list[CellOutcome]) -> Cell:
-    """All measured runs of one cell; any failed run fails the cell and says which."""
+    """All measured runs of one cell; any failed run fails the cell and says which, while
+    the figures of every run that has any stay in the cell."""
     first = outcomes[0]
     key = dict(server=first.server, threads=first.threads, connections=first.connections)
     runs, usages, reasons = [], [], []
@@ -70,7 +88,7 @@ def cell_from_outcomes(outcomes: list[CellOutcome]) -> Cell:
         run, failure = _run_or_failure(outcome)
         if failure:
             reasons.append(failure if len(outcomes) == 1 else f"run {outcome.repeat}: {failure}")
-        if run is not None and not failure:
+        if run is not None:
             runs.append(run)
             usages.append(read_resources(outcome.resources_path))
     status = CellStatus.FAILED if reasons else CellStatus.OK

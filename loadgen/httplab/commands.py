@@ -14,7 +14,6 @@ from .hostinfo import collect_host
 from .labinfo import lab_commit
 from .manifest import ServerManifest, discover
 from .model import BenchResult, HostInfo
-from .paths import DEFAULT_REPO
 from .plan import BenchPlan
 from .progress import Progress
 from .results_store import (RAW, new_run_dir, point_latest, read_results, utc_stamp,
@@ -41,7 +40,7 @@ def _refusal(plan: BenchPlan, backend: Backend) -> str | None:
 
 
 def bench(plan: BenchPlan, backend: Backend, results_root: Path, image: Path,
-          cv_threshold: float) -> int:
+          cv_threshold: float, repo: Path) -> int:
     """Runs the plan; results are rewritten after every server, so a crash keeps them."""
     refusal = _refusal(plan, backend)
     if refusal:
@@ -54,7 +53,7 @@ def bench(plan: BenchPlan, backend: Backend, results_root: Path, image: Path,
     except BackendError as error:
         say(f"error: {error}")
         return EXIT_FAILED
-    stamp, commit = utc_stamp(), lab_commit(DEFAULT_REPO)
+    stamp, commit = utc_stamp(), lab_commit(repo)
     run_dir = new_run_dir(results_root, stamp)
     settings = settings_of(plan, backend.name, cv_threshold)
     host = collect_host(backend.versions())
@@ -80,7 +79,9 @@ def finish(result: BenchResult, out_dir: Path, image: Path | None) -> int:
         say(f"{len(result.warnings)} stability warning(s), listed under Warnings above and in "
             f"{out_dir / 'results.md'}")
     for cell in result.failed_cells:
-        say(f"FAILED {cell.server} t{cell.threads} c{cell.connections}: {cell.reason}")
+        record = result.server(cell.server)
+        log = f" (server output: {out_dir / record.log_file})" if record and record.log_file else ""
+        say(f"FAILED {cell.server} t{cell.threads} c{cell.connections}: {cell.reason}{log}")
     return EXIT_FAILED if result.failed_cells else EXIT_OK
 
 

@@ -171,6 +171,7 @@ class ServerRecord:
     java_version: str | None = None  # as the server's own JVM reports it
     startup_seconds: float | None = None  # start until the first correct answer
     image_id: str | None = None
+    log_file: str | None = None  # its whole output, relative to the run directory
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ class ServerOutcome:
     cells: tuple[CellOutcome, ...]
     started: StartedServer | None = None
     verification: Verification | None = None
+    log_file: str | None = None  # the server's output, relative to the run directory
 
 
 class Runner:
@@ -62,10 +63,15 @@ class Runner:
             self.on_server_done(outcome)
         return outcomes
 
+    def log_file(self, manifest: ServerManifest) -> str:
+        """raw/<server>.log: where the server's whole output goes, relative to the run."""
+        return f"{self.raw_dir.name}/{manifest.name}.log"
+
     def run_server(self, index: int, manifest: ServerManifest) -> ServerOutcome:
         self.progress.step(index, manifest.name, "starting")
+        log_path = self.raw_dir.parent / self.log_file(manifest)
         try:
-            with self.backend.serve(manifest, self.plan.server_cpus) as started:
+            with self.backend.serve(manifest, self.plan.server_cpus, log_path) as started:
                 return self._verify_and_measure(index, started)
         except BackendError as error:
             return self._give_up(index, manifest, str(error))
@@ -74,10 +80,11 @@ class Runner:
                  started: StartedServer | None = None,
                  verification: Verification | None = None) -> ServerOutcome:
         self.progress.step(index, manifest.name, f"FAILED: {reason}")
+        self.progress.step(index, manifest.name, f"its output: {self.log_file(manifest)}")
         self.progress.spent(START_AND_VERIFY_S + self.plan.load_seconds / len(self.plan.servers))
         cells = tuple(CellOutcome(manifest.name, request.threads, request.connections,
                                   failure=reason) for request in self.requests())
-        return ServerOutcome(manifest, cells, started, verification)
+        return ServerOutcome(manifest, cells, started, verification, self.log_file(manifest))
 
     def _verify_and_measure(self, index: int, started: StartedServer) -> ServerOutcome:
         manifest = started.manifest
@@ -95,7 +102,7 @@ class Runner:
                 return self._give_up(index, manifest, failure, started, verification)
         cells = tuple(self._measured(index, started, request, repeat)
                       for repeat in range(1, self.plan.repeat + 1) for request in self.requests())
-        return ServerOutcome(manifest, cells, started, verification)
+        return ServerOutcome(manifest, cells, started, verification, self.log_file(manifest))
 
     def _unmeasured(self, index: int, started: StartedServer, phase: Phase) -> str | None:
         first = self.requests()[0]
@@ -106,17 +113,27 @@ class Runner:
                                                          f"-t{request.threads} -c{connections} -d{phase.duration}")
         outcome = self.measurer.unmeasured(started, request, phase.name)
         self.progress.spent(phase.duration_s)
+        stopped = self.backend.exit_status(started)
+        if stopped:
+            return f"{stopped} during the {phase.name}"
         return None if outcome.failure is None else f"{phase.name} failed: {outcome.failure}"
 
     def _measured(self, index: int, started: StartedServer, request: WrkRequest,
                   repeat: int) -> CellOutcome:
         name = started.manifest.name
         of_repeats = f" (run {repeat} of {self.plan.repeat})" if self.plan.repeat > 1 else ""
+        stopped = self.backend.exit_status(started)
+        if stopped:
+            self.progress.step(index, name, f"not measured: {stopped}")
+            return CellOutcome(name, request.threads, request.connections,
+                               failure=f"{stopped} before this run", repeat=repeat)
         self.progress.step(index, name, f"wrk -t{request.threads} -c{request.connections} "
                                         f"-d{request.duration}{of_repeats}")
         outcome: RunOutcome = self.measurer.measured(started, request, repeat, self.plan.repeat)
         self.progress.spent(request.duration_s)
-        if outcome.failure:
-            self.progress.step(index, name, outcome.failure)
+        stopped = self.backend.exit_status(started)
+        failure = outcome.failure or (f"{stopped} during this run" if stopped else None)
+        if failure:
+            self.progress.step(index, name, failure)
         return CellOutcome(name, request.threads, request.connections, outcome.text_path,
-                           outcome.json_path, outcome.failure, repeat, outcome.resources_path)
+                           outcome.json_path, failure, repeat, outcome.resources_path)

@@ -9,8 +9,9 @@ from .model import (BenchResult, Cell, CellStatus, HostInfo, Latency, ResourceUs
 
 from .stats import cell_summary
 
-FORMAT_VERSION = 2
-READABLE_VERSIONS = (1, 2)  # version 2 added fields; version 1 files read with their defaults
+FORMAT_VERSION = 3
+# Versions 2 and 3 added fields (3: each server's log file); older files read with defaults.
+READABLE_VERSIONS = (1, 2, 3)
 
 
 class ResultsFormatError(ValueError):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .model import BenchResult, Cell
+from .model import BenchResult, Cell, CellStatus
 from .stats import cell_summary
 
 ADVICE = ("rerun with more repeats (REPEAT=5), longer runs (DURATION=30s), on a quieter "
@@ -10,6 +10,9 @@ ADVICE = ("rerun with more repeats (REPEAT=5), longer runs (DURATION=30s), on a 
 
 
 def cell_warning(cell: Cell, label: str, threshold: float) -> str | None:
+    """None for a stable cell, and for a failed one: its reason already says what went wrong."""
+    if cell.status is CellStatus.FAILED:
+        return None
     summary = cell_summary(cell)
     if summary is None or summary.cv is None or summary.cv <= threshold:
         return None

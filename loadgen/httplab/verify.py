@@ -199,26 +199,6 @@ def _run_check(name: str, step: Callable[[], str]) -> CheckResult:
     return CheckResult(name, not problem, problem)
 
 
-FIRST_ANSWER_POLL_S = 0.05
-
-
-def wait_for_first_answer(port: int, server_header: str, timeout_s: float,
-                          still_running: Callable[[], bool] = lambda: True,
-                          host: str = "127.0.0.1") -> float | None:
-    """Polls GET / until it answers correctly; the seconds that took, or None when the
-    time ran out or the server stopped."""
-    started = time.monotonic()
-    checker = _Checker(host, port, server_header, timeout=1.0)
-    while time.monotonic() - started < timeout_s and still_running():
-        try:
-            if not checker.hello("/"):
-                return time.monotonic() - started
-        except (OSError, WireError):
-            pass
-        time.sleep(FIRST_ANSWER_POLL_S)
-    return None
-
-
 def startup_problems(startup: StartupInfo | None, manifest: ServerManifest,
                      cpus: int | None = None) -> str:
     """What the ready line says against the manifest. With cpus None, a per-CPU setting

@@ -1,5 +1,6 @@
 """A small, fixed BenchResult for export and chart tests: test data, not a measurement."""
 
+from httplab.serialize import FORMAT_VERSION
 from httplab.model import (BenchResult, Cell, CellStatus, HostInfo, Latency, ResourceUsage,
                            ServerRecord, Settings, SocketErrors, ThreadRequestRate, WrkRun)
 
@@ -27,9 +28,9 @@ def sample_result() -> BenchResult:
                      "epoll", "httplab-ready framework=Netty version=4.2.18.Final "
                      "transport=epoll workers=2 observed_workers=2 bind=127.0.0.1:8080",
                      "all 7 checks passed", 251_000_000, "openjdk version \"17.0.19\"", 2.35,
-                     "sha256:0123456789abcdef"),
+                     "sha256:0123456789abcdef", "raw/netty.log"),
         ServerRecord("undertow", "Undertow (200 workers)", "Spring Boot (Undertow)", "3.5.16",
-                     "200 worker threads", "nio"),
+                     "200 worker threads", "nio", log_file="raw/undertow.log"),
     )
     cells = (
         Cell("netty", 10, 500, CellStatus.OK,
@@ -42,7 +43,7 @@ def sample_result() -> BenchResult:
         Cell("undertow", 5, 500, CellStatus.FAILED, reason="verification failed: GET /: status 500"),
     )
     return BenchResult(
-        format_version=2, created_utc="2026-11-22T04-30-00Z",
+        format_version=FORMAT_VERSION, created_utc="2026-11-22T04-30-00Z",
         settings=Settings(("netty", "undertow"), (10, 5), 500, 10.0, "docker", repeat=3,
                           primer_s=5.0, primer_connections=8, warmup_s=10.0, server_cpus="1",
                           loadgen_cpus="0"),

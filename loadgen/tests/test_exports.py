@@ -1,29 +1,39 @@
 """Golden-file tests: each exporter's output for a fixed result, byte for byte.
 
-After an intended format change, regenerate with HTTPLAB_UPDATE_GOLDEN=1 and review the diff."""
+The tests only compare. After an intended format change, regenerate the files with
+`make golden` (tests/support/update_golden.py) and review the diff."""
 
 import json
-import os
 
 import pytest
 
 from httplab.export import all_exporters
 from httplab.serialize import FORMAT_VERSION, ResultsFormatError, result_from_dict
 
-from .conftest import FIXTURES
 from .sample_results import sample_result
-
-GOLDEN = FIXTURES / "golden"
+from .support.update_golden import GOLDEN, update_golden
 
 
 @pytest.mark.parametrize("exporter", all_exporters(), ids=lambda e: e.file_name)
 def test_export_matches_golden_file(exporter):
     rendered = exporter.render(sample_result())
     golden = GOLDEN / exporter.file_name
-    if os.environ.get("HTTPLAB_UPDATE_GOLDEN"):
-        golden.parent.mkdir(parents=True, exist_ok=True)
-        golden.write_text(rendered)
-    assert rendered == golden.read_text()
+    assert golden.is_file(), f"no golden file {golden}: run `make golden` and review the diff"
+    assert rendered == golden.read_text(), (
+        f"{exporter.file_name} differs from its golden file {golden}; if the format change is "
+        "intended, run `make golden` and review the diff")
+
+
+def test_update_golden_writes_every_exporter_and_reports_only_changes(tmp_path):
+    exporters = all_exporters()
+    names = sorted(e.file_name for e in exporters)
+    assert sorted(p.name for p in update_golden(tmp_path)) == names
+    for exporter in exporters:  # the very text the golden-file test renders
+        assert (tmp_path / exporter.file_name).read_text() == exporter.render(sample_result())
+    assert update_golden(tmp_path) == []  # nothing changed the second time
+    (tmp_path / "results.csv").write_text("stale\n")
+    assert update_golden(tmp_path) == [tmp_path / "results.csv"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == names
 
 
 def test_json_round_trips_to_the_same_result():
@@ -64,4 +74,5 @@ def test_a_multi_line_reason_stays_on_one_table_row():
     failed = Cell("undertow", 10, 500, CellStatus.FAILED, reason="never healthy; logs:\nline a\nx | y")
     result = replace(result, cells=(failed,))
     markdown = next(e for e in all_exporters() if e.file_name == "results.md").render(result)
-    assert "| failed: never healthy; logs: / line a / x \\| y |" in markdown
+    assert ("| failed: never healthy; logs: / line a / x \\| y (server output: raw/undertow.log) |"
+            in markdown)

@@ -1,7 +1,11 @@
 """`httplab report` rebuilds the tables and chart from raw wrk text, running nothing."""
 
+import csv
+import io
 import json
 import shutil
+
+import pytest
 
 from httplab.cli import main
 
@@ -59,3 +63,36 @@ def test_report_of_a_lab_run_keeps_its_host_and_settings(tmp_path, repo):
 def test_no_raw_files_is_a_usage_error(tmp_path, repo, capsys):
     assert main(["--repo", str(repo), "report", "--from", str(tmp_path)]) == 2
     assert "no <server>-t<threads>-c<connections>.txt files" in capsys.readouterr().err
+
+
+def _report_of_reset_capture(tmp_path, repo, with_json: bool) -> tuple[int, str, str, dict]:
+    """The real capture of a server that resets every connection: 0 requests, 2492 read errors."""
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    shutil.copy(WRK / "reset-read-errors.txt", raw / "reset-t2-c10.txt")
+    if with_json:
+        shutil.copy(WRK / "reset-read-errors.json", raw / "reset-t2-c10.json")
+    code = main(["--repo", str(repo), "report", "--from", str(raw), "--out", str(tmp_path),
+                 "--image", str(tmp_path / "chart.png")])
+    return (code, (tmp_path / "results.md").read_text(), (tmp_path / "results.csv").read_text(),
+            json.loads((tmp_path / "results.json").read_text()))
+
+
+@pytest.mark.parametrize("with_json", [True, False], ids=["done-json", "pasted-text"])
+def test_a_run_with_no_completed_request_keeps_every_count_in_every_export(tmp_path, repo,
+                                                                           with_json):
+    code, markdown, csv_text, data = _report_of_reset_capture(tmp_path, repo, with_json)
+    assert code == 1
+    (cell,) = data["cells"]
+    assert cell["status"] == "failed"
+    assert cell["reason"].startswith("no request completed in 1.00 s (socket errors: connect 0, "
+                                     "read 2492, write 0, timeout 0")
+    (run,) = cell["runs"]
+    assert (run["requests"], run["bytes_read"], run["socket_errors"]) == (
+        0, 0, {"connect": 0, "read": 2492, "write": 0, "timeout": 0})
+    assert run["duration_s"] == pytest.approx(1.0, abs=0.01)
+    row = next(line for line in markdown.splitlines() if line.startswith("| reset |"))
+    assert "| 0.00 |" in row and "| 0/2492/0/0 | 0 |" in row and "| failed: no request" in row
+    (csv_row,) = list(csv.DictReader(io.StringIO(csv_text)))
+    assert (csv_row["requests_per_sec"], csv_row["socket_errors_read"], csv_row["status"]) == (
+        "0.00", "2492", "failed")

@@ -7,6 +7,8 @@ import shutil
 from contextlib import contextmanager
 from dataclasses import replace
 
+import pytest
+
 from httplab.backends.base import BackendError, StartedServer, WrkOutcome
 from httplab.collect import cells_from_outcomes
 from httplab.manifest import parse_manifest
@@ -31,26 +33,34 @@ class FakeBackend:
 
     name = "fake"
 
-    def __init__(self, fail_start: bool = False, wrk_exit: int = 0):
-        self.fail_start, self.wrk_exit = fail_start, wrk_exit
+    def __init__(self, fail_start: bool = False, wrk_exit: int = 0, report: str = "nginx-hello",
+                 dies_after_wrk_calls: int | None = None):
+        self.fail_start, self.wrk_exit, self.report = fail_start, wrk_exit, report
+        self.dies_after_wrk_calls = dies_after_wrk_calls
         self.wrk_calls: list[tuple[int, str]] = []
 
     @contextmanager
-    def serve(self, manifest, cpus=None):
+    def serve(self, manifest, cpus=None, log_path=None):
+        log_path.write_text("fake server starting\n")
         if self.fail_start:
             raise BackendError("container never became healthy")
         with FakeServer(lambda path: hello_answer(path, server="X")) as server:
             port_manifest = replace(manifest, port=server.port)
             line = READY.format(w=manifest.expected_workers(), port=server.port)
-            yield StartedServer(port_manifest, parse_startup_line(line), 0.5, pid=None)
+            yield StartedServer(port_manifest, parse_startup_line(line), 0.5, pid=None,
+                                log_path=log_path)
+
+    def exit_status(self, started):
+        dies = self.dies_after_wrk_calls
+        return "the server exited with code 137" if dies is not None and len(self.wrk_calls) >= dies else None
 
     def resource_probe(self, started):
         return UnavailableProbe("no process to sample")
 
     def run_wrk(self, request, text_path, json_path, cpus=None):
         self.wrk_calls.append((request.threads, text_path.parent.name))
-        shutil.copy(WRK / "nginx-hello.txt", text_path)
-        shutil.copy(WRK / "nginx-hello.json", json_path)
+        shutil.copy(WRK / f"{self.report}.txt", text_path)
+        shutil.copy(WRK / f"{self.report}.json", json_path)
         return WrkOutcome(self.wrk_exit, "boom" if self.wrk_exit else "")
 
 
@@ -85,14 +95,51 @@ def test_a_server_that_does_not_start_fails_every_cell_with_the_reason(tmp_path)
         (CellStatus.FAILED, "container never became healthy")}
 
 
-def test_a_failing_warmup_stops_the_server_before_any_measured_run(tmp_path):
-    backend = FakeBackend(wrk_exit=1)
+@pytest.mark.parametrize("backend_options, reason", [
+    ({"wrk_exit": 1}, "warmup failed: wrk exited with 1: boom"),
+    ({"dies_after_wrk_calls": 1}, "the server exited with code 137 during the warmup"),
+], ids=["wrk-fails", "server-dies"])
+def test_a_failing_warmup_stops_the_server_before_any_measured_run(tmp_path, backend_options,
+                                                                   reason):
+    backend = FakeBackend(**backend_options)
     _, cells = _run(tmp_path, backend, warmup="1s")
     assert backend.wrk_calls == [(10, "unmeasured")]
-    assert all(c.reason == "warmup failed: wrk exited with 1: boom" for c in cells)
+    assert all(c.reason == reason for c in cells)
 
 
 def test_a_failing_measured_run_fails_its_cell_and_names_the_run(tmp_path):
     _, cells = _run(tmp_path, FakeBackend(wrk_exit=1), repeat="2")
     assert cells[0].status is CellStatus.FAILED
     assert cells[0].reason == "run 1: wrk exited with 1: boom; run 2: wrk exited with 1: boom"
+
+
+def test_every_server_keeps_its_output_in_a_log_named_by_the_outcome(tmp_path):
+    outcomes, _ = _run(tmp_path, FakeBackend())
+    assert outcomes[0].log_file == "raw/alpha.log"
+    assert (tmp_path / "raw" / "alpha.log").read_text() == "fake server starting\n"
+
+
+def test_a_server_that_fails_to_start_still_names_its_log(tmp_path):
+    outcomes, _ = _run(tmp_path, FakeBackend(fail_start=True))
+    assert outcomes[0].log_file == "raw/alpha.log"
+    assert (tmp_path / "raw" / "alpha.log").is_file()
+
+
+def test_a_server_that_dies_during_a_measured_run_fails_that_run_and_skips_the_rest(tmp_path):
+    backend = FakeBackend(dies_after_wrk_calls=1)
+    _, cells = _run(tmp_path, backend)
+    assert backend.wrk_calls == [(10, "raw")]
+    assert cells[0].reason == "the server exited with code 137 during this run"
+    assert len(cells[0].runs) == 1, "the figures wrk gave are kept"
+    assert cells[1].reason == "the server exited with code 137 before this run"
+    assert cells[1].runs == ()
+
+
+def test_a_run_with_no_completed_request_fails_but_keeps_every_count(tmp_path):
+    _, cells = _run(tmp_path, FakeBackend(report="reset-read-errors"))
+    cell = cells[0]
+    assert cell.status is CellStatus.FAILED
+    assert cell.reason == ("no request completed in 1.00 s (socket errors: connect 0, read "
+                           "2492, write 0, timeout 0; non-2xx/3xx 0)")
+    (run,) = cell.runs
+    assert (run.requests, run.bytes_read, run.errors.read, run.connections) == (0, 0, 2492, 20)

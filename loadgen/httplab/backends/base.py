@@ -30,6 +30,7 @@ class StartedServer:
     image_id: str | None = None
     pid: int | None = None  # local: the server's process on this host
     container: str | None = None  # docker: the server's container id
+    log_path: Path | None = None  # the server's whole output, from start to stop
 
 
 @dataclass(frozen=True)
@@ -47,10 +48,14 @@ class Backend(Protocol):
     def prepare(self, servers: tuple[ServerManifest, ...]) -> None:
         """Builds what the servers need (jars, images)."""
 
-    def serve(self, manifest: ServerManifest,
-              cpus: str | None = None) -> AbstractContextManager[StartedServer]:
-        """Starts the server (pinned to a cpuset when given), waits until it is ready, and
-        always stops it on exit."""
+    def serve(self, manifest: ServerManifest, cpus: str | None = None,
+              log_path: Path | None = None) -> AbstractContextManager[StartedServer]:
+        """Starts the server (pinned to a cpuset when given), keeps its whole output in
+        log_path, waits until it is ready (readiness.py: a correct answer and its ready
+        line), and always stops it on exit. Raises BackendError when it is not ready."""
+
+    def exit_status(self, started: StartedServer) -> str | None:
+        """None while the server runs; once it has stopped, a phrase saying how."""
 
     def resource_probe(self, started: StartedServer) -> ResourceProbe:
         """How to read the server's CPU and memory; never raises: an UnavailableProbe says why."""

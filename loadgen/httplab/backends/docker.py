@@ -12,18 +12,23 @@ from pathlib import Path
 
 from ..manifest import ServerManifest
 from ..resources import ResourceProbe, probe_for_container
-from ..startup import find_startup_line
+from ..process import ServerProcess
+from ..readiness import (READY_TIMEOUT_S, Readiness, ServerProbes, answers_correctly,
+                         not_ready_reason, wait_until_ready)
+from ..startup import StartupInfo
 from ..tools import command_output, first_line, java_version
-from ..verify import wait_for_first_answer
 from ..wrk_command import WrkRequest, wrk_arguments, wrk_time_limit_s
 from . import compose as cmd
-from .base import BackendError, StartedServer, WrkOutcome, ensure_port_free
+from .base import LOOPBACK, BackendError, StartedServer, WrkOutcome, ensure_port_free
 from .base_images import (BASE_IMAGES_ENV, BUILD_ARGS, OFFICIAL_PROBE_IMAGE,
                           local_build_args)
 
-HEALTHY_TIMEOUT_S = 180.0
 BUILD_TIMEOUT_S = 3600
-LOG_TAIL = "20"
+WAYS_ON = ("Either install and start Docker (README, \"Installing Docker on Debian\": "
+           "`apt-get install docker.io docker-compose` then `dockerd &` or `systemctl start "
+           "docker`), or run without containers: `make bench BACKEND=local` (needs a JDK 17+ "
+           "and wrk on this host)")
+LOG_FOLLOW_GRACE_S = 5.0  # `docker logs -f` ends by itself once the container is gone
 UNPRIVILEGED_ID = 10001  # the user the lab's images run as
 
 
@@ -44,23 +49,26 @@ def _tail(text: str, lines: int = 15) -> str:
 class DockerBackend:
     name = "docker"
 
-    def __init__(self, repo: Path, base_images: str = "auto", compose: str | None = None):
+    def __init__(self, repo: Path, base_images: str = "auto", compose: str | None = None,
+                 ready_timeout_s: float = READY_TIMEOUT_S):
         self.repo, self.base_images_choice = repo.resolve(), base_images
+        self.ready_timeout_s = ready_timeout_s
         self.preferred_compose = compose
         self.compose: list[str] = []
         self.build_args: dict[str, str] = {}
 
     def check_available(self) -> None:
         if command_output(["docker", "--version"]) is None:
-            raise BackendError("docker not found: install Docker (with Compose) or use BACKEND=local")
+            raise BackendError(f"docker not found. {WAYS_ON}")
         info = _run(["docker", "info", "--format", "{{.ServerVersion}}"], timeout=30)
         if info.returncode != 0:
-            raise BackendError("the Docker engine is not answering (is dockerd running, and may "
-                               f"this user use it?): {first_line(info.stderr) or 'no message'}")
+            raise BackendError("no Docker engine answers (is dockerd running, and may this user "
+                               f"use it? docker said: {first_line(info.stderr) or 'nothing'}). "
+                               f"{WAYS_ON}")
         compose = cmd.detect_compose(self.preferred_compose)
         if compose is None:
             raise BackendError("Docker Compose not found: install the compose plugin "
-                               "(`docker compose`) or docker-compose v1.29")
+                               "(`docker compose`) or docker-compose v1.29, or use BACKEND=local")
         self.compose = compose
 
     def prepare(self, servers: tuple[ServerManifest, ...]) -> None:
@@ -89,37 +97,58 @@ class DockerBackend:
         return {**os.environ, **self.build_args, **extra}
 
     @contextmanager
-    def serve(self, manifest: ServerManifest, cpus: str | None = None) -> Iterator[StartedServer]:
+    def serve(self, manifest: ServerManifest, cpus: str | None = None,
+              log_path: Path | None = None) -> Iterator[StartedServer]:
         ensure_port_free(manifest.port)
+        follower: ServerProcess | None = None
         try:
-            container, seconds = self._start(manifest, cpus)
-            self._wait_healthy(manifest.name, container)
-            yield self._describe(manifest, container, seconds)
+            container, up_seconds = self._start(manifest, cpus)
+            # `docker logs -f` gives everything from the container's start, then follows it.
+            follower = ServerProcess(["docker", "logs", "-f", container], dict(os.environ),
+                                     log_path=log_path)
+            readiness = self._wait_ready(manifest, container, follower)
+            yield self._describe(manifest, container, up_seconds + (readiness.first_answer_s or 0),
+                                 readiness.startup, log_path)
         finally:
             _run(cmd.down_command(self.compose, self.repo, manifest.name), self._env())
+            if follower is not None:
+                follower.stop(let_finish_s=LOG_FOLLOW_GRACE_S)
 
     def _start(self, manifest: ServerManifest, cpus: str | None) -> tuple[str, float]:
-        """Starts the container; returns its id and the seconds until its first correct answer."""
+        """Starts the container; returns its id and the seconds `up` took."""
         started_at = time.monotonic()
         up = _run(cmd.up_command(self.compose, self.repo, manifest.name),
                   self._env(JAVA_OPTS=manifest.jvm_options, HTTPLAB_SERVER_CPUS=cpus or ""))
         if up.returncode != 0:
             raise BackendError(f"cannot start {manifest.name}: {_tail(up.stderr, 5)}")
-        container = self._container_id(manifest.name)
-        remaining = HEALTHY_TIMEOUT_S - (time.monotonic() - started_at)
-        answered = wait_for_first_answer(manifest.port, manifest.server_header, remaining,
-                                         lambda: _is_running(container))
-        seconds = time.monotonic() - started_at if answered is not None else None
-        return container, seconds
+        return self._container_id(manifest.name), time.monotonic() - started_at
 
-    def _describe(self, manifest: ServerManifest, container: str,
-                  startup_seconds: float | None) -> StartedServer:
+    def _wait_ready(self, manifest: ServerManifest, container: str,
+                    follower: ServerProcess) -> Readiness:
+        probes = ServerProbes(lambda: answers_correctly(LOOPBACK, manifest.port,
+                                                        manifest.server_header),
+                              follower.output, lambda: _is_running(container))
+        readiness = wait_until_ready(probes, self.ready_timeout_s)
+        if not readiness.ready:
+            exit_note = f" with code {_inspect(container, '{{.State.ExitCode}}')}"
+            raise BackendError(f"{manifest.name} " + not_ready_reason(
+                readiness, self.ready_timeout_s, follower.output(), exit_note))
+        return readiness
+
+    def _describe(self, manifest: ServerManifest, container: str, startup_seconds: float,
+                  startup: StartupInfo | None, log_path: Path | None) -> StartedServer:
         image = f"httplab/{manifest.name}:latest"
-        logs = _run(["docker", "logs", container]).stdout
         return StartedServer(
-            manifest, find_startup_line(logs), startup_seconds, _image_size(image),
+            manifest, startup, startup_seconds, _image_size(image),
             java_version(["docker", "exec", container, "java"]), _image_id(image),
-            container=container)
+            container=container, log_path=log_path)
+
+    def exit_status(self, started: StartedServer) -> str | None:
+        state = _inspect(started.container or "", "{{.State.Running}} {{.State.ExitCode}}")
+        if state.startswith("true"):
+            return None
+        code = state.split()[-1] if state else "unknown"
+        return f"the server's container stopped (exit code {code})"
 
     def resource_probe(self, started: StartedServer) -> ResourceProbe:
         return probe_for_container(started.container or "")
@@ -130,21 +159,6 @@ class DockerBackend:
         if not container:
             raise BackendError(f"{service} started no container: {_tail(ids.stderr, 5)}")
         return container.splitlines()[0]
-
-    def _wait_healthy(self, service: str, container: str) -> None:
-        deadline = time.monotonic() + HEALTHY_TIMEOUT_S
-        status = "unknown"
-        while time.monotonic() < deadline:
-            status = _inspect(
-                container, "{{.State.Status}} {{if .State.Health}}{{.State.Health.Status}}{{end}}")
-            if status.endswith("healthy") and not status.endswith("unhealthy"):
-                return
-            if not status.startswith(("running", "created")):
-                break
-            time.sleep(0.5)
-        logs = _run(["docker", "logs", "--tail", LOG_TAIL, container])
-        raise BackendError(f"{service} never became healthy (state: {status}); last log lines:\n"
-                           f"{_tail(logs.stdout + logs.stderr, 20)}")
 
     def run_wrk(self, request: WrkRequest, text_path: Path, json_path: Path,
                 cpus: str | None = None) -> WrkOutcome:

@@ -14,15 +14,12 @@ from pathlib import Path
 from ..manifest import ServerManifest
 from ..process import ServerProcess, pin_to
 from ..resources import ProcProbe
+from ..readiness import (READY_TIMEOUT_S, ServerProbes, answers_correctly, not_ready_reason,
+                         wait_until_ready)
 from ..startup import StartupInfo
 from ..tools import java_version, wrk_version
-from ..verify import wait_for_first_answer
 from ..wrk_command import JSON_PATH_VARIABLE, WrkRequest, wrk_arguments, wrk_time_limit_s
 from .base import LOOPBACK, BackendError, StartedServer, WrkOutcome, ensure_port_free
-
-STARTUP_TIMEOUT_S = 90.0
-READY_LINE_GRACE_S = 5.0  # the line comes as the server listens; allow for slow output
-
 
 def server_environment(manifest: ServerManifest, port: int) -> dict[str, str]:
     """The environment a server gets: port, loopback bind, and its manifest's JVM options."""
@@ -37,18 +34,23 @@ def java_command(java: str, manifest: ServerManifest, jar: Path) -> list[str]:
 
 @contextmanager
 def run_jar(java: str, manifest: ServerManifest, jar: Path, port: int, cpus: str | None = None,
-            timeout_s: float = STARTUP_TIMEOUT_S,
-            ) -> Iterator[tuple[ServerProcess, StartupInfo | None, float]]:
-    """Starts a jar on 127.0.0.1:port and yields it with its ready line and the seconds until
-    its first correct answer. It always stops the process, however the block ends."""
+            timeout_s: float = READY_TIMEOUT_S, log_path: Path | None = None,
+            ) -> Iterator[tuple[ServerProcess, StartupInfo | None, float | None]]:
+    """Starts a jar on 127.0.0.1:port, its output kept in log_path, and waits until it is
+    ready (readiness.py); yields it with its ready line and the seconds until its first
+    correct answer. It always stops the process, however the block ends."""
     process = ServerProcess(java_command(java, manifest, jar), server_environment(manifest, port),
-                            cpus)
+                            cpus, log_path)
     try:
-        seconds = wait_for_first_answer(port, manifest.server_header, timeout_s, process.is_running)
-        if seconds is None:
-            raise BackendError(f"{manifest.name} gave no correct answer within {timeout_s:g} s "
-                               f"(exit code {process.exit_code()}); last output:\n{process.tail()}")
-        yield process, process.wait_ready(READY_LINE_GRACE_S), seconds
+        probes = ServerProbes(lambda: answers_correctly(LOOPBACK, port, manifest.server_header),
+                              process.output, process.is_running)
+        readiness = wait_until_ready(probes, timeout_s)
+        if not readiness.ready:
+            process.stop()
+            exit_note = f" with code {process.exit_code()}"
+            raise BackendError(f"{manifest.name} "
+                               f"{not_ready_reason(readiness, timeout_s, process.output(), exit_note)}")
+        yield process, readiness.startup, readiness.first_answer_s
     finally:
         process.stop()
 
@@ -56,9 +58,11 @@ def run_jar(java: str, manifest: ServerManifest, jar: Path, port: int, cpus: str
 class LocalBackend:
     name = "local"
 
-    def __init__(self, servers_dir: Path, lua_script: Path, java: str = "java", wrk: str = "wrk"):
+    def __init__(self, servers_dir: Path, lua_script: Path, java: str = "java", wrk: str = "wrk",
+                 ready_timeout_s: float = READY_TIMEOUT_S):
         self.servers_dir, self.lua_script = servers_dir, lua_script
-        self.java, self.wrk = java, wrk
+        self.java, self.wrk, self.ready_timeout_s = java, wrk, ready_timeout_s
+        self._running: dict[int, ServerProcess] = {}
 
     def check_available(self) -> None:
         for tool, hint in ((self.java, "install a JDK 17+ or use BACKEND=docker"),
@@ -74,12 +78,24 @@ class LocalBackend:
                                f"`mvn -f servers/pom.xml package` (make jars)")
 
     @contextmanager
-    def serve(self, manifest: ServerManifest, cpus: str | None = None) -> Iterator[StartedServer]:
+    def serve(self, manifest: ServerManifest, cpus: str | None = None,
+              log_path: Path | None = None) -> Iterator[StartedServer]:
         ensure_port_free(manifest.port)
         jar = manifest.jar_path(self.servers_dir)
-        with run_jar(self.java, manifest, jar, manifest.port, cpus) as (process, startup, seconds):
-            yield StartedServer(manifest, startup, seconds, java_version=self._java_version(),
-                                pid=process.pid)
+        with run_jar(self.java, manifest, jar, manifest.port, cpus, self.ready_timeout_s,
+                     log_path) as (process, startup, seconds):
+            self._running[process.pid] = process
+            try:
+                yield StartedServer(manifest, startup, seconds, java_version=self._java_version(),
+                                    pid=process.pid, log_path=log_path)
+            finally:
+                del self._running[process.pid]
+
+    def exit_status(self, started: StartedServer) -> str | None:
+        process = self._running.get(started.pid or -1)
+        if process is None or process.is_running():
+            return None
+        return f"the server exited with code {process.exit_code()}"
 
     def resource_probe(self, started: StartedServer) -> ProcProbe:
         return ProcProbe(started.pid)

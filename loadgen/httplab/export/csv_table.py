@@ -8,6 +8,7 @@ import io
 
 from ..figures import CellFigures, cell_figures
 from ..model import BenchResult, Cell
+from .columns import server_log
 
 HEADER = ("framework", "server", "threads", "connections", "runs", "requests_per_sec",
           "requests_per_sec_min", "requests_per_sec_max", "requests_per_sec_cv",
@@ -15,7 +16,8 @@ HEADER = ("framework", "server", "threads", "connections", "runs", "requests_per
           "latency_max_us", "latency_p50_us", "latency_p99_us", "latency_p99_9_us",
           "transfer_bytes_per_sec", "socket_errors_connect", "socket_errors_read",
           "socket_errors_write", "socket_errors_timeout", "non_2xx_3xx", "cpu_cores",
-          "memory_peak_bytes", "memory_mean_bytes", "resources_unavailable", "status", "reason")
+          "memory_peak_bytes", "memory_mean_bytes", "resources_unavailable", "status", "reason",
+          "server_log")
 
 
 class CsvExporter:
@@ -32,7 +34,7 @@ class CsvExporter:
 
 def _row(result: BenchResult, cell: Cell) -> tuple[object, ...]:
     head = (result.label(cell.server), cell.server, cell.threads, cell.connections, len(cell.runs))
-    tail = (cell.status.value, cell.reason or "")
+    tail = (cell.status.value, cell.reason or "", server_log(cell, result) or "")
     figures = cell_figures(cell)
     if figures is None:
         return head + ("",) * (len(HEADER) - len(head) - len(tail)) + tail

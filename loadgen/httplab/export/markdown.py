@@ -55,8 +55,8 @@ def _cell_row(result: BenchResult, cell: Cell) -> tuple[str, ...]:
     head = (result.label(cell.server), str(cell.threads), str(cell.connections))
     figures = cell_figures(cell)
     if figures is None:
-        return head + (MISSING,) * (len(HEADER) - 4) + (cell_status(cell),)
-    status = cell_status(cell)
+        return head + (MISSING,) * (len(HEADER) - 4) + (cell_status(cell, result),)
+    status = cell_status(cell, result)
     if figures.resources_unavailable:
         status += f" (CPU and memory unavailable: {figures.resources_unavailable})"
     return head + _measured(figures) + (status,)
