@@ -1,28 +1,13 @@
 # httplab: `make bench` runs the benchmark, `make test` runs every test. `make help` lists all.
 SHELL := /bin/bash
 
-# Benchmark settings; the wrk defaults are the original write-up's protocol.
-SERVERS ?= all
-THREADS ?= 10,5
-CONNECTIONS ?= 500
-DURATION ?= 10s
-# Beyond the original: measured runs per cell (3 recommended), unmeasured primer
-# (at 8 connections) and warm-up (at full settings) before them (0 turns one off),
-# CPU pinning as cpusets (e.g. SERVER_CPUS=1 LOADGEN_CPUS=0), and the spread above
-# which a stability warning is given.
-REPEAT ?= 1
-PRIMER ?= 5s
-WARMUP ?= 10s
-SERVER_CPUS ?=
-LOADGEN_CPUS ?=
-CV_THRESHOLD ?= 0.05
-BACKEND ?= docker
-# docker only: auto (official images when they can be pulled, else local), official, local
-BASE_IMAGES ?= auto
-# make report
-FROM ?= results/latest
-OUT ?= $(FROM)
-IMAGE ?= image/result1.png
+# Settings: `make bench THREADS=2 REPEAT=3`. A variable reaches the harness only when you
+# set it; unset, the harness's own default applies, so every default is stated once, in
+# loadgen/httplab/cli.py (`make help` lists them). VARIABLE becomes --variable, _ as -.
+BENCH_SETTINGS := SERVERS THREADS CONNECTIONS DURATION REPEAT PRIMER WARMUP SERVER_CPUS \
+	LOADGEN_CPUS CV_THRESHOLD BACKEND BASE_IMAGES IMAGE
+REPORT_SETTINGS := FROM OUT IMAGE
+user_flags = $(foreach v,$(1),$(if $(filter command line environment%,$(origin $(v))),--$(shell echo '$(v)' | tr 'A-Z_' 'a-z-')='$($(v))'))
 # make compare: BASE= and NEW= name two run directories (or their results.json); no default
 # make test: extra pytest arguments, e.g. PYTEST_ARGS='-k parser'
 PYTEST_ARGS ?=
@@ -38,23 +23,20 @@ JARS := $(foreach s,$(SERVER_NAMES),servers/$(s)/target/$(s).jar)
 
 .PHONY: help bench report compare test golden jars venv base-images servers-table clean
 
-help: ## List the targets and the variables they take
+help: venv ## List the targets, and the settings with their defaults
 	@echo "Targets:"
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | awk -F'\t' '{printf "  %-14s %s\n", $$1, $$2}'
-	@echo "Variables (bench): SERVERS=$(SERVERS) THREADS=$(THREADS) CONNECTIONS=$(CONNECTIONS) DURATION=$(DURATION) BACKEND=$(BACKEND) (docker|local) BASE_IMAGES=$(BASE_IMAGES) IMAGE=$(IMAGE)"
-	@echo "  REPEAT=$(REPEAT) PRIMER=$(PRIMER) WARMUP=$(WARMUP) SERVER_CPUS=$(SERVER_CPUS) LOADGEN_CPUS=$(LOADGEN_CPUS) CV_THRESHOLD=$(CV_THRESHOLD)"
-	@echo "Variables (report): FROM=$(FROM) OUT=<FROM> IMAGE=$(IMAGE)"
-	@echo "Variables (compare): BASE=<run dir> NEW=<run dir>, e.g. BASE=results/<stamp> NEW=results/latest"
-	@echo "Variables (test): PYTEST_ARGS="
+	@echo "Settings of make bench, with their defaults:"
+	@$(HTTPLAB) settings
+	@echo "Settings of make report: FROM (default results/latest), OUT (default FROM), IMAGE"
+	@echo "Settings of make compare: BASE=<run dir> NEW=<run dir>, e.g. BASE=results/<stamp> NEW=results/latest"
+	@echo "Settings of make test: PYTEST_ARGS, e.g. PYTEST_ARGS='-k parser'"
 
 bench: venv $(if $(filter local,$(BACKEND)),jars) ## Run wrk against every server, one at a time
-	$(HTTPLAB) bench --servers='$(SERVERS)' --threads='$(THREADS)' --connections='$(CONNECTIONS)' \
-		--duration='$(DURATION)' --repeat='$(REPEAT)' --primer='$(PRIMER)' --warmup='$(WARMUP)' \
-		--server-cpus='$(SERVER_CPUS)' --loadgen-cpus='$(LOADGEN_CPUS)' --cv-threshold='$(CV_THRESHOLD)' \
-		--backend='$(BACKEND)' --base-images='$(BASE_IMAGES)' --image='$(IMAGE)'
+	$(HTTPLAB) bench $(call user_flags,$(BENCH_SETTINGS))
 
 report: venv ## Rebuild results.{json,md,csv} and the chart from raw wrk text (FROM, OUT, IMAGE)
-	$(HTTPLAB) report --from='$(FROM)' --out='$(OUT)' --image='$(IMAGE)'
+	$(HTTPLAB) report $(call user_flags,$(REPORT_SETTINGS))
 
 compare: venv ## Compare two runs' Requests/sec cell by cell, beyond their noise (BASE, NEW)
 	@[ -n '$(BASE)' ] && [ -n '$(NEW)' ] || { echo "httplab: error: make compare needs BASE=<run dir> and NEW=<run dir>" >&2; exit 2; }

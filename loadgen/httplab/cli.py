@@ -13,37 +13,53 @@ from .backends.base import Backend
 from .backends.base_images import CHOICES as BASE_IMAGE_CHOICES
 from .manifest import ManifestError, discover
 from .paths import DEFAULT_REPO, LUA_SCRIPT, servers_dir
-from .assemble import DEFAULT_CV_THRESHOLD
+from .stability import DEFAULT_CV_THRESHOLD
 from .hostinfo import usable_cpu_set
 from .plan import PRIMER_CONNECTIONS, Options, PlanError, make_plan
 from .readme_table import servers_table
 
 BACKENDS = ("docker", "local")
 DEFAULT_IMAGE = Path("image") / "result1.png"
-IMAGE_HELP = ("the Requests/sec chart (default: REPO/image/result1.png); the latency and "
-              "memory chart goes beside it as result2.png (or NAME-2.png)")
+IMAGE_HELP = ("the Requests/sec chart, relative to the repository; the latency and memory "
+              "chart goes beside it as result2.png (or NAME-2.png)")
+
+
+# The bench settings and their defaults, stated only here: (flag, default, meaning). The
+# Makefile passes a VARIABLE (the flag in capitals, - as _) only when the user sets it.
+BENCH_SETTINGS = (
+    ("servers", "all", "comma-separated server folders, or 'all'"),
+    ("threads", "10,5", "wrk threads; one run per value"),
+    ("connections", "500", "wrk connections"),
+    ("duration", "10s", "per run: 10s, 2m, 1h"),
+    ("repeat", "1", "measured runs per cell, interleaved across thread settings"),
+    ("primer", "5s", f"unmeasured run at {PRIMER_CONNECTIONS} connections first; 0 for none"),
+    ("warmup", "10s", "unmeasured run at full settings before the measured ones; 0 for none"),
+    ("server-cpus", "", "cpuset for the server, e.g. 1 (empty: every CPU)"),
+    ("loadgen-cpus", "", "cpuset for wrk, e.g. 0 (empty: every CPU)"),
+    ("cv-threshold", str(DEFAULT_CV_THRESHOLD),
+     "warn when a cell's coefficient of variation is above this"),
+    ("backend", "docker", "docker, or local (java -jar and wrk on this host)"),
+    ("base-images", "auto", "docker: official images, local ones (make base-images), or auto: "
+                            "official when they can be pulled"),
+    ("image", str(DEFAULT_IMAGE), IMAGE_HELP),
+)
+CHOICES = {"backend": BACKENDS, "base-images": BASE_IMAGE_CHOICES}
+
+
+def settings_text() -> str:
+    """The bench settings as make takes them, with their defaults and meanings."""
+    rows = [(f"{flag.upper().replace('-', '_')}={default}", meaning)
+            for flag, default, meaning in BENCH_SETTINGS]
+    width = max(len(setting) for setting, _ in rows)
+    return "".join(f"  {setting:<{width}}  {meaning}\n" for setting, meaning in rows)
 
 
 def _add_bench(sub) -> None:
     bench = sub.add_parser("bench", help="run wrk against each server, one at a time")
-    bench.add_argument("--servers", default="all", help="comma-separated, or 'all'")
-    bench.add_argument("--threads", default="10,5", help="wrk threads, one run each")
-    bench.add_argument("--connections", default="500")
-    bench.add_argument("--duration", default="10s", help="per run: 10s, 2m, 1h")
-    bench.add_argument("--repeat", default="1", help="measured runs per cell, interleaved")
-    bench.add_argument("--primer", default="5s", help=f"unmeasured run at {PRIMER_CONNECTIONS} "
-                                                      "connections first; 0 for none")
-    bench.add_argument("--warmup", default="10s", help="unmeasured run at full settings; 0 for none")
-    bench.add_argument("--server-cpus", default="", help="cpuset for the server, e.g. 1")
-    bench.add_argument("--loadgen-cpus", default="", help="cpuset for wrk, e.g. 0")
-    bench.add_argument("--cv-threshold", type=float, default=DEFAULT_CV_THRESHOLD,
-                       help="warn when a cell's coefficient of variation is above this")
-    bench.add_argument("--backend", choices=BACKENDS, default="docker")
-    bench.add_argument("--base-images", choices=BASE_IMAGE_CHOICES, default="auto",
-                       help="docker: official images, local ones (make base-images), or "
-                            "auto: official when they can be pulled")
+    for flag, default, meaning in BENCH_SETTINGS:
+        bench.add_argument(f"--{flag}", default=default, choices=CHOICES.get(flag),
+                           help=f"{meaning} (default: {default or 'empty'})")
     bench.add_argument("--results-dir", type=Path, default=None, help="default: REPO/results")
-    bench.add_argument("--image", type=Path, default=None, help=IMAGE_HELP)
 
 
 def _add_report(sub) -> None:
@@ -71,6 +87,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_report(sub)
     _add_compare(sub)
     sub.add_parser("servers", help="print the servers table (from the manifests) as Markdown")
+    sub.add_parser("settings", help="list the bench settings with their defaults")
     return parser
 
 
@@ -94,12 +111,21 @@ def run_bench(args: argparse.Namespace) -> int:
     options = Options(args.repeat, args.primer, args.warmup, args.server_cpus, args.loadgen_cpus)
     plan = make_plan(args.servers, args.threads, args.connections, args.duration, known,
                      options, frozenset(usable_cpu_set()))
-    if not 0 < args.cv_threshold < 1:
-        raise PlanError(f"CV_THRESHOLD must be a fraction between 0 and 1, such as 0.05; "
-                        f"got {args.cv_threshold}")
+    cv_threshold = parse_cv_threshold(args.cv_threshold)
     signal.signal(signal.SIGTERM, _raise_interrupt)  # so `kill` cleans up like Ctrl-C
     return commands.bench(plan, make_backend(args), args.results_dir or args.repo / "results",
-                          args.image or args.repo / DEFAULT_IMAGE, args.cv_threshold, args.repo)
+                          args.repo / args.image, cv_threshold, args.repo)
+
+
+def parse_cv_threshold(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 1:
+        raise PlanError(f"CV_THRESHOLD must be a fraction between 0 and 1, such as 0.05; "
+                        f"got {text!r}")
+    return value
 
 
 def run_report(args: argparse.Namespace) -> int:
@@ -118,6 +144,9 @@ def main(argv: list[str] | None = None) -> int:
             return run_report(args)
         if args.command == "compare":
             return commands.compare(args.base, args.new)
+        if args.command == "settings":
+            print(settings_text(), end="")
+            return commands.EXIT_OK
         print(servers_table(discover(servers_dir(args.repo))), end="")
         return commands.EXIT_OK
     except (PlanError, ManifestError) as error:

@@ -11,8 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .model import Cell, CellStatus, ResourceUsage, WrkRun
-from .runner import CellOutcome
+from .model import Cell, CellOutcome, CellStatus, ResourceUsage, WrkRun
 from .serialize import resources_from_dict
 from .wrk_json import parse_done_json
 from .wrk_text import parse_report

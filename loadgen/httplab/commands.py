@@ -6,7 +6,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from .assemble import assemble, record_of_manifest, settings_of, with_warnings
+from .assemble import assemble, record_of_manifest, with_warnings
 from .backends.base import Backend, BackendError, ensure_port_free
 from .collect import cells_from_outcomes, find_raw_files
 from .compare import comparability_notes, compare_results, render_comparison
@@ -14,11 +14,12 @@ from .hostinfo import collect_host
 from .labinfo import lab_commit
 from .manifest import ServerManifest, discover
 from .model import BenchResult, HostInfo
-from .plan import BenchPlan
+from .plan import BenchPlan, settings_of
 from .progress import Progress
-from .results_store import (RAW, new_run_dir, point_latest, read_results, utc_stamp,
-                            write_results)
-from .runner import Runner, ServerOutcome
+from .publish import write_results
+from .results_store import RAW, new_run_dir, point_latest, read_results, utc_stamp
+from .model import ServerOutcome
+from .runner import Runner
 from .serialize import FORMAT_VERSION, ResultsFormatError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from pathlib import Path
 
 @dataclass(frozen=True)
 class Latency:
@@ -195,3 +196,26 @@ class BenchResult:
     @property
     def failed_cells(self) -> tuple[Cell, ...]:
         return tuple(cell for cell in self.cells if cell.status is CellStatus.FAILED)
+
+
+@dataclass(frozen=True)
+class CellOutcome:
+    """One measured run as the runner left it: where its raw files went (read later by
+    collect.py), or why it could not run. Repeats count from 1."""
+
+    server: str
+    threads: int
+    connections: int
+    text_path: Path | None = None
+    json_path: Path | None = None
+    failure: str | None = None
+    repeat: int = 1
+    resources_path: Path | None = None
+
+
+@dataclass(frozen=True)
+class ServerOutcome:
+    """One server as run: its record and every measured run of its cells."""
+
+    record: ServerRecord
+    cells: tuple[CellOutcome, ...]

@@ -6,16 +6,27 @@ import re
 from dataclasses import dataclass
 
 from .manifest import ServerManifest
+from .model import Settings
 
 _DURATION = re.compile(r"^(\d+)(s|m|h)?$")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600}
-TARGET_URL = "http://127.0.0.1:8080/"
+LOOPBACK = "127.0.0.1"  # every server binds here, and wrk aims only here
 MAX_THREADS = 1024
 MAX_CONNECTIONS = 1_000_000
 
 
 class PlanError(ValueError):
     """Bad bench input; the message is the one line the user sees."""
+
+
+def target_url(manifest: ServerManifest) -> str:
+    """What wrk loads: the server's port and path, from its manifest, on loopback."""
+    return f"http://{LOOPBACK}:{manifest.port}{manifest.path}"
+
+
+def target_urls(servers: tuple[ServerManifest, ...]) -> str:
+    """The plan's wrk URLs, for the record: one when every server shares it."""
+    return ", ".join(dict.fromkeys(target_url(server) for server in servers))
 
 
 PRIMER_CONNECTIONS = 8
@@ -177,3 +188,16 @@ def make_plan(servers: str, threads: str, connections: str, duration: str,
         duration_s, parse_repeat(options.repeat), make_phases(options.primer, options.warmup),
         parse_cpuset("SERVER_CPUS", options.server_cpus, available_cpus),
         parse_cpuset("LOADGEN_CPUS", options.loadgen_cpus, available_cpus))
+
+
+def settings_of(plan: BenchPlan, backend: str, cv_threshold: float) -> Settings:
+    """The plan as the results record it."""
+    primer, warmup = plan.phase("primer"), plan.phase("warmup")
+    return Settings(servers=tuple(server.name for server in plan.servers), threads=plan.threads,
+                    connections=plan.connections, duration_s=float(plan.duration_s),
+                    backend=backend, url=target_urls(plan.servers), repeat=plan.repeat,
+                    primer_s=float(primer.duration_s) if primer else 0.0,
+                    primer_connections=(primer.connections or 0) if primer else 0,
+                    warmup_s=float(warmup.duration_s) if warmup else 0.0,
+                    cv_threshold=cv_threshold, server_cpus=plan.server_cpus,
+                    loadgen_cpus=plan.loadgen_cpus)

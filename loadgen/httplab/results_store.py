@@ -1,4 +1,4 @@
-"""Where results go on disk: results/<UTC timestamp>/, results/latest, and the exports."""
+"""Where results live on disk: results/<UTC timestamp>/, its raw/ folder, results/latest."""
 
 from __future__ import annotations
 
@@ -7,9 +7,6 @@ import os
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .chart import draw_throughput_chart
-from .chart_latency import draw_latency_memory_chart
-from .export import all_exporters
 from .model import BenchResult
 from .serialize import result_from_dict
 
@@ -37,28 +34,12 @@ def point_latest(results_root: Path, run_dir: Path) -> None:
     os.replace(temporary, link)
 
 
-def second_chart_path(image_path: Path) -> Path:
-    """result1.png -> result2.png beside it; any other NAME.png -> NAME-2.png."""
-    if image_path.name == "result1.png":
-        return image_path.with_name("result2.png")
-    return image_path.with_name(f"{image_path.stem}-2{image_path.suffix}")
-
-
-def write_results(result: BenchResult, out_dir: Path, image_path: Path | None) -> None:
-    """Writes results.{json,md,csv} (each atomically) and both charts."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for exporter in all_exporters():
-        _write_atomically(out_dir / exporter.file_name, exporter.render(result))
-    if image_path is not None and result.cells:
-        draw_throughput_chart(result, image_path)
-        draw_latency_memory_chart(result, second_chart_path(image_path))
-
-
 def read_results(path: Path) -> BenchResult:
     return result_from_dict(json.loads(path.read_text()))
 
 
-def _write_atomically(path: Path, text: str) -> None:
+def write_atomically(path: Path, text: str) -> None:
+    """A reader never sees half a file, even when the run is interrupted mid-write."""
     temporary = path.with_name(f".{path.name}.tmp")
     temporary.write_text(text)
     os.replace(temporary, path)

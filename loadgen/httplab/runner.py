@@ -6,40 +6,19 @@ output is collect.py's job."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
 from .backends.base import Backend, BackendError, StartedServer
+from .assemble import record_of_manifest
 from .manifest import ServerManifest
+from .model import CellOutcome, ServerOutcome, ServerRecord
 from .measure import UNMEASURED_DIR, Measurer, RunOutcome
-from .plan import TARGET_URL, BenchPlan, Phase
+from .plan import BenchPlan, Phase, target_url
 from .progress import START_AND_VERIFY_S, Progress
 from .verify import Verification, verify_started
 from .wrk_command import WrkRequest
-
-
-@dataclass(frozen=True)
-class CellOutcome:
-    """One measured run of a cell (repeat counts from 1), or why it could not run."""
-
-    server: str
-    threads: int
-    connections: int
-    text_path: Path | None = None
-    json_path: Path | None = None
-    failure: str | None = None
-    repeat: int = 1
-    resources_path: Path | None = None
-
-
-@dataclass(frozen=True)
-class ServerOutcome:
-    manifest: ServerManifest
-    cells: tuple[CellOutcome, ...]
-    started: StartedServer | None = None
-    verification: Verification | None = None
-    log_file: str | None = None  # the server's output, relative to the run directory
 
 
 class Runner:
@@ -49,10 +28,10 @@ class Runner:
         self.progress, self.on_server_done = progress, on_server_done
         self.measurer = Measurer(backend, raw_dir, plan.loadgen_cpus)
 
-    def requests(self) -> list[WrkRequest]:
+    def requests(self, manifest: ServerManifest) -> list[WrkRequest]:
         plan = self.plan
-        return [WrkRequest(threads, plan.connections, plan.duration, plan.duration_s, TARGET_URL)
-                for threads in plan.threads]
+        return [WrkRequest(threads, plan.connections, plan.duration, plan.duration_s,
+                           target_url(manifest)) for threads in plan.threads]
 
     def run(self) -> list[ServerOutcome]:
         (self.raw_dir / UNMEASURED_DIR).mkdir(parents=True, exist_ok=True)
@@ -83,8 +62,8 @@ class Runner:
         self.progress.step(index, manifest.name, f"its output: {self.log_file(manifest)}")
         self.progress.spent(START_AND_VERIFY_S + self.plan.load_seconds / len(self.plan.servers))
         cells = tuple(CellOutcome(manifest.name, request.threads, request.connections,
-                                  failure=reason) for request in self.requests())
-        return ServerOutcome(manifest, cells, started, verification, self.log_file(manifest))
+                                  failure=reason) for request in self.requests(manifest))
+        return ServerOutcome(self.record(manifest, started, verification), cells)
 
     def _verify_and_measure(self, index: int, started: StartedServer) -> ServerOutcome:
         manifest = started.manifest
@@ -101,14 +80,29 @@ class Runner:
             if failure:
                 return self._give_up(index, manifest, failure, started, verification)
         cells = tuple(self._measured(index, started, request, repeat)
-                      for repeat in range(1, self.plan.repeat + 1) for request in self.requests())
-        return ServerOutcome(manifest, cells, started, verification, self.log_file(manifest))
+                      for repeat in range(1, self.plan.repeat + 1)
+                      for request in self.requests(manifest))
+        return ServerOutcome(self.record(manifest, started, verification), cells)
+
+    def record(self, manifest: ServerManifest, started: StartedServer | None,
+               verification: Verification | None) -> ServerRecord:
+        """The server as run, for the results: its manifest, what it said and how it did."""
+        record = replace(record_of_manifest(manifest), log_file=self.log_file(manifest))
+        if started is None:
+            return record
+        startup = started.startup
+        return replace(
+            record, transport=startup.transport if startup else record.transport,
+            startup_line=startup.line if startup else None,
+            verification=verification.summary() if verification else None,
+            image_size_bytes=started.image_size_bytes, java_version=started.java_version,
+            startup_seconds=started.startup_seconds, image_id=started.image_id)
 
     def _unmeasured(self, index: int, started: StartedServer, phase: Phase) -> str | None:
-        first = self.requests()[0]
+        first = self.requests(started.manifest)[0]
         connections = phase.connections or first.connections
         request = WrkRequest(min(first.threads, connections), connections, phase.duration,
-                             phase.duration_s, TARGET_URL)
+                             phase.duration_s, first.url)
         self.progress.step(index, started.manifest.name, f"{phase.name} (not measured): wrk "
                                                          f"-t{request.threads} -c{connections} -d{phase.duration}")
         outcome = self.measurer.unmeasured(started, request, phase.name)

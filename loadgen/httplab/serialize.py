@@ -7,8 +7,6 @@ from typing import Any
 from .model import (BenchResult, Cell, CellStatus, HostInfo, Latency, ResourceUsage,
                     ServerRecord, Settings, SocketErrors, ThreadRequestRate, WrkRun)
 
-from .stats import cell_summary
-
 FORMAT_VERSION = 3
 # Versions 2 and 3 added fields (3: each server's log file); older files read with defaults.
 READABLE_VERSIONS = (1, 2, 3)
@@ -53,17 +51,10 @@ def resources_from_dict(data: dict[str, Any]) -> ResourceUsage:
     return ResourceUsage(**data)
 
 
-def summary_to_dict(cell: Cell) -> dict[str, Any] | None:
-    """Requests/sec over the cell's runs, for readers of the JSON; derived, not read back."""
-    summary = cell_summary(cell)
-    return None if summary is None else vars(summary).copy()
-
-
 def cell_to_dict(cell: Cell) -> dict[str, Any]:
     return {
         "server": cell.server, "threads": cell.threads, "connections": cell.connections,
         "status": cell.status.value, "reason": cell.reason,
-        "requests_per_sec_summary": summary_to_dict(cell),
         "runs": [run_to_dict(run) for run in cell.runs],
         "resources": [resources_to_dict(usage) for usage in cell.resources],
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .model import BenchResult, Cell, CellStatus
 from .stats import cell_summary
 
+DEFAULT_CV_THRESHOLD = 0.05
 ADVICE = ("rerun with more repeats (REPEAT=5), longer runs (DURATION=30s), on a quieter "
           "host, or with wrk and the server on separate CPUs (SERVER_CPUS, LOADGEN_CPUS)")
 

@@ -194,7 +194,7 @@ def test_latency_and_memory_draw_a_failed_cell_with_a_run_as_failed():
 def test_second_chart_goes_beside_the_first():
     from pathlib import Path
 
-    from httplab.results_store import second_chart_path
+    from httplab.publish import second_chart_path
 
     assert second_chart_path(Path("image/result1.png")) == Path("image/result2.png")
     assert second_chart_path(Path("/tmp/out/chart.png")) == Path("/tmp/out/chart-2.png")

@@ -38,6 +38,7 @@ class FakeBackend:
         self.fail_start, self.wrk_exit, self.report = fail_start, wrk_exit, report
         self.dies_after_wrk_calls = dies_after_wrk_calls
         self.wrk_calls: list[tuple[int, str]] = []
+        self.urls: set[str] = set()
 
     @contextmanager
     def serve(self, manifest, cpus=None, log_path=None):
@@ -59,6 +60,7 @@ class FakeBackend:
 
     def run_wrk(self, request, text_path, json_path, cpus=None):
         self.wrk_calls.append((request.threads, text_path.parent.name))
+        self.urls.add(request.url)
         shutil.copy(WRK / f"{self.report}.txt", text_path)
         shutil.copy(WRK / f"{self.report}.json", json_path)
         return WrkOutcome(self.wrk_exit, "boom" if self.wrk_exit else "")
@@ -84,7 +86,7 @@ def test_unmeasured_phases_come_first_then_repeats_interleave_across_threads(tmp
     assert all(usage.unavailable == "no process to sample" for c in cells for usage in c.resources)
     assert sorted(p.name for p in (tmp_path / "raw").glob("*.txt")) == [
         "alpha-t10-c20-r1.txt", "alpha-t10-c20-r2.txt", "alpha-t5-c20-r1.txt", "alpha-t5-c20-r2.txt"]
-    assert outcomes[0].verification.passed
+    assert outcomes[0].record.verification.startswith("all ")
 
 
 def test_a_server_that_does_not_start_fails_every_cell_with_the_reason(tmp_path):
@@ -115,13 +117,13 @@ def test_a_failing_measured_run_fails_its_cell_and_names_the_run(tmp_path):
 
 def test_every_server_keeps_its_output_in_a_log_named_by_the_outcome(tmp_path):
     outcomes, _ = _run(tmp_path, FakeBackend())
-    assert outcomes[0].log_file == "raw/alpha.log"
+    assert outcomes[0].record.log_file == "raw/alpha.log"
     assert (tmp_path / "raw" / "alpha.log").read_text() == "fake server starting\n"
 
 
 def test_a_server_that_fails_to_start_still_names_its_log(tmp_path):
     outcomes, _ = _run(tmp_path, FakeBackend(fail_start=True))
-    assert outcomes[0].log_file == "raw/alpha.log"
+    assert outcomes[0].record.log_file == "raw/alpha.log"
     assert (tmp_path / "raw" / "alpha.log").is_file()
 
 
@@ -143,3 +145,10 @@ def test_a_run_with_no_completed_request_fails_but_keeps_every_count(tmp_path):
                            "2492, write 0, timeout 0; non-2xx/3xx 0)")
     (run,) = cell.runs
     assert (run.requests, run.bytes_read, run.errors.read, run.connections) == (0, 0, 2492, 20)
+
+
+def test_wrk_aims_at_the_manifests_port_and_path_on_loopback(tmp_path):
+    backend = FakeBackend()
+    outcomes, _ = _run(tmp_path, backend, warmup="1s")
+    port = outcomes[0].record.startup_line.rsplit(":", 1)[1]
+    assert backend.urls == {f"http://127.0.0.1:{port}/"}

@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Protocol
 
 from ..manifest import ServerManifest
+from ..plan import LOOPBACK
 from ..resources import ResourceProbe
 from ..startup import StartupInfo
 from ..wrk_command import WrkRequest
 
-LOOPBACK = "127.0.0.1"
 
 
 class BackendError(Exception):

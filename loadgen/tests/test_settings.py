@@ -1,0 +1,60 @@
+"""Bench defaults are stated once, in cli.BENCH_SETTINGS: the Makefile passes only what the
+user set, and the README's settings table must agree with the CLI."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+
+import pytest
+
+from httplab.cli import BENCH_SETTINGS, settings_text
+
+FLAGS = {flag for flag, _, _ in BENCH_SETTINGS}
+DEFAULTS = {flag.upper().replace("-", "_"): default for flag, default, _ in BENCH_SETTINGS}
+
+
+def _make_bench_arguments(repo, *assignments: str) -> list[str]:
+    """The httplab arguments `make -n bench` would run with, without running anything."""
+    dry = subprocess.run(["make", "-s", "-n", "-C", str(repo), "bench", *assignments],
+                         capture_output=True, text=True, check=True)
+    line = next(line for line in dry.stdout.splitlines() if "httplab bench" in line)
+    return shlex.split(line)[2:]
+
+
+def test_make_passes_no_setting_the_user_did_not_set(repo):
+    assert _make_bench_arguments(repo) == []
+
+
+@pytest.mark.parametrize("assignment, argument", [
+    ("THREADS=2", "--threads=2"), ("SERVER_CPUS=1", "--server-cpus=1"),
+    ("CV_THRESHOLD=0.1", "--cv-threshold=0.1"), ("BASE_IMAGES=local", "--base-images=local"),
+])
+def test_make_passes_a_set_variable_as_its_flag(repo, assignment, argument):
+    assert _make_bench_arguments(repo, assignment) == [argument]
+
+
+def test_the_makefile_knows_every_bench_setting_and_no_other(repo):
+    makefile = (repo / "Makefile").read_text()
+    listed = re.search(r"^BENCH_SETTINGS := (.*?)\n(?!\t)", makefile, re.S | re.M).group(1)
+    variables = listed.replace("\\", " ").split()
+    assert {v.lower().replace("_", "-") for v in variables} == FLAGS
+
+
+def test_readme_settings_table_states_the_cli_defaults(repo):
+    rows = re.findall(r"^\| `([A-Z_]+)`(?:, `([A-Z_]+)`)? \| ([^|]*) \|", (repo / "README.md").read_text(),
+                      re.M)
+    stated = {name: default.strip().strip("`") for first, second, default in rows
+              for name in (first, second) if name}
+    for variable, default in DEFAULTS.items():
+        assert variable in stated, f"README's settings table lacks {variable}"
+        expected = default or "all"  # an empty cpuset means every CPU
+        assert stated[variable] == expected, (
+            f"README says {variable} defaults to {stated[variable]!r}; the CLI says {expected!r}")
+
+
+def test_settings_text_lists_every_setting_with_its_default():
+    text = settings_text()
+    assert "  THREADS=10,5 " in text and "  SERVER_CPUS= " in text
+    assert len(text.splitlines()) == len(BENCH_SETTINGS)
