@@ -16,7 +16,7 @@ PYTHON ?= python3
 VENV := .venv
 HTTPLAB := $(VENV)/bin/httplab
 VENV_STAMP := $(VENV)/.installed
-JAR_INPUTS := $(shell find servers -name '*.java' -o -name pom.xml -o -name '*.properties' -o -name '*.yml' 2>/dev/null | grep -v /target/)
+JAR_INPUTS := $(shell find servers -name '*.java' -o -name pom.xml -o -name server.toml -o -name '*.properties' -o -name '*.yml' 2>/dev/null | grep -v /target/)
 # Every folder with a manifest is a server (the harness finds them the same way).
 SERVER_NAMES := $(patsubst servers/%/server.toml,%,$(wildcard servers/*/server.toml))
 JARS := $(foreach s,$(SERVER_NAMES),servers/$(s)/target/$(s).jar)
@@ -67,8 +67,8 @@ $(VENV_STAMP): loadgen/requirements.lock loadgen/pyproject.toml
 base-images: ## Build local base images from Debian packages (no registry needed); CA_DIR=dir adds CAs
 	bash scripts/base-images.sh $(if $(CA_DIR),--ca-dir '$(CA_DIR)')
 
-servers-table: venv ## Print the README's servers table from the manifests
-	$(HTTPLAB) servers
+servers-table: venv ## Rewrite the servers table in README.md from the manifests
+	$(HTTPLAB) servers --update-readme
 
 clean: ## Remove the venv and Maven build output (results/ and image/ are kept)
 	rm -rf $(VENV) servers/*/target

@@ -16,7 +16,7 @@ from .paths import DEFAULT_REPO, LUA_SCRIPT, servers_dir
 from .stability import DEFAULT_CV_THRESHOLD
 from .hostinfo import usable_cpu_set
 from .plan import PRIMER_CONNECTIONS, Options, PlanError, make_plan
-from .readme_table import servers_table
+from .readme_table import ReadmeTableError, readme_with_table, servers_table
 
 BACKENDS = ("docker", "local")
 DEFAULT_IMAGE = Path("image") / "result1.png"
@@ -86,7 +86,10 @@ def _parser() -> argparse.ArgumentParser:
     _add_bench(sub)
     _add_report(sub)
     _add_compare(sub)
-    sub.add_parser("servers", help="print the servers table (from the manifests) as Markdown")
+    servers = sub.add_parser("servers", help="print the servers table (from the manifests) "
+                                             "as Markdown")
+    servers.add_argument("--update-readme", action="store_true",
+                         help="rewrite the table in REPO/README.md instead (make servers-table)")
     sub.add_parser("settings", help="list the bench settings with their defaults")
     return parser
 
@@ -135,6 +138,25 @@ def run_report(args: argparse.Namespace) -> int:
                            servers_dir(args.repo))
 
 
+def run_servers(args: argparse.Namespace) -> int:
+    table = servers_table(discover(servers_dir(args.repo)))
+    if not args.update_readme:
+        print(table, end="")
+        return commands.EXIT_OK
+    readme_path = args.repo / "README.md"
+    readme = readme_path.read_text()
+    try:
+        updated = readme_with_table(readme, table)
+    except ReadmeTableError as error:
+        commands.say(f"error: {error}")
+        return commands.EXIT_USAGE
+    if updated != readme:
+        readme_path.write_text(updated)
+    commands.say(f"{readme_path.name}: servers table "
+                 f"{'rewritten' if updated != readme else 'already up to date'}")
+    return commands.EXIT_OK
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -147,8 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "settings":
             print(settings_text(), end="")
             return commands.EXIT_OK
-        print(servers_table(discover(servers_dir(args.repo))), end="")
-        return commands.EXIT_OK
+        return run_servers(args)
     except (PlanError, ManifestError) as error:
         commands.say(f"error: {error}")
         return commands.EXIT_USAGE

@@ -1,16 +1,24 @@
-"""Server manifests: servers/<name>/server.toml, found by convention."""
+"""Server manifests: servers/<name>/server.toml, found by convention.
+
+The parsing functions are pure and take text; discover() reads the files. Every
+problem is a ManifestError of one line naming the file and the field, e.g.
+"servers/foo/server.toml: port: 70000 is not a port (1-65535)".
+"""
 
 from __future__ import annotations
 
 import os
 import tomllib
+import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from pathlib import Path
 
 MANIFEST_FILE = "server.toml"
+POM_FILE = "pom.xml"
 CPUS = "cpus"
-_REQUIRED_TEXT = ("display_name", "framework", "version", "worker_kind", "transport",
-                  "server_header", "path")
+_REQUIRED_TEXT = ("display_name", "framework", "worker_kind", "transport", "server_header", "path")
+_OPTIONAL_TEXT = ("version", "version_property", "version_artifact", "jvm_options")
+_KNOWN_KEYS = frozenset(_REQUIRED_TEXT + _OPTIONAL_TEXT + ("workers", "port"))
 
 
 class ManifestError(ValueError):
@@ -22,7 +30,7 @@ class ServerManifest:
     name: str  # the folder name: servers/<name>
     display_name: str
     framework: str
-    version: str
+    version: str  # resolved: the manifest's own, or its version_property's value
     workers: int | str  # a count, or "cpus"
     worker_kind: str
     transport: str
@@ -30,6 +38,7 @@ class ServerManifest:
     port: int
     path: str
     jvm_options: str = ""
+    version_artifact: str = ""  # "group:artifact" of the framework, when Maven builds it
 
     @property
     def label(self) -> str:
@@ -54,33 +63,186 @@ class ServerManifest:
         return servers_dir / self.name / "target" / f"{self.name}.jar"
 
 
-def parse_manifest(name: str, text: str, source: str = MANIFEST_FILE) -> ServerManifest:
-    """Builds a manifest from TOML text; raises ManifestError naming the source."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ManifestError(f"{source}: not valid TOML: {error}") from error
-    for key in _REQUIRED_TEXT:
-        if not isinstance(data.get(key), str) or not data[key].strip():
-            raise ManifestError(f"{source}: '{key}' must be a non-empty string")
-    workers = data.get("workers")
-    if not (workers == CPUS or (isinstance(workers, int) and workers > 0)):
-        raise ManifestError(f"{source}: 'workers' must be a positive integer or \"{CPUS}\"")
-    port = data.get("port")
-    if not isinstance(port, int) or not 0 < port < 65536:
-        raise ManifestError(f"{source}: 'port' must be an integer from 1 to 65535")
+@dataclass(frozen=True)
+class PomFile:
+    """A pom.xml as errors name it, and its text (None when there is no such file)."""
+    source: str
+    text: str | None
+
+
+def parse_manifest(name: str, text: str, source: str = MANIFEST_FILE,
+                   poms: tuple[PomFile, ...] = ()) -> ServerManifest:
+    """Builds a manifest from TOML text. A version_property is looked up in the poms, in
+    order (the module's own, then the parent). Raises ManifestError naming the source."""
+    data = _load_toml(text, source)
+    unknown = sorted(set(data) - _KNOWN_KEYS)
+    if unknown:
+        raise ManifestError(f"{source}: {unknown[0]}: not a manifest key "
+                            f"(known: {', '.join(sorted(_KNOWN_KEYS))})")
+    texts = {key: _required_text(data, key, source) for key in _REQUIRED_TEXT}
+    if not texts["path"].startswith("/"):
+        raise ManifestError(f"{source}: path: {texts['path']!r} must start with \"/\"")
     return ServerManifest(
-        name=name, workers=workers, port=port,
-        jvm_options=str(data.get("jvm_options", "")),
-        **{key: data[key] for key in _REQUIRED_TEXT},
+        name=name, **texts, workers=_workers(data, source), port=_port(data, source),
+        version=_version(data, source, poms),
+        jvm_options=_optional_text(data, "jvm_options", source),
+        version_artifact=_version_artifact(data, source),
     )
 
 
+def _load_toml(text: str, source: str) -> dict:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ManifestError(f"{source}: not valid TOML: {error}") from error
+
+
+def _required_text(data: dict, key: str, source: str) -> str:
+    if key not in data:
+        raise ManifestError(f"{source}: {key}: missing (a non-empty string)")
+    value = _optional_text(data, key, source)
+    if not value.strip():
+        raise ManifestError(f"{source}: {key}: must be a non-empty string")
+    return value
+
+
+def _optional_text(data: dict, key: str, source: str) -> str:
+    value = data.get(key, "")
+    if not isinstance(value, str):
+        raise ManifestError(f"{source}: {key}: {value!r} is not a string")
+    return value
+
+
+def _is_integer(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _workers(data: dict, source: str) -> int | str:
+    if "workers" not in data:
+        raise ManifestError(f"{source}: workers: missing (a count, or \"{CPUS}\")")
+    workers = data["workers"]
+    if workers == CPUS or (_is_integer(workers) and workers > 0):
+        return workers
+    raise ManifestError(f"{source}: workers: {workers!r} is not a positive integer "
+                        f"or \"{CPUS}\" (one per CPU)")
+
+
+def _port(data: dict, source: str) -> int:
+    if "port" not in data:
+        raise ManifestError(f"{source}: port: missing (an integer from 1 to 65535)")
+    port = data["port"]
+    if not _is_integer(port) or not 0 < port < 65536:
+        raise ManifestError(f"{source}: port: {port!r} is not a port (1-65535)")
+    return port
+
+
+def _version(data: dict, source: str, poms: tuple[PomFile, ...]) -> str:
+    """The literal version, or the value of the Maven property that version_property names."""
+    has_literal, has_property = "version" in data, "version_property" in data
+    if has_literal and has_property:
+        raise ManifestError(f"{source}: version, version_property: give exactly one "
+                            f"(version only for a framework built without Maven)")
+    if not has_literal and not has_property:
+        raise ManifestError(f"{source}: version_property: missing: name the Maven property "
+                            f"that pins the framework version (or, for a framework built "
+                            f"without Maven, give version)")
+    if has_literal:
+        return _required_text(data, "version", source)
+    return resolve_version_property(_required_text(data, "version_property", source), poms, source)
+
+
+def resolve_version_property(name: str, poms: tuple[PomFile, ...], source: str) -> str:
+    """The first pom's value of the property; a value that is itself ${...} is refused."""
+    for pom in poms:
+        value = maven_property(pom, name)
+        if value is None:
+            continue
+        if "${" in value or not value:
+            raise ManifestError(f"{source}: version_property: {name} is {value!r} in "
+                                f"{pom.source}, not a literal version")
+        return value
+    searched = " or ".join(pom.source + ("" if pom.text is not None else " (no such file)")
+                           for pom in poms) or "no pom.xml"
+    raise ManifestError(f"{source}: version_property: {name} is not a property in {searched}")
+
+
+def _version_artifact(data: dict, source: str) -> str:
+    artifact = _optional_text(data, "version_artifact", source)
+    if "version_property" in data and not artifact:
+        raise ManifestError(f"{source}: version_artifact: missing: with version_property, "
+                            f"name the framework's Maven artifact as \"group:artifact\"")
+    if artifact and (artifact.count(":") != 1 or not all(artifact.split(":"))):
+        raise ManifestError(f"{source}: version_artifact: {artifact!r} is not \"group:artifact\"")
+    return artifact
+
+
+def _pom_root(pom: PomFile) -> tuple[ElementTree.Element, str]:
+    """The pom's root element and its namespace prefix ("{uri}" or "")."""
+    try:
+        root = ElementTree.fromstring(pom.text or "")
+    except ElementTree.ParseError as error:
+        raise ManifestError(f"{pom.source}: not valid XML: {error}") from error
+    namespace = root.tag[:root.tag.index("}") + 1] if root.tag.startswith("{") else ""
+    return root, namespace
+
+
+def maven_property(pom: PomFile, name: str) -> str | None:
+    """The value of <properties><name> in the pom, or None (also when there is no pom)."""
+    if pom.text is None:
+        return None
+    root, namespace = _pom_root(pom)
+    for properties in root.findall(f"{namespace}properties"):
+        for prop in properties:
+            if prop.tag == namespace + name:
+                return (prop.text or "").strip()
+    return None
+
+
+def pom_modules(pom: PomFile) -> tuple[str, ...]:
+    """The <modules><module> entries of a parent pom, as written."""
+    root, namespace = _pom_root(pom)
+    return tuple((module.text or "").strip()
+                 for module in root.findall(f"{namespace}modules/{namespace}module"))
+
+
+def check_module(name: str, source: str, modules: tuple[str, ...], parent_source: str) -> None:
+    """A server folder must be a <module> of the parent, or Maven would not build it."""
+    if name not in modules:
+        raise ManifestError(f"{source}: {name} is not a <module> in {parent_source}: "
+                            f"add <module>{name}</module> there")
+
+
+def check_display_names(manifests: tuple[ServerManifest, ...], sources: dict[str, str]) -> None:
+    """No two servers share a display name; sources maps a name to its manifest's file."""
+    seen: dict[str, str] = {}
+    for manifest in manifests:
+        if manifest.display_name in seen:
+            raise ManifestError(f"{sources[manifest.name]}: display_name: "
+                                f"{manifest.display_name!r} is also the display name in "
+                                f"{seen[manifest.display_name]}")
+        seen[manifest.display_name] = sources[manifest.name]
+
+
+def _read_or_none(path: Path) -> str | None:
+    return path.read_text() if path.is_file() else None
+
+
 def discover(servers_dir: Path) -> tuple[ServerManifest, ...]:
-    """Every servers/<name>/server.toml, sorted by folder name."""
-    manifests = []
+    """Every servers/<name>/server.toml, sorted by folder name and checked against the
+    Maven build in servers/pom.xml. Errors name files relative to the repository."""
+    shown = servers_dir.name
+    parent = PomFile(f"{shown}/{POM_FILE}", _read_or_none(servers_dir / POM_FILE))
+    if parent.text is None:
+        raise ManifestError(f"{parent.source}: missing: the Maven parent that lists the servers")
+    modules = pom_modules(parent)
+    manifests, sources = [], {}
     for path in sorted(servers_dir.glob(f"*/{MANIFEST_FILE}")):
-        manifests.append(parse_manifest(path.parent.name, path.read_text(), str(path)))
+        name = path.parent.name
+        sources[name] = f"{shown}/{name}/{MANIFEST_FILE}"
+        check_module(name, sources[name], modules, parent.source)
+        module_pom = PomFile(f"{shown}/{name}/{POM_FILE}", _read_or_none(path.parent / POM_FILE))
+        manifests.append(parse_manifest(name, path.read_text(), sources[name], (module_pom, parent)))
     if not manifests:
         raise ManifestError(f"no {MANIFEST_FILE} found under {servers_dir}")
+    check_display_names(tuple(manifests), sources)
     return tuple(manifests)

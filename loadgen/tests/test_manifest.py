@@ -1,38 +1,180 @@
+import re
+import shutil
+
 import pytest
 
-from httplab.manifest import ManifestError, parse_manifest
-from httplab.readme_table import servers_table
+from httplab.cli import main
+from httplab.manifest import (ManifestError, PomFile, check_display_names, check_module, discover,
+                              parse_manifest, pom_modules)
+from httplab.paths import servers_dir
+from httplab.readme_table import (END_MARKER, START_MARKER, ReadmeTableError, readme_with_table,
+                                  servers_table)
 
-from .test_plan import MANIFEST
+SOURCE = "servers/foo/server.toml"
+MAVEN_NS = 'xmlns="http://maven.apache.org/POM/4.0.0"'
+MODULE_POM = PomFile("servers/foo/pom.xml", f"""<project {MAVEN_NS}>
+  <properties><foo.version>2.0.1</foo.version><bad.version>${{other}}</bad.version></properties>
+</project>""")
+PARENT_POM = PomFile("servers/pom.xml", f"""<project {MAVEN_NS}>
+  <modules><module>common</module><module>foo</module></modules>
+  <properties><foo.version>1.0</foo.version><shared.version>3.1</shared.version></properties>
+</project>""")
+POMS = (MODULE_POM, PARENT_POM)
+GOOD = """display_name = "Foo"
+framework = "Foo"
+# A comment, as the real manifests have.
+version_property = "foo.version"
+version_artifact = "org.foo:foo-core"
+workers = "cpus"
+worker_kind = "event loops"
+transport = "epoll"
+server_header = "Foo"
+port = 8080
+path = "/"
+jvm_options = ""
+"""
 
-EXPECTED_SERVERS = {"netty", "armeria", "vertx", "undertow", "webflux"}
+
+def manifest_text(key: str, line: str | None) -> str:
+    """GOOD with key's line replaced by line (dropped when None; appended when new)."""
+    lines = [text for text in GOOD.splitlines() if not text.startswith(key + " ")]
+    return "\n".join(lines + ([line] if line is not None else [])) + "\n"
 
 
-def test_the_five_servers_are_found_with_the_original_worker_settings(manifests):
+def test_the_servers_are_the_maven_modules_with_a_manifest(repo, manifests):
+    servers = servers_dir(repo)
+    modules = pom_modules(PomFile("servers/pom.xml", (servers / "pom.xml").read_text()))
+    folders = {path.parent.name for path in servers.glob("*/server.toml")}
+    assert {m.name for m in manifests} == {name for name in folders if name in modules}
+
+
+def test_known_servers_keep_the_original_worker_settings_and_versions(manifests):
     by_name = {m.name: m for m in manifests}
-    assert set(by_name) == EXPECTED_SERVERS
     assert by_name["armeria"].workers == 16
     assert by_name["undertow"].workers == 200
     assert by_name["webflux"].workers == 8
     assert by_name["netty"].workers == "cpus" and by_name["vertx"].workers == "cpus"
     assert by_name["undertow"].label == "Undertow (200 workers)"
+    assert by_name["undertow"].version == by_name["webflux"].version  # one spring-boot.version
+    assert all(re.fullmatch(r"\d+\.\d+\.\d+(\.Final)?", m.version) for m in manifests)
 
 
-@pytest.mark.parametrize("change, message", [
-    ('version = "1"', "'version' must be a non-empty string", ),
-    ("workers = 0", "'workers' must be a positive integer"),
-    ('workers = "many"', "'workers' must be a positive integer"),
-    ("port = 70000", "'port' must be an integer"),
-    ("path = [", "not valid TOML"),
+@pytest.mark.parametrize("key, line, message", [
+    ("path", "path = [", "not valid TOML: "),
+    ("display_name", None, "display_name: missing (a non-empty string)"),
+    ("framework", 'framework = ""', "framework: must be a non-empty string"),
+    ("server_header", "server_header = 3", "server_header: 3 is not a string"),
+    ("port", None, "port: missing (an integer from 1 to 65535)"),
+    ("port", "port = 70000", "port: 70000 is not a port (1-65535)"),
+    ("port", "port = 0", "port: 0 is not a port (1-65535)"),
+    ("port", 'port = "8080"', "port: '8080' is not a port (1-65535)"),
+    ("port", "port = true", "port: True is not a port (1-65535)"),
+    ("workers", None, 'workers: missing (a count, or "cpus")'),
+    ("workers", "workers = 0", 'workers: 0 is not a positive integer or "cpus"'),
+    ("workers", 'workers = "many"', "workers: 'many' is not a positive integer or \"cpus\""),
+    ("path", 'path = "plaintext"', "path: 'plaintext' must start with \"/\""),
+    ("version", 'version = "1.0"', "version, version_property: give exactly one"),
+    ("version_property", None, "version_property: missing: name the Maven property"),
+    ("version_property", 'version_property = "nope.version"',
+     "version_property: nope.version is not a property in servers/foo/pom.xml or servers/pom.xml"),
+    ("version_property", 'version_property = "bad.version"',
+     "version_property: bad.version is '${other}' in servers/foo/pom.xml, not a literal version"),
+    ("version_artifact", None, "version_artifact: missing: with version_property"),
+    ("version_artifact", 'version_artifact = "foo"', "version_artifact: 'foo' is not \"group:artifact\""),
+    ("wrokers", "wrokers = 2", "wrokers: not a manifest key"),
 ])
-def test_bad_manifests_name_the_file(change, message):
-    key = change.split(" ")[0]
-    lines = [line for line in MANIFEST.splitlines() if not line.startswith(key + " ")]
-    text = "\n".join(lines) + "\n" + (change if key != "version" else 'version = ""') + "\n"
-    with pytest.raises(ManifestError, match=f"servers/x/server.toml: {message}"):
-        parse_manifest("x", text, "servers/x/server.toml")
+def test_a_bad_manifest_is_one_line_naming_the_file_and_the_field(key, line, message):
+    with pytest.raises(ManifestError, match=re.escape(f"{SOURCE}: {message}")) as error:
+        parse_manifest("foo", manifest_text(key, line), SOURCE, POMS)
+    assert "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize("key, line, poms, version", [
+    ("version_property", 'version_property = "foo.version"', POMS, "2.0.1"),  # module first
+    ("version_property", 'version_property = "shared.version"', POMS, "3.1"),  # then parent
+    ("version_property", 'version_property = "foo.version"',
+     (PomFile("servers/foo/pom.xml", None), PARENT_POM), "1.0"),  # no module pom
+    ("version_property", 'version_property = "foo.version"',
+     (PomFile("p.xml", "<project><properties><foo.version> 9 </foo.version></properties></project>"),),
+     "9"),  # a pom without the Maven namespace
+])
+def test_version_property_resolves_from_the_module_pom_then_the_parent(key, line, poms, version):
+    assert parse_manifest("foo", manifest_text(key, line), SOURCE, poms).version == version
+
+
+def test_a_literal_version_serves_a_framework_built_without_maven():
+    text = manifest_text("version_property", 'version = "7.1"').replace("version_artifact", "#")
+    manifest = parse_manifest("foo", text, SOURCE)
+    assert manifest.version == "7.1" and manifest.version_artifact == ""
+
+
+def test_a_broken_pom_names_the_pom():
+    poms = (PomFile("servers/foo/pom.xml", "<project>"), PARENT_POM)
+    with pytest.raises(ManifestError, match=r"^servers/foo/pom\.xml: not valid XML: "):
+        parse_manifest("foo", GOOD, SOURCE, poms)
+
+
+def _foo(name: str, display_name: str):
+    return parse_manifest(name, manifest_text("display_name", f'display_name = "{display_name}"'),
+                          f"servers/{name}/server.toml", POMS)
+
+
+def test_a_server_folder_must_be_a_maven_module():
+    message = ("servers/bar/server.toml: bar is not a <module> in servers/pom.xml: "
+               "add <module>bar</module> there")
+    with pytest.raises(ManifestError, match=f"^{re.escape(message)}$"):
+        check_module("bar", "servers/bar/server.toml", pom_modules(PARENT_POM), PARENT_POM.source)
+    check_module("foo", SOURCE, pom_modules(PARENT_POM), PARENT_POM.source)
+
+
+def test_two_servers_cannot_share_a_display_name():
+    manifests = (_foo("foo", "Foo"), _foo("common", "Foo"))
+    sources = {m.name: f"servers/{m.name}/server.toml" for m in manifests}
+    message = ("servers/common/server.toml: display_name: 'Foo' is also the display name "
+               "in servers/foo/server.toml")
+    with pytest.raises(ManifestError, match=f"^{re.escape(message)}$"):
+        check_display_names(manifests, sources)
+
+
+def _lab_copy(repo, tmp_path):
+    """The manifests, poms and README of the lab, in a scratch repository."""
+    for path in [*servers_dir(repo).glob("*/server.toml"), *servers_dir(repo).glob("*/pom.xml"),
+                 servers_dir(repo) / "pom.xml", repo / "README.md"]:
+        target = tmp_path / path.relative_to(repo)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+    return tmp_path
+
+
+def test_discover_refuses_a_server_folder_maven_does_not_build(repo, tmp_path):
+    lab = _lab_copy(repo, tmp_path)
+    (lab / "servers" / "extra").mkdir()
+    netty = (lab / "servers" / "netty" / "server.toml").read_text()
+    (lab / "servers" / "extra" / "server.toml").write_text(netty.replace('"Netty"\nframework', '"X"\nframework'))
+    with pytest.raises(ManifestError, match=r"^servers/extra/server\.toml: extra is not a <module>"):
+        discover(lab / "servers")
 
 
 def test_readme_servers_table_is_the_one_generated_from_the_manifests(repo, manifests):
     readme = (repo / "README.md").read_text()
-    assert servers_table(manifests) in readme, "run `make servers-table` and paste it into README.md"
+    assert readme_with_table(readme, servers_table(manifests)) == readme, \
+        "README.md's servers table is stale: run `make servers-table`"
+
+
+def test_the_table_goes_between_the_markers_and_nowhere_else():
+    readme = f"intro\n{START_MARKER}\n| old |\n{END_MARKER}\nafter\n"
+    assert readme_with_table(readme, "| new |\n") == f"intro\n{START_MARKER}\n| new |\n{END_MARKER}\nafter\n"
+    with pytest.raises(ReadmeTableError, match="servers-table:start"):
+        readme_with_table("no markers\n", "| new |\n")
+
+
+def test_make_servers_table_rewrites_a_stale_readme_and_then_leaves_it(repo, tmp_path, capsys):
+    lab = _lab_copy(repo, tmp_path)
+    readme = lab / "README.md"
+    fresh = readme.read_text()
+    readme.write_text(fresh.replace("| Netty | Netty |", "| Netty | Stale |"))
+    assert main(["--repo", str(lab), "servers", "--update-readme"]) == 0
+    assert readme.read_text() == fresh
+    assert main(["--repo", str(lab), "servers", "--update-readme"]) == 0
+    assert readme.read_text() == fresh
+    assert "already up to date" in capsys.readouterr().err

@@ -14,8 +14,8 @@ from .fake_server import FakeServer, hello_answer
 from .test_plan import MANIFEST
 
 FROZEN_DATE = "Sun, 22 Nov 2026 04:00:00 GMT"
-# Short, so a server that leaves a connection open fails fast.
-FAKE_TIMEOUT_S = 1.0
+# Short, so a server that leaves a connection open fails fast; long enough for a busy host.
+FAKE_TIMEOUT_S = 2.0
 
 
 def _failed_checks(answer, leave_open: bool = False) -> dict[str, str]:
@@ -63,10 +63,10 @@ def test_a_wrong_server_fails_the_matching_check(answer, failing_check, detail):
     (lambda r: hello_answer(r, other_method_status=200), False, "405 on POST /",
      "status 200 for POST /, expected 405"),
     (hello_answer, True, "HTTP/1.0 answered and closed",
-     "connection still open 1 s after the answer to GET / HTTP/1.0 (no keep-alive asked); "
+     "connection still open 2 s after the answer to GET / HTTP/1.0 (no keep-alive asked); "
      "expected the server to close it"),
     (_silent_to_http10, True, "HTTP/1.0 answered and closed",
-     "no answer within 1 s to GET / HTTP/1.0"),
+     "no answer within 2 s to GET / HTTP/1.0"),
     (_silent_to_http10, False, "HTTP/1.0 answered and closed",
      "closed the connection without an answer to GET / HTTP/1.0"),
 ])

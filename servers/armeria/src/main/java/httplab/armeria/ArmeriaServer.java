@@ -15,10 +15,9 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-/** Hello-world HTTP server on Armeria with WORKERS worker event loops (16 by default). */
+/** Hello-world HTTP server on Armeria with WORKERS worker event loops (default: its manifest). */
 public final class ArmeriaServer {
     private static final String FRAMEWORK = "Armeria";
-    private static final int DEFAULT_WORKERS = 16;
     private static final String WORKER_THREAD_PREFIX = "armeria-eventloop-";
     private static final Duration QUIET_PERIOD = Duration.ofMillis(100);
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(3);
@@ -33,7 +32,7 @@ public final class ArmeriaServer {
     }
 
     private static void start() throws Exception {
-        ServerConfig config = ServerConfig.fromEnvironment(DEFAULT_WORKERS);
+        ServerConfig config = ServerConfig.fromEnvironment();
         EventLoopGroup workers = EventLoopGroups.newEventLoopGroup(config.workers());
         Server server = buildServer(config, workers);
         Runtime.getRuntime().addShutdownHook(

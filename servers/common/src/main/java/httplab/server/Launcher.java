@@ -47,10 +47,13 @@ public final class Launcher {
         return null;
     }
 
+    /** Start-up read the same settings before it failed to bind, so reading them again works. */
     private static String describeEndpoint() {
-        String bind = System.getenv().getOrDefault("BIND_ADDRESS", ServerConfig.DEFAULT_BIND_ADDRESS);
-        String port = System.getenv().getOrDefault("PORT", String.valueOf(ServerConfig.DEFAULT_PORT));
-        return bind + ":" + port;
+        try {
+            return ServerConfig.fromEnvironment().endpoint();
+        } catch (ConfigException e) {
+            return "the configured address";
+        }
     }
 
     private static void fail(String framework, String message, int exitCode) {

@@ -3,13 +3,12 @@ package httplab.server;
 import java.util.Map;
 
 /**
- * The settings every httplab server takes from its environment:
- * PORT (default 8080), BIND_ADDRESS (default 0.0.0.0) and WORKERS
- * (default: the framework's setting in its manifest).
+ * The settings every httplab server takes from its environment: PORT and WORKERS
+ * (defaults: the server's manifest, packaged in its jar) and BIND_ADDRESS (default 0.0.0.0).
  */
 public final class ServerConfig {
-    public static final int DEFAULT_PORT = 8080;
     public static final String DEFAULT_BIND_ADDRESS = "0.0.0.0";
+    static final int MAX_WORKERS = 100_000;
 
     private final String bindAddress;
     private final int port;
@@ -21,14 +20,17 @@ public final class ServerConfig {
         this.workers = workers;
     }
 
-    /** Reads the process environment; throws ConfigException on a bad value. */
-    public static ServerConfig fromEnvironment(int defaultWorkers) {
-        return fromMap(System.getenv(), defaultWorkers);
+    /**
+     * Reads the process environment over the packaged manifest's defaults; throws
+     * ConfigException on a bad value or a missing or broken manifest.
+     */
+    public static ServerConfig fromEnvironment() {
+        return fromMap(System.getenv(), ManifestDefaults.load(availableCpus()));
     }
 
-    static ServerConfig fromMap(Map<String, String> env, int defaultWorkers) {
-        int port = parseInt(env, "PORT", DEFAULT_PORT, 1, 65535);
-        int workers = parseInt(env, "WORKERS", defaultWorkers, 1, 100_000);
+    static ServerConfig fromMap(Map<String, String> env, ManifestDefaults defaults) {
+        int port = parseInt(env, "PORT", defaults.port(), 1, 65535);
+        int workers = parseInt(env, "WORKERS", defaults.workers(), 1, MAX_WORKERS);
         String bind = env.getOrDefault("BIND_ADDRESS", DEFAULT_BIND_ADDRESS).trim();
         if (bind.isEmpty()) {
             throw new ConfigException("BIND_ADDRESS must not be empty");
@@ -53,8 +55,8 @@ public final class ServerConfig {
                 name + " must be an integer from " + min + " to " + max + ", got '" + raw + "'");
     }
 
-    /** The number of CPUs this process may use: the default for per-core event loops. */
-    public static int availableCpus() {
+    /** The number of CPUs this process may use: what workers = "cpus" means. */
+    static int availableCpus() {
         return Runtime.getRuntime().availableProcessors();
     }
 

@@ -30,7 +30,7 @@ public final class NettyServer {
     }
 
     private static void start() throws InterruptedException {
-        ServerConfig config = ServerConfig.fromEnvironment(ServerConfig.availableCpus());
+        ServerConfig config = ServerConfig.fromEnvironment();
         NettyTransport transport = NettyTransport.best();
         EventLoopGroup bossGroup = transport.newGroup(1, "netty-boss");
         EventLoopGroup workerGroup = transport.newGroup(config.workers(), WORKER_THREAD_PREFIX);

@@ -21,14 +21,13 @@ import org.xnio.XnioWorker;
 @SpringBootApplication
 public class UndertowServer {
     static final String FRAMEWORK = "Undertow";
-    static final int DEFAULT_WORKERS = 200;
 
     public static void main(String[] args) {
         Launcher.run(FRAMEWORK, () -> start(args));
     }
 
     static void start(String[] args) throws InterruptedException, BindException {
-        ServerConfig config = ServerConfig.fromEnvironment(DEFAULT_WORKERS);
+        ServerConfig config = ServerConfig.fromEnvironment();
         SpringApplication application = new SpringApplication(UndertowServer.class);
         // Highest precedence: ServerConfig (PORT, BIND_ADDRESS, WORKERS) is the only source.
         application.addInitializers(context -> context.getEnvironment().getPropertySources()

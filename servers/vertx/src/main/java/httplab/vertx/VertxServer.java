@@ -27,7 +27,7 @@ public final class VertxServer {
     }
 
     private static void start() throws Exception {
-        ServerConfig config = ServerConfig.fromEnvironment(ServerConfig.availableCpus());
+        ServerConfig config = ServerConfig.fromEnvironment();
         Transport transport = Transport.EPOLL.available() ? Transport.EPOLL : Transport.NIO;
         Vertx vertx = Vertx.builder()
                 .with(new VertxOptions().setEventLoopPoolSize(config.workers()))

@@ -19,7 +19,6 @@ import reactor.netty.resources.LoopResources;
 @SpringBootApplication
 public class WebFluxServer {
     static final String FRAMEWORK = "WebFlux";
-    static final int DEFAULT_WORKERS = 8;
     /** Thread name prefix of the server's event loops; the startup line counts them. */
     static final String LOOP_PREFIX = "httplab-webflux";
     private static final Duration SHUTDOWN_QUIET_PERIOD = Duration.ofMillis(100);
@@ -29,7 +28,7 @@ public class WebFluxServer {
     }
 
     static void start(String[] args) {
-        ServerConfig config = ServerConfig.fromEnvironment(DEFAULT_WORKERS);
+        ServerConfig config = ServerConfig.fromEnvironment();
         SpringApplication application = new SpringApplication(WebFluxServer.class);
         // Highest precedence: ServerConfig (PORT, BIND_ADDRESS) is the only source.
         application.addInitializers(context -> context.getEnvironment().getPropertySources()

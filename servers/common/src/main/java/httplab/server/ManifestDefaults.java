@@ -1,0 +1,80 @@
+package httplab.server;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * The worker default and the port from the server's own server.toml, which the build
+ * packages into the jar (servers/pom.xml), so the manifest is their one statement.
+ */
+record ManifestDefaults(int port, int workers) {
+    static final String RESOURCE = "/httplab/server.toml";
+    static final String CPUS = "cpus";
+
+    /** Reads the packaged manifest; throws ConfigException when it is missing or broken. */
+    static ManifestDefaults load(int cpus) {
+        try (InputStream in = ManifestDefaults.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) {
+                throw new ConfigException("no " + RESOURCE + " in the jar: rebuild it with `make jars`");
+            }
+            return fromText(new String(in.readAllBytes(), StandardCharsets.UTF_8), cpus);
+        } catch (IOException e) {
+            throw new ConfigException("cannot read " + RESOURCE + " from the jar: " + e.getMessage());
+        }
+    }
+
+    static ManifestDefaults fromText(String text, int cpus) {
+        Map<String, String> values;
+        try {
+            values = FlatToml.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw broken(e.getMessage());
+        }
+        return new ManifestDefaults(port(values), workers(values, cpus));
+    }
+
+    private static int port(Map<String, String> values) {
+        String raw = required(values, "port");
+        Integer port = integerOrNull(raw);
+        if (port == null || port < 1 || port > 65535) {
+            throw broken("port: '" + raw + "' is not a port (1-65535)");
+        }
+        return port;
+    }
+
+    /** "cpus" means one per processor this process may use; otherwise a count. */
+    private static int workers(Map<String, String> values, int cpus) {
+        String raw = required(values, "workers");
+        if (CPUS.equals(raw)) {
+            return cpus;
+        }
+        Integer workers = integerOrNull(raw);
+        if (workers == null || workers < 1 || workers > ServerConfig.MAX_WORKERS) {
+            throw broken("workers: '" + raw + "' is not \"" + CPUS + "\" or a count from 1 to "
+                    + ServerConfig.MAX_WORKERS);
+        }
+        return workers;
+    }
+
+    private static String required(Map<String, String> values, String key) {
+        String raw = values.get(key);
+        if (raw == null) {
+            throw broken(key + ": missing");
+        }
+        return raw;
+    }
+
+    private static Integer integerOrNull(String raw) {
+        try {
+            return Integer.valueOf(raw);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static ConfigException broken(String detail) {
+        return new ConfigException("packaged manifest " + RESOURCE + ": " + detail);
+    }
+}
