@@ -1,4 +1,4 @@
-"""httplab's command line: parses arguments and hands them to commands.py."""
+"""httplab's command line: parses arguments and hands them to one module of commands/."""
 
 from __future__ import annotations
 
@@ -8,15 +8,21 @@ import signal
 import sys
 from pathlib import Path
 
-from . import commands
-from .backends.base import Backend
+from typing import TYPE_CHECKING
+
 from .backends.base_images import CHOICES as BASE_IMAGE_CHOICES
+from .commands.common import EXIT_OK, EXIT_USAGE, say
+from .hostinfo import usable_cpu_set
 from .manifest import ManifestError, discover
 from .paths import DEFAULT_REPO, LUA_SCRIPT, servers_dir
-from .stability import DEFAULT_CV_THRESHOLD
-from .hostinfo import usable_cpu_set
 from .plan import PRIMER_CONNECTIONS, Options, PlanError, make_plan
-from .readme_table import ReadmeTableError, readme_with_table, servers_table
+from .stability import DEFAULT_CV_THRESHOLD
+
+if TYPE_CHECKING:
+    from .backends.base import Backend
+
+# Each command's module is imported only when that command runs: `report` and `compare`
+# then never load the runner, the backends or the sampler.
 
 BACKENDS = ("docker", "local")
 DEFAULT_IMAGE = Path("image") / "result1.png"
@@ -94,7 +100,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def make_backend(args: argparse.Namespace) -> Backend:
+def make_backend(args: argparse.Namespace) -> "Backend":
     if args.backend == "local":
         from .backends.local import LocalBackend
 
@@ -116,7 +122,9 @@ def run_bench(args: argparse.Namespace) -> int:
                      options, frozenset(usable_cpu_set()))
     cv_threshold = parse_cv_threshold(args.cv_threshold)
     signal.signal(signal.SIGTERM, _raise_interrupt)  # so `kill` cleans up like Ctrl-C
-    return commands.bench(plan, make_backend(args), args.results_dir or args.repo / "results",
+    from .commands.bench import bench
+
+    return bench(plan, make_backend(args), args.results_dir or args.repo / "results",
                           args.repo / args.image, cv_threshold, args.repo)
 
 
@@ -133,28 +141,10 @@ def parse_cv_threshold(text: str) -> float:
 
 def run_report(args: argparse.Namespace) -> int:
     source = args.source or args.repo / "results" / "latest"
-    return commands.report(source, args.out or source,
-                           args.image or args.repo / DEFAULT_IMAGE,
-                           servers_dir(args.repo))
+    from .commands.report import report
 
-
-def run_servers(args: argparse.Namespace) -> int:
-    table = servers_table(discover(servers_dir(args.repo)))
-    if not args.update_readme:
-        print(table, end="")
-        return commands.EXIT_OK
-    readme_path = args.repo / "README.md"
-    readme = readme_path.read_text()
-    try:
-        updated = readme_with_table(readme, table)
-    except ReadmeTableError as error:
-        commands.say(f"error: {error}")
-        return commands.EXIT_USAGE
-    if updated != readme:
-        readme_path.write_text(updated)
-    commands.say(f"{readme_path.name}: servers table "
-                 f"{'rewritten' if updated != readme else 'already up to date'}")
-    return commands.EXIT_OK
+    return report(source, args.out or source, args.image or args.repo / DEFAULT_IMAGE,
+                  servers_dir(args.repo))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -165,14 +155,18 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "report":
             return run_report(args)
         if args.command == "compare":
-            return commands.compare(args.base, args.new)
+            from .commands.compare import compare
+
+            return compare(args.base, args.new)
         if args.command == "settings":
             print(settings_text(), end="")
-            return commands.EXIT_OK
-        return run_servers(args)
+            return EXIT_OK
+        from .commands.servers import servers
+
+        return servers(args.repo, args.update_readme)
     except (PlanError, ManifestError) as error:
-        commands.say(f"error: {error}")
-        return commands.EXIT_USAGE
+        say(f"error: {error}")
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":

@@ -1,0 +1,61 @@
+"""`httplab bench`: checks the plan can run, runs it, and writes results after every server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..assemble import assemble
+from ..backends.base import Backend, BackendError, ensure_port_free
+from ..hostinfo import collect_host
+from ..labinfo import lab_commit
+from ..model import ServerOutcome
+from ..plan import BenchPlan, settings_of
+from ..progress import Progress
+from ..publish import write_results
+from ..results_store import RAW, new_run_dir, point_latest, read_results, utc_stamp
+from ..runner import Runner
+from .common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, finish, say
+
+
+def _refusal(plan: BenchPlan, backend: Backend) -> str | None:
+    """Why the bench cannot start at all (a missing tool, a busy port), before any load."""
+    try:
+        backend.check_available()
+        for port in sorted({server.port for server in plan.servers}):
+            ensure_port_free(port)
+    except BackendError as error:
+        return str(error)
+    return None
+
+
+def bench(plan: BenchPlan, backend: Backend, results_root: Path, image: Path,
+          cv_threshold: float, repo: Path) -> int:
+    """Runs the plan; results are rewritten after every server, so a crash keeps them."""
+    refusal = _refusal(plan, backend)
+    if refusal:
+        say(f"error: {refusal}")
+        return EXIT_USAGE
+    progress = Progress(plan)
+    progress.announce(backend.name)
+    try:
+        backend.prepare(plan.servers)
+    except BackendError as error:
+        say(f"error: {error}")
+        return EXIT_FAILED
+    stamp, commit = utc_stamp(), lab_commit(repo)
+    run_dir = new_run_dir(results_root, stamp)
+    settings = settings_of(plan, backend.name, cv_threshold)
+    host = collect_host(backend.versions())
+    outcomes: list[ServerOutcome] = []
+
+    def server_done(outcome: ServerOutcome) -> None:
+        outcomes.append(outcome)
+        write_results(assemble(outcomes, settings, host, stamp, commit), run_dir, image)
+        point_latest(results_root, run_dir)
+
+    try:
+        Runner(backend, plan, run_dir / RAW, progress, server_done).run()
+    except KeyboardInterrupt:
+        say(f"interrupted; {len(outcomes)} finished server(s) kept in {run_dir}")
+        return EXIT_INTERRUPTED
+    return finish(read_results(run_dir / "results.json"), run_dir, image)

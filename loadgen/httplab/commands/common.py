@@ -1,0 +1,28 @@
+"""What every command shares: exit codes, the one way to speak to the user, and the
+closing summary of a finished run."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..model import BenchResult
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+def say(message: str) -> None:
+    print(f"httplab: {message}", file=sys.stderr, flush=True)
+
+
+def finish(result: BenchResult, out_dir: Path, image: Path | None) -> int:
+    print((out_dir / "results.md").read_text(), flush=True)
+    say(f"results in {out_dir}" + (f", chart in {image}" if image else ""))
+    if result.warnings:
+        say(f"{len(result.warnings)} stability warning(s), listed under Warnings above and in "
+            f"{out_dir / 'results.md'}")
+    for cell in result.failed_cells:
+        record = result.server(cell.server)
+        log = f" (server output: {out_dir / record.log_file})" if record and record.log_file else ""
+        say(f"FAILED {cell.server} t{cell.threads} c{cell.connections}: {cell.reason}{log}")
+    return EXIT_FAILED if result.failed_cells else EXIT_OK

@@ -1,0 +1,58 @@
+"""`httplab report`: rebuilds results.{json,md,csv} and the charts from raw wrk output."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from ..assemble import record_of_manifest, with_warnings
+from ..collect import cells_from_outcomes, find_raw_files
+from ..manifest import ServerManifest, discover
+from ..model import BenchResult, HostInfo
+from ..publish import write_results
+from ..results_store import RAW, read_results
+from ..serialize import FORMAT_VERSION, ResultsFormatError
+from .common import EXIT_USAGE, finish, say
+
+
+def report(source: Path, out_dir: Path, image: Path | None, servers_dir: Path) -> int:
+    """Rebuilds results.{json,md,csv} and the chart from raw wrk text, running nothing."""
+    raw_dir = source / RAW if (source / RAW).is_dir() else source
+    raw_files = find_raw_files(raw_dir)
+    if not raw_files:
+        say(f"error: no <server>-t<threads>-c<connections>.txt files in {raw_dir}")
+        return EXIT_USAGE
+    try:
+        earlier = _earlier_result(raw_dir)
+    except ResultsFormatError as error:
+        say(f"error: {error}")
+        return EXIT_USAGE
+    cells = cells_from_outcomes([raw.outcome() for raw in raw_files])
+    result = _rebuilt_result(earlier, cells, servers_dir)
+    write_results(result, out_dir, image)
+    return finish(result, out_dir, image)
+
+
+def _earlier_result(raw_dir: Path) -> BenchResult | None:
+    """The results.json beside the raw files, if this lab wrote them: it keeps the host."""
+    candidate = raw_dir.parent / "results.json" if raw_dir.name == RAW else raw_dir / "results.json"
+    return read_results(candidate) if candidate.is_file() else None
+
+
+def _rebuilt_result(earlier: BenchResult | None, cells: tuple, servers_dir: Path) -> BenchResult:
+    if earlier is not None:
+        order = {(c.server, c.threads, c.connections): i for i, c in enumerate(earlier.cells)}
+        cells = tuple(sorted(cells, key=lambda c: order.get((c.server, c.threads, c.connections),
+                                                            len(order))))
+        return with_warnings(replace(earlier, format_version=FORMAT_VERSION, cells=cells))
+    manifests = {m.name: m for m in _manifests_or_none(servers_dir)}
+    names = dict.fromkeys(cell.server for cell in cells)
+    records = tuple(record_of_manifest(manifests[name]) for name in names if name in manifests)
+    cells = tuple(sorted(cells, key=lambda c: (list(names).index(c.server), -c.threads)))
+    return with_warnings(BenchResult(
+        FORMAT_VERSION, "unknown (rebuilt from raw wrk output)", None,
+        HostInfo(hostname="unknown host (raw wrk output from elsewhere)"), records, cells))
+
+
+def _manifests_or_none(servers_dir: Path) -> tuple[ServerManifest, ...]:
+    return discover(servers_dir) if servers_dir.is_dir() else ()
