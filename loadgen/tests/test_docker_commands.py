@@ -13,18 +13,30 @@ PREFIX = ["-p", "httplab", "-f", "/lab/docker-compose.yml", "--project-directory
 
 
 @pytest.mark.parametrize("tool", [V2, V1])
-def test_server_lifecycle_commands(tool):
-    assert compose.up_command(tool, REPO, "netty") == \
-        [*tool, *PREFIX, "--profile", "netty", "up", "-d", "--no-build", "netty"]
-    assert compose.down_command(tool, REPO, "netty") == \
-        [*tool, *PREFIX, "--profile", "netty", "down", "--remove-orphans", "-t", "10"]
-    assert compose.container_id_command(tool, REPO, "netty")[-4:] == ["ps", "-a", "-q", "netty"]
+def test_server_lifecycle_commands_name_the_one_server_service(tool):
+    assert compose.up_command(tool, REPO) == [*tool, *PREFIX, "up", "-d", "--no-build", "server"]
+    assert compose.down_command(tool, REPO) == \
+        [*tool, *PREFIX, "down", "--remove-orphans", "-t", "10"]
+    assert compose.container_id_command(tool, REPO) == [*tool, *PREFIX, "ps", "-a", "-q", "server"]
 
 
-def test_build_names_every_service_and_its_profile():
-    command = compose.build_command(V2, REPO, ["netty", "wrk"])
-    assert command[-3:] == ["build", "netty", "wrk"]
-    assert command.count("--profile") == 2
+@pytest.mark.parametrize("service, expected", [
+    ("server", [*V2, *PREFIX, "build", "server"]),
+    ("wrk", [*V2, *PREFIX, "--profile", "wrk", "build", "wrk"]),
+])
+def test_build_names_the_service_and_wrks_profile(service, expected):
+    assert compose.build_command(V2, REPO, service) == expected
+
+
+@pytest.mark.parametrize("server, dockerfile, expected", [
+    ("netty", None, {"HTTPLAB_SERVER": "netty", "HTTPLAB_DOCKERFILE": "Dockerfile"}),
+    ("grizzly", "grizzly/Dockerfile",
+     {"HTTPLAB_SERVER": "grizzly", "HTTPLAB_DOCKERFILE": "grizzly/Dockerfile"}),
+])
+def test_the_server_is_picked_by_the_environment_not_the_command_line(server, dockerfile,
+                                                                       expected):
+    arguments = (server,) if dockerfile is None else (server, dockerfile)
+    assert compose.server_environment(*arguments) == expected
 
 
 def test_wrk_runs_named_removed_and_writes_json_into_the_mount():

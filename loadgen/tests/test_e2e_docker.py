@@ -5,11 +5,16 @@ fails these tests; on a laptop without Docker they are skipped, saying why."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 
 import pytest
 
+from httplab.backends.docker import DockerBackend
 from httplab.cli import main
+from httplab.manifest import discover
+from httplab.paths import DEFAULT_REPO, servers_dir
 
 from .conftest import port_is_listening
 from .docker_support import engine_problem, require
@@ -33,21 +38,45 @@ def _project_containers() -> list[str]:
     return listed.stdout.split()
 
 
+def _compose_config(compose: list[str], files: list[str], env: dict[str, str]
+                    ) -> subprocess.CompletedProcess[str]:
+    arguments = [argument for name in files for argument in ("-f", str(DEFAULT_REPO / name))]
+    return subprocess.run([*compose, *arguments, "--profile", "wrk", "config"],
+                          capture_output=True, text=True, cwd=DEFAULT_REPO, env=env)
+
+
 @pytest.mark.docker
 @pytest.mark.parametrize("version", sorted(COMPOSES))
 @pytest.mark.parametrize("files", [["docker-compose.yml"],
                                    ["docker-compose.yml", "docker-compose.bridge.yml"]],
                          ids=["host", "bridge"])
-def test_compose_configuration_is_valid(repo, version, files):
+def test_compose_renders_the_one_server_service_for_every_server(version, files):
     compose = COMPOSES[version]
     require(_compose_problem(compose))
-    arguments = [argument for name in files for argument in ("-f", str(repo / name))]
-    config = subprocess.run([*compose, *arguments, "--profile", "netty", "--profile", "wrk",
-                             "config"], capture_output=True, text=True, cwd=repo)
-    assert config.returncode == 0, config.stderr
-    assert "docker.sock" not in config.stdout
-    if files == ["docker-compose.yml"]:
-        assert config.stdout.count("network_mode: host") >= 2
+    backend = DockerBackend(DEFAULT_REPO)
+    for manifest in discover(servers_dir(DEFAULT_REPO)):
+        chosen = backend.server_environment(manifest.name)
+        config = _compose_config(compose, files, {**os.environ, **chosen})
+        assert config.returncode == 0, config.stderr
+        assert f"image: httplab/{manifest.name}:latest" in config.stdout
+        assert re.search(rf"^ +SERVER: {manifest.name}$", config.stdout, re.MULTILINE)
+        assert f"dockerfile: {chosen['HTTPLAB_DOCKERFILE']}" in config.stdout
+        # The port is the manifest's alone: Compose sets no PORT for the server.
+        assert not re.search(r"^ +PORT:", config.stdout, re.MULTILINE), config.stdout
+        assert "docker.sock" not in config.stdout
+        if files == ["docker-compose.yml"]:
+            assert config.stdout.count("network_mode: host") >= 2
+
+
+@pytest.mark.docker
+@pytest.mark.parametrize("version", sorted(COMPOSES))
+def test_compose_without_a_server_named_says_to_set_httplab_server(version):
+    compose = COMPOSES[version]
+    require(_compose_problem(compose))
+    env = {name: value for name, value in os.environ.items() if name != "HTTPLAB_SERVER"}
+    config = _compose_config(compose, ["docker-compose.yml"], env)
+    assert config.returncode != 0
+    assert "HTTPLAB_SERVER=netty" in config.stderr, config.stderr
 
 
 @pytest.mark.docker

@@ -21,12 +21,13 @@ FILTERED_ENTRYPOINT = (
 HOLD_BACK = ("while IFS= read -r line; do case $$line in *httplab-ready*) sleep 5;; esac; "
              "printf '%s\\n' \"$$line\"; done")
 DROP = "grep --line-buffered -v httplab-ready"
+# The backend's one `server` service, as in the lab's own Compose file; the port is the
+# image's (its manifest's).
 COMPOSE = """services:
-  netty:
+  server:
     image: httplab/netty:latest
-    profiles: [netty]
     network_mode: host
-    environment: {{PORT: "8080", BIND_ADDRESS: 127.0.0.1}}
+    environment: {{BIND_ADDRESS: 127.0.0.1}}
     entrypoint: ["/bin/bash", "-c", "{entrypoint}"]
 """
 

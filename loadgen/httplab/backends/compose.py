@@ -1,5 +1,10 @@
 """Docker Compose command lines, for v2 (`docker compose`) and v1 (`docker-compose`). Pure,
-but for detect_compose, which asks the machine which one it has."""
+but for detect_compose, which asks the machine which one it has, and dockerfile_for, which
+looks at a server's folder.
+
+docker-compose.yml has one `server` service for every server: the environment names the
+server (HTTPLAB_SERVER) and its Dockerfile (HTTPLAB_DOCKERFILE), so the command lines
+below are the same for all of them and the environment is passed beside them."""
 
 from __future__ import annotations
 
@@ -8,7 +13,9 @@ from pathlib import Path
 
 PROJECT = "httplab"
 COMPOSE_FILE = "docker-compose.yml"
+SERVER_SERVICE = "server"
 WRK_SERVICE = "wrk"
+DOCKERFILE = "Dockerfile"  # servers/Dockerfile for every Maven server, or a folder's own
 WRK_SCRIPT_IN_IMAGE = "/opt/httplab/done.lua"
 WRK_OUT_DIR_IN_IMAGE = "/out"
 CANDIDATES = (("docker", "compose"), ("docker-compose",))
@@ -27,6 +34,19 @@ def detect_compose(preferred: str | None = None) -> list[str] | None:
     return None
 
 
+def dockerfile_for(servers_dir: Path, server: str) -> Path:
+    """servers/<name>/Dockerfile when the folder brings its own, else the shared one."""
+    own = servers_dir / server / DOCKERFILE
+    return own if own.is_file() else servers_dir / DOCKERFILE
+
+
+def server_environment(server: str, dockerfile: str = DOCKERFILE) -> dict[str, str]:
+    """The variables docker-compose.yml reads to pick the server: its folder name, and its
+    Dockerfile relative to the build context servers/. Every Compose command needs them,
+    wrk's too, since Compose interpolates the whole file."""
+    return {"HTTPLAB_SERVER": server, "HTTPLAB_DOCKERFILE": dockerfile}
+
+
 def base_command(compose: list[str], repo: Path, *profiles: str) -> list[str]:
     command = [*compose, "-p", PROJECT, "-f", str(repo / COMPOSE_FILE),
                "--project-directory", str(repo)]
@@ -35,21 +55,26 @@ def base_command(compose: list[str], repo: Path, *profiles: str) -> list[str]:
     return command
 
 
-def build_command(compose: list[str], repo: Path, services: list[str]) -> list[str]:
-    return [*base_command(compose, repo, *services), "build", *services]
+def _profiles_of(service: str) -> tuple[str, ...]:
+    # wrk sits behind its own profile so that `up` never starts it; the server has none.
+    return (WRK_SERVICE,) if service == WRK_SERVICE else ()
 
 
-def up_command(compose: list[str], repo: Path, service: str) -> list[str]:
+def build_command(compose: list[str], repo: Path, service: str) -> list[str]:
+    return [*base_command(compose, repo, *_profiles_of(service)), "build", service]
+
+
+def up_command(compose: list[str], repo: Path) -> list[str]:
     # --no-build: images are built in prepare(), so a start never hides a build.
-    return [*base_command(compose, repo, service), "up", "-d", "--no-build", service]
+    return [*base_command(compose, repo), "up", "-d", "--no-build", SERVER_SERVICE]
 
 
-def down_command(compose: list[str], repo: Path, service: str) -> list[str]:
-    return [*base_command(compose, repo, service), "down", "--remove-orphans", "-t", "10"]
+def down_command(compose: list[str], repo: Path) -> list[str]:
+    return [*base_command(compose, repo), "down", "--remove-orphans", "-t", "10"]
 
 
-def container_id_command(compose: list[str], repo: Path, service: str) -> list[str]:
-    return [*base_command(compose, repo, service), "ps", "-a", "-q", service]
+def container_id_command(compose: list[str], repo: Path) -> list[str]:
+    return [*base_command(compose, repo), "ps", "-a", "-q", SERVER_SERVICE]
 
 
 def wrk_run_command(compose: list[str], repo: Path, container_name: str, json_name: str,

@@ -1,5 +1,6 @@
-"""The docker backend: each server and wrk in containers from docker-compose.yml,
-on host networking, so load stays on 127.0.0.1 as in the original benchmark."""
+"""The docker backend: each server in turn and wrk in containers from docker-compose.yml,
+on host networking, so load stays on 127.0.0.1 as in the original benchmark. The file's
+one `server` service becomes the server that HTTPLAB_SERVER names."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..manifest import ServerManifest
+from ..paths import servers_dir
 from ..resources import ResourceProbe, probe_for_container
 from ..process import ServerProcess
 from ..readiness import (READY_TIMEOUT_S, Readiness, ServerProbes, answers_correctly,
@@ -56,6 +58,7 @@ class DockerBackend:
         self.preferred_compose = compose
         self.compose: list[str] = []
         self.build_args: dict[str, str] = {}
+        self.serving: str | None = None  # the server whose container is up, for wrk's runs
 
     def check_available(self) -> None:
         if command_output(["docker", "--version"]) is None:
@@ -73,11 +76,17 @@ class DockerBackend:
 
     def prepare(self, servers: tuple[ServerManifest, ...]) -> None:
         self.build_args = self._resolve_base_images()
-        services = [server.name for server in servers] + [cmd.WRK_SERVICE]
-        build = _run(cmd.build_command(self.compose, self.repo, services), self._env(),
+        for server in servers:
+            label = f"{server.name} (servers/{self._dockerfile(server.name)})"
+            self._build(cmd.SERVER_SERVICE, server.name, label)
+        if servers:  # Compose reads the whole file: wrk's build needs a server named too
+            self._build(cmd.WRK_SERVICE, servers[0].name, "wrk")
+
+    def _build(self, service: str, server: str, label: str) -> None:
+        build = _run(cmd.build_command(self.compose, self.repo, service), self._env(server),
                      BUILD_TIMEOUT_S)
         if build.returncode != 0:
-            raise BackendError(f"image build failed for {', '.join(services)}:\n"
+            raise BackendError(f"image build failed for {label}:\n"
                                f"{_tail(build.stdout + build.stderr)}")
 
     def _resolve_base_images(self) -> dict[str, str]:
@@ -93,14 +102,26 @@ class DockerBackend:
                                f"missing ({', '.join(sorted(missing))}): run `make base-images`")
         return args
 
-    def _env(self, **extra: str) -> dict[str, str]:
-        return {**os.environ, **self.build_args, **extra}
+    def _env(self, server: str, **extra: str) -> dict[str, str]:
+        """The Compose command's environment, with `server` as the file's server."""
+        return {**os.environ, **self.build_args, **self.server_environment(server), **extra}
+
+    def server_environment(self, server: str) -> dict[str, str]:
+        """HTTPLAB_SERVER and HTTPLAB_DOCKERFILE, which make the Compose file's one server
+        service this server; set always, so a stray value in the caller's shell is ignored."""
+        return cmd.server_environment(server, self._dockerfile(server))
+
+    def _dockerfile(self, server: str) -> str:
+        """The server's Dockerfile, relative to the build context servers/."""
+        folder = servers_dir(self.repo)
+        return cmd.dockerfile_for(folder, server).relative_to(folder).as_posix()
 
     @contextmanager
     def serve(self, manifest: ServerManifest, cpus: str | None = None,
               log_path: Path | None = None) -> Iterator[StartedServer]:
         ensure_port_free(manifest.port)
         follower: ServerProcess | None = None
+        self.serving = manifest.name
         try:
             container, up_seconds = self._start(manifest, cpus)
             # `docker logs -f` gives everything from the container's start, then follows it.
@@ -110,15 +131,17 @@ class DockerBackend:
             yield self._describe(manifest, container, up_seconds + (readiness.first_answer_s or 0),
                                  readiness.startup, log_path)
         finally:
-            _run(cmd.down_command(self.compose, self.repo, manifest.name), self._env())
+            _run(cmd.down_command(self.compose, self.repo), self._env(manifest.name))
+            self.serving = None
             if follower is not None:
                 follower.stop(let_finish_s=LOG_FOLLOW_GRACE_S)
 
     def _start(self, manifest: ServerManifest, cpus: str | None) -> tuple[str, float]:
         """Starts the container; returns its id and the seconds `up` took."""
         started_at = time.monotonic()
-        up = _run(cmd.up_command(self.compose, self.repo, manifest.name),
-                  self._env(JAVA_OPTS=manifest.jvm_options, HTTPLAB_SERVER_CPUS=cpus or ""))
+        up = _run(cmd.up_command(self.compose, self.repo),
+                  self._env(manifest.name, JAVA_OPTS=manifest.jvm_options,
+                            HTTPLAB_SERVER_CPUS=cpus or ""))
         if up.returncode != 0:
             raise BackendError(f"cannot start {manifest.name}: {_tail(up.stderr, 5)}")
         return self._container_id(manifest.name), time.monotonic() - started_at
@@ -153,20 +176,22 @@ class DockerBackend:
     def resource_probe(self, started: StartedServer) -> ResourceProbe:
         return probe_for_container(started.container or "")
 
-    def _container_id(self, service: str) -> str:
-        ids = _run(cmd.container_id_command(self.compose, self.repo, service), self._env())
+    def _container_id(self, server: str) -> str:
+        ids = _run(cmd.container_id_command(self.compose, self.repo), self._env(server))
         container = ids.stdout.strip()
         if not container:
-            raise BackendError(f"{service} started no container: {_tail(ids.stderr, 5)}")
+            raise BackendError(f"{server} started no container: {_tail(ids.stderr, 5)}")
         return container.splitlines()[0]
 
     def run_wrk(self, request: WrkRequest, text_path: Path, json_path: Path,
                 cpus: str | None = None) -> WrkOutcome:
+        if self.serving is None:
+            raise BackendError("wrk runs only while a server is up (inside serve())")
         name = f"httplab-wrk-{os.getpid()}"
         command = cmd.wrk_run_command(self.compose, self.repo, name, json_path.name,
                                       wrk_arguments(request, cmd.WRK_SCRIPT_IN_IMAGE))
         uid, gid = _wrk_user(json_path.parent)
-        env = self._env(HTTPLAB_RAW_DIR=str(json_path.parent.resolve()),
+        env = self._env(self.serving, HTTPLAB_RAW_DIR=str(json_path.parent.resolve()),
                         HTTPLAB_UID=str(uid), HTTPLAB_GID=str(gid), HTTPLAB_LOADGEN_CPUS=cpus or "")
         try:
             with text_path.open("w") as text:
