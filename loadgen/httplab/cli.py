@@ -10,16 +10,16 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from .backends.base_images import CHOICES as BASE_IMAGE_CHOICES
-from .commands.common import EXIT_OK, EXIT_USAGE, say
-from .hostinfo import usable_cpu_set
-from .manifest import ManifestError, discover
-from .paths import DEFAULT_REPO, LUA_SCRIPT, servers_dir
-from .plan import PRIMER_CONNECTIONS, Options, PlanError, make_plan
-from .stability import DEFAULT_CV_THRESHOLD
+from httplab.running.base_images import CHOICES as BASE_IMAGE_CHOICES
+from httplab.commands.common import EXIT_OK, EXIT_USAGE, say
+from httplab.running.hostinfo import usable_cpu_set
+from httplab.manifest import ManifestError, discover
+from httplab.paths import DEFAULT_REPO, LUA_SCRIPT, servers_dir
+from httplab.running.plan import PRIMER_CONNECTIONS, Options, PlanError, make_plan
+from httplab.results.stability import DEFAULT_CV_THRESHOLD
 
 if TYPE_CHECKING:
-    from .backends.base import Backend
+    from httplab.running.backends.base import Backend
 
 # Each command's module is imported only when that command runs: `report` and `compare`
 # then never load the runner, the backends or the sampler.
@@ -102,10 +102,10 @@ def _parser() -> argparse.ArgumentParser:
 
 def make_backend(args: argparse.Namespace) -> "Backend":
     if args.backend == "local":
-        from .backends.local import LocalBackend
+        from httplab.running.backends.local import LocalBackend
 
         return LocalBackend(servers_dir(args.repo), LUA_SCRIPT)
-    from .backends.docker import DockerBackend
+    from httplab.running.backends.docker import DockerBackend
 
     # HTTPLAB_COMPOSE="docker-compose" picks Compose v1 where both are installed.
     return DockerBackend(args.repo, args.base_images, os.environ.get("HTTPLAB_COMPOSE"))
@@ -122,7 +122,7 @@ def run_bench(args: argparse.Namespace) -> int:
                      options, frozenset(usable_cpu_set()))
     cv_threshold = parse_cv_threshold(args.cv_threshold)
     signal.signal(signal.SIGTERM, _raise_interrupt)  # so `kill` cleans up like Ctrl-C
-    from .commands.bench import bench
+    from httplab.commands.bench import bench
 
     return bench(plan, make_backend(args), args.results_dir or args.repo / "results",
                           args.repo / args.image, cv_threshold, args.repo)
@@ -141,7 +141,7 @@ def parse_cv_threshold(text: str) -> float:
 
 def run_report(args: argparse.Namespace) -> int:
     source = args.source or args.repo / "results" / "latest"
-    from .commands.report import report
+    from httplab.commands.report import report
 
     return report(source, args.out or source, args.image or args.repo / DEFAULT_IMAGE,
                   servers_dir(args.repo))
@@ -155,13 +155,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "report":
             return run_report(args)
         if args.command == "compare":
-            from .commands.compare import compare
+            from httplab.commands.compare import compare
 
             return compare(args.base, args.new)
         if args.command == "settings":
             print(settings_text(), end="")
             return EXIT_OK
-        from .commands.servers import servers
+        from httplab.commands.servers import servers
 
         return servers(args.repo, args.update_readme)
     except (PlanError, ManifestError) as error:

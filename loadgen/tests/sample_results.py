@@ -1,6 +1,6 @@
 """A small, fixed BenchResult for export and chart tests: test data, not a measurement."""
 
-from httplab.serialize import FORMAT_VERSION
+from httplab.results.serialize import FORMAT_VERSION
 from httplab.model import (BenchResult, Cell, CellStatus, HostInfo, Latency, ResourceUsage,
                            ServerRecord, Settings, SocketErrors, ThreadRequestRate, WrkRun)
 

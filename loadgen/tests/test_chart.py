@@ -8,13 +8,15 @@ import pytest
 from matplotlib.colors import to_rgba
 from matplotlib.container import BarContainer
 
-from httplab.chart import build_throughput_figure, chart_title, draw_throughput_chart
-from httplab.chart_latency import build_latency_memory_figure, draw_latency_memory_chart
-from httplab.figures import cell_figures
+from httplab.presentation.chart_throughput import (build_throughput_figure, chart_title,
+                                                   draw_throughput_chart)
+from httplab.presentation.chart_latency import (build_latency_memory_figure,
+                                                draw_latency_memory_chart)
+from httplab.presentation.figures import cell_figures
 from httplab.model import Cell, CellStatus, Latency, WrkRun
-from httplab.stats import cell_summary
+from httplab.results.stats import cell_summary
 
-from .sample_results import sample_result
+from tests.sample_results import sample_result
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MIB = 2**20
@@ -194,7 +196,7 @@ def test_latency_and_memory_draw_a_failed_cell_with_a_run_as_failed():
 def test_second_chart_goes_beside_the_first():
     from pathlib import Path
 
-    from httplab.publish import second_chart_path
+    from httplab.presentation.publish import second_chart_path
 
     assert second_chart_path(Path("image/result1.png")) == Path("image/result2.png")
     assert second_chart_path(Path("/tmp/out/chart.png")) == Path("/tmp/out/chart-2.png")

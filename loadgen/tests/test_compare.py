@@ -6,10 +6,10 @@ from dataclasses import replace
 import pytest
 
 from httplab.cli import main
-from httplab.compare import (RERUN_ADVICE, Side, Verdict, compare_results,
-                             render_comparison)
+from httplab.presentation.compare import (RERUN_ADVICE, Side, Verdict, compare_results,
+                                          render_comparison)
 from httplab.model import BenchResult, Cell, CellStatus
-from httplab.serialize import result_to_dict
+from httplab.results.serialize import result_to_dict
 from tests.sample_results import _run, sample_result
 
 
@@ -164,9 +164,9 @@ def test_cli_exits_2_with_one_line_when_results_are_missing_or_unreadable(
 def test_comparability_notes_name_what_differs_besides_the_software():
     from dataclasses import replace
 
-    from httplab.compare import comparability_notes
+    from httplab.presentation.compare import comparability_notes
 
-    from .sample_results import sample_result
+    from tests.sample_results import sample_result
 
     base = sample_result()
     assert comparability_notes(base, base) == []

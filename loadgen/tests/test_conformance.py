@@ -7,14 +7,14 @@ import socket
 
 import pytest
 
-from httplab.backends.local import run_jar, server_environment, java_command
-from httplab.hostinfo import usable_cpus
+from httplab.running.backends.local import run_jar, server_environment, java_command
+from httplab.running.hostinfo import usable_cpus
 from httplab.manifest import discover
 from httplab.paths import DEFAULT_REPO, servers_dir
-from httplab.process import ServerProcess
-from httplab.verify import verify_started
+from httplab.running.process import ServerProcess
+from httplab.checking.conformance import verify_started
 
-from .conftest import free_port, port_is_listening
+from tests.conftest import free_port, port_is_listening
 
 # Every servers/<name>/server.toml, so a new server folder is checked with no edit here.
 SERVERS = tuple(manifest.name for manifest in discover(servers_dir(DEFAULT_REPO)))

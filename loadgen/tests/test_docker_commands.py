@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from httplab.backends import compose
-from httplab.backends.base_images import BASE_IMAGES_ENV, local_build_args, parse_env_file
+from httplab.running.backends import compose
+from httplab.running.base_images import BASE_IMAGES_ENV, local_build_args, parse_env_file
 
 REPO = Path("/lab")
 V2, V1 = ["docker", "compose"], ["docker-compose"]

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from httplab.wrk_json import parse_done_json
-from httplab.wrk_text import parse_report
+from httplab.wrk.done_json import parse_done_json
+from httplab.wrk.text_report import parse_report
 
-from .fake_server import FakeServer, hello_answer
+from tests.fake_server import FakeServer, hello_answer
 
 DONE_LUA = Path(__file__).resolve().parent.parent / "done.lua"
 WRK_TIME_LIMIT_S = 30

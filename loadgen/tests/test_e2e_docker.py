@@ -11,14 +11,14 @@ import subprocess
 
 import pytest
 
-from httplab.backends.docker import DockerBackend
+from httplab.running.backends.docker import DockerBackend
 from httplab.cli import main
 from httplab.manifest import discover
 from httplab.paths import DEFAULT_REPO, servers_dir
 
-from .conftest import port_is_listening
-from .docker_support import engine_problem, require
-from .test_chart import png_size
+from tests.conftest import port_is_listening
+from tests.docker_support import engine_problem, require
+from tests.test_chart import png_size
 
 COMPOSES = {"v2": ["docker", "compose"], "v1": ["docker-compose"]}
 

@@ -9,8 +9,8 @@ import pytest
 
 from httplab.cli import main
 
-from .conftest import port_is_listening
-from .test_chart import png_size
+from tests.conftest import port_is_listening
+from tests.test_chart import png_size
 
 SERVERS = ("netty", "vertx")
 

@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from httplab.export import all_exporters
-from httplab.serialize import FORMAT_VERSION, ResultsFormatError, result_from_dict
+from httplab.presentation.export import all_exporters
+from httplab.results.serialize import FORMAT_VERSION, ResultsFormatError, result_from_dict
 
-from .sample_results import sample_result
-from .support.update_golden import GOLDEN, update_golden
+from tests.sample_results import sample_result
+from tests.support.update_golden import GOLDEN, update_golden
 
 
 @pytest.mark.parametrize("exporter", all_exporters(), ids=lambda e: e.file_name)

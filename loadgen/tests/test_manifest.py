@@ -7,8 +7,8 @@ from httplab.cli import main
 from httplab.manifest import (ManifestError, PomFile, check_display_names, check_module, discover,
                               parse_manifest, pom_modules)
 from httplab.paths import servers_dir
-from httplab.readme_table import (END_MARKER, START_MARKER, ReadmeTableError, readme_with_table,
-                                  servers_table)
+from httplab.presentation.readme_table import (END_MARKER, START_MARKER, ReadmeTableError,
+                                               readme_with_table, servers_table)
 
 SOURCE = "servers/foo/server.toml"
 MAVEN_NS = 'xmlns="http://maven.apache.org/POM/4.0.0"'

@@ -1,7 +1,7 @@
 import pytest
 
 from httplab.manifest import parse_manifest
-from httplab.plan import PlanError, make_plan, parse_duration, parse_positive_list
+from httplab.running.plan import PlanError, make_plan, parse_duration, parse_positive_list
 
 MANIFEST = """display_name = "X"
 framework = "X"
@@ -68,7 +68,7 @@ CPUS = frozenset({0, 1})
 
 
 def _plan(**options):
-    from httplab.plan import Options
+    from httplab.running.plan import Options
 
     return make_plan("all", "10,5", "500", "10s", KNOWN, Options(**options), CPUS)
 

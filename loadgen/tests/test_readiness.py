@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from httplab.backends.base import BackendError
-from httplab.backends.local import LocalBackend
+from httplab.running.backends.base import BackendError
+from httplab.running.backends.local import LocalBackend
 from httplab.manifest import parse_manifest
 from httplab.paths import LUA_SCRIPT
-from httplab.readiness import Readiness, ServerProbes, not_ready_reason, wait_until_ready
-from httplab.startup import parse_startup_line
-from httplab.verify import verify_started
+from httplab.checking.readiness import Readiness, ServerProbes, not_ready_reason, wait_until_ready
+from httplab.checking.ready_line import parse_startup_line
+from httplab.checking.conformance import verify_started
 
-from .conftest import free_port, port_is_listening
+from tests.conftest import free_port, port_is_listening
 
 LINE = ("httplab-ready framework=X version=1 transport=epoll workers=2 observed_workers=2 "
         "bind=127.0.0.1:8080")

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from httplab.backends.base import BackendError
-from httplab.backends.docker import DockerBackend
-from httplab.verify import verify_started
+from httplab.running.backends.base import BackendError
+from httplab.running.backends.docker import DockerBackend
+from httplab.checking.conformance import verify_started
 
-from .conftest import port_is_listening
-from .docker_support import engine_problem, require
+from tests.conftest import port_is_listening
+from tests.docker_support import engine_problem, require
 
 # Run java with its output through a filter; SIGTERM is passed on to java.
 FILTERED_ENTRYPOINT = (

@@ -9,7 +9,7 @@ import pytest
 
 from httplab.cli import main
 
-from .conftest import FIXTURES
+from tests.conftest import FIXTURES
 
 WRK = FIXTURES / "wrk"
 

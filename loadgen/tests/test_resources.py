@@ -17,14 +17,16 @@ import time
 
 import pytest
 
-from httplab.resources import (CGROUP_V1, CGROUP_V2, PROC_SOURCE, CgroupProbe, ResourceSample,
-                               Sampler, ProcProbe, SamplingError, UnavailableProbe, container_main_pid,
-                               parse_cgroup_file, parse_cgroup_mounts, parse_cpu_stat_seconds,
-                               parse_cpuacct_usage_seconds, parse_proc_stat_cpu_ticks,
-                               parse_status_rss_bytes, resolve_cgroup_layout, summarize_samples,
-                               working_set_bytes)
+from httplab.running.resources.parse import (ResourceSample, SamplingError, parse_cgroup_file,
+                                             parse_cgroup_mounts, parse_cpu_stat_seconds,
+                                             parse_cpuacct_usage_seconds,
+                                             parse_proc_stat_cpu_ticks, parse_status_rss_bytes,
+                                             resolve_cgroup_layout, working_set_bytes)
+from httplab.running.resources.probes import (CGROUP_V1, CGROUP_V2, CgroupProbe, PROC_SOURCE,
+                                              ProcProbe, UnavailableProbe, container_main_pid)
+from httplab.running.resources.sampler import Sampler, summarize_samples
 
-from .docker_support import engine_problem, first_present_image, require
+from tests.docker_support import engine_problem, first_present_image, require
 
 ID = "8641b9b5a4ad2ddeecc5d15c0da8c19ea5b09eac57ff7f3265f114131b0d1866"
 

@@ -9,19 +9,19 @@ from dataclasses import replace
 
 import pytest
 
-from httplab.backends.base import BackendError, StartedServer, WrkOutcome
-from httplab.collect import cells_from_outcomes
+from httplab.running.backends.base import BackendError, StartedServer, WrkOutcome
+from httplab.results.collect import cells_from_outcomes
 from httplab.manifest import parse_manifest
 from httplab.model import CellStatus
-from httplab.plan import Options, make_plan
-from httplab.progress import Progress
-from httplab.resources import UnavailableProbe
-from httplab.runner import Runner
-from httplab.startup import parse_startup_line
+from httplab.running.plan import Options, make_plan
+from httplab.running.progress import Progress
+from httplab.running.resources.probes import UnavailableProbe
+from httplab.running.runner import Runner
+from httplab.checking.ready_line import parse_startup_line
 
-from .conftest import FIXTURES
-from .fake_server import FakeServer, hello_answer
-from .test_plan import MANIFEST
+from tests.conftest import FIXTURES
+from tests.fake_server import FakeServer, hello_answer
+from tests.test_plan import MANIFEST
 
 WRK = FIXTURES / "wrk"
 READY = ("httplab-ready framework=X version=1 transport=epoll workers={w} observed_workers={w} "

@@ -3,7 +3,7 @@
 import pytest
 
 from httplab.model import Cell, CellStatus
-from httplab.stats import Summary, cell_summary, summarize
+from httplab.results.stats import Summary, cell_summary, summarize
 from tests.sample_results import _run
 
 

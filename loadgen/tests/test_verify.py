@@ -4,14 +4,14 @@ from dataclasses import replace
 
 import pytest
 
-from httplab.http_wire import WireError, parse_closed_response, parse_head, request_bytes
+from httplab.checking.http_wire import WireError, parse_closed_response, parse_head, request_bytes
 from httplab.manifest import parse_manifest
-from httplab.startup import parse_startup_line
-from httplab.verify import (http10_problems, parse_http_date, pipelined_paths, startup_problems,
-                            verify_server)
+from httplab.checking.ready_line import parse_startup_line
+from httplab.checking.conformance import (http10_problems, parse_http_date, pipelined_paths,
+                                          startup_problems, verify_server)
 
-from .fake_server import FakeServer, hello_answer
-from .test_plan import MANIFEST
+from tests.fake_server import FakeServer, hello_answer
+from tests.test_plan import MANIFEST
 
 FROZEN_DATE = "Sun, 22 Nov 2026 04:00:00 GMT"
 # Short, so a server that leaves a connection open fails fast; long enough for a busy host.
@@ -75,7 +75,7 @@ def test_a_server_wrong_in_one_way_fails_only_that_check(answer, leave_open, fai
 
 
 def test_nothing_listening_fails_cleanly():
-    from .conftest import free_port
+    from tests.conftest import free_port
 
     verification = verify_server(free_port(), "Fake", timeout=1.0)
     assert not verification.passed

@@ -7,10 +7,10 @@ from typing import Any, Callable
 import pytest
 
 from httplab.model import Latency, SocketErrors, ThreadRequestRate, WrkRun
-from httplab.wrk_json import WrkJsonError, parse_done_json
-from httplab.wrk_text import parse_report
+from httplab.wrk.done_json import WrkJsonError, parse_done_json
+from httplab.wrk.text_report import parse_report
 
-from .test_wrk_text import assert_same_run
+from tests.test_wrk_text import assert_same_run
 
 FIXTURES = Path(__file__).parent / "fixtures" / "wrk"
 JSON_NAMES = sorted(path.name for path in FIXTURES.glob("*.json"))

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..assemble import assemble
-from ..backends.base import Backend, BackendError, ensure_port_free
-from ..hostinfo import collect_host
-from ..labinfo import lab_commit
-from ..model import ServerOutcome
-from ..plan import BenchPlan, settings_of
-from ..progress import Progress
-from ..publish import write_results
-from ..results_store import RAW, new_run_dir, point_latest, read_results, utc_stamp
-from ..runner import Runner
-from .common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, finish, say
+from httplab.results.assemble import assemble
+from httplab.running.backends.base import Backend, BackendError, ensure_port_free
+from httplab.running.hostinfo import collect_host
+from httplab.running.labinfo import lab_commit
+from httplab.model import ServerOutcome
+from httplab.running.plan import BenchPlan, settings_of
+from httplab.running.progress import Progress
+from httplab.presentation.publish import write_results
+from httplab.results.store import RAW, new_run_dir, point_latest, read_results, utc_stamp
+from httplab.running.runner import Runner
+from httplab.commands.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, finish, say
 
 
 def _refusal(plan: BenchPlan, backend: Backend) -> str | None:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..compare import comparability_notes, compare_results, render_comparison
-from ..model import BenchResult
-from ..results_store import read_results
-from .common import EXIT_OK, EXIT_USAGE, say
+from httplab.presentation.compare import comparability_notes, compare_results, render_comparison
+from httplab.model import BenchResult
+from httplab.results.store import read_results
+from httplab.commands.common import EXIT_OK, EXIT_USAGE, say
 
 
 def compare(base: Path, new: Path) -> int:

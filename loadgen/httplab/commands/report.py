@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from ..assemble import record_of_manifest, with_warnings
-from ..collect import cells_from_outcomes, find_raw_files
-from ..manifest import ServerManifest, discover
-from ..model import BenchResult, HostInfo
-from ..publish import write_results
-from ..results_store import RAW, read_results
-from ..serialize import FORMAT_VERSION, ResultsFormatError
-from .common import EXIT_USAGE, finish, say
+from httplab.results.assemble import record_of_manifest, with_warnings
+from httplab.results.collect import cells_from_outcomes, find_raw_files
+from httplab.manifest import ServerManifest, discover
+from httplab.model import BenchResult, HostInfo
+from httplab.presentation.publish import write_results
+from httplab.results.store import RAW, read_results
+from httplab.results.serialize import FORMAT_VERSION, ResultsFormatError
+from httplab.commands.common import EXIT_USAGE, finish, say
 
 
 def report(source: Path, out_dir: Path, image: Path | None, servers_dir: Path) -> int:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..manifest import discover
-from ..paths import servers_dir
-from ..readme_table import ReadmeTableError, readme_with_table, servers_table
-from .common import EXIT_OK, EXIT_USAGE, say
+from httplab.manifest import discover
+from httplab.paths import servers_dir
+from httplab.presentation.readme_table import ReadmeTableError, readme_with_table, servers_table
+from httplab.commands.common import EXIT_OK, EXIT_USAGE, say
 
 
 def servers(repo: Path, update_readme: bool) -> int:

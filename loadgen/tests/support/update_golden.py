@@ -10,9 +10,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from httplab.export import all_exporters
+from httplab.presentation.export import all_exporters
 
-from ..sample_results import sample_result
+from tests.sample_results import sample_result
 
 GOLDEN = Path(__file__).resolve().parent.parent / "fixtures" / "golden"
 

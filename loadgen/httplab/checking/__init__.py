@@ -1,0 +1,1 @@
+"""Checking a server before load: its ready line, readiness, conformance."""

@@ -1,0 +1,95 @@
+"""When a started server counts as ready, the one rule for every backend: it answers
+GET / correctly AND has printed its httplab-ready line, both within one time limit.
+
+The backends supply how to ask (an answer probe, the output so far, whether the server
+still runs); the waiting and the reason for a server that is not ready live here."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from httplab.checking.http_wire import Connection, WireError
+from httplab.checking.ready_line import StartupInfo, find_startup_line
+from httplab.checking.conformance import hello_problems
+
+READY_TIMEOUT_S = 120.0
+POLL_S = 0.1
+LOG_TAIL_LINES = 20
+
+
+@dataclass(frozen=True)
+class Readiness:
+    """What a wait saw: the ready line, and the seconds until the first correct answer."""
+
+    startup: StartupInfo | None
+    first_answer_s: float | None
+    stopped: bool = False  # the server exited during the wait
+
+    @property
+    def ready(self) -> bool:
+        return self.startup is not None and self.first_answer_s is not None
+
+
+@dataclass(frozen=True)
+class ServerProbes:
+    """How a backend lets the wait look at one server."""
+
+    answers: Callable[[], bool]  # does GET / answer correctly now?
+    output: Callable[[], str]  # everything the server printed so far
+    running: Callable[[], bool]
+
+
+def answers_correctly(host: str, port: int, server_header: str) -> bool:
+    """One GET /: True when the answer is the right hello world; False on any error."""
+    try:
+        with Connection(host, port, timeout=1.0) as connection:
+            return not hello_problems(connection.get("/"), server_header)
+    except (OSError, WireError):
+        return False
+
+
+def wait_until_ready(probes: ServerProbes, timeout_s: float = READY_TIMEOUT_S,
+                     clock: Callable[[], float] = time.monotonic,
+                     sleep: Callable[[float], None] = time.sleep) -> Readiness:
+    """Polls until the server has answered correctly and printed its ready line, the time
+    runs out, or the server stops. Never raises for a bad server."""
+    started = clock()
+    first_answer_s: float | None = None
+    startup: StartupInfo | None = None
+    while True:
+        if first_answer_s is None and probes.answers():
+            first_answer_s = clock() - started
+        if startup is None:
+            startup = find_startup_line(probes.output())
+        if startup is not None and first_answer_s is not None:
+            return Readiness(startup, first_answer_s)
+        if not probes.running():
+            # A last look: the line may have been printed just before the exit.
+            return Readiness(startup or find_startup_line(probes.output()), first_answer_s, True)
+        if clock() - started >= timeout_s:
+            return Readiness(startup, first_answer_s)
+        sleep(POLL_S)
+
+
+def not_ready_reason(readiness: Readiness, timeout_s: float, output: str,
+                     exit_note: str = "") -> str:
+    """Why a server is not ready, with the tail of its output; empty when it is ready."""
+    if readiness.ready:
+        return ""
+    within = "before it stopped" if readiness.stopped else f"within {timeout_s:g} s"
+    if readiness.first_answer_s is not None:
+        what = (f"answered correctly after {readiness.first_answer_s:.1f} s but printed no "
+                f"httplab-ready line {within}")
+    elif readiness.startup is not None:
+        what = f"printed its httplab-ready line but gave no correct answer to GET / {within}"
+    else:
+        what = f"gave no correct answer to GET / and printed no httplab-ready line {within}"
+    stopped = f" (it exited{exit_note})" if readiness.stopped else ""
+    return f"{what}{stopped}; last output lines:\n{tail(output)}"
+
+
+def tail(output: str, lines: int = LOG_TAIL_LINES) -> str:
+    kept = output.strip().splitlines()[-lines:]
+    return "\n".join(kept) if kept else "(no output)"

@@ -1,0 +1,1 @@
+"""What a user reads: exports, charts, comparisons and the servers table."""

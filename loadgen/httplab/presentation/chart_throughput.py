@@ -1,0 +1,128 @@
+"""image/result1.png: grouped bars of Requests/sec per framework, one bar per thread setting.
+
+Drawn from a BenchResult only (what results.json holds), never from live measurements."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display on benchmark hosts and CI
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
+from matplotlib.ticker import StrMethodFormatter  # noqa: E402
+
+from httplab.model import BenchResult, Cell, CellStatus  # noqa: E402
+from httplab.results.stats import Summary, cell_summary  # noqa: E402
+
+FIGURE_SIZE_IN = (10, 5.6)
+DPI = 110
+
+
+def thread_settings(result: BenchResult) -> list[int]:
+    if result.settings:
+        return list(result.settings.threads)
+    return sorted({cell.threads for cell in result.cells}, reverse=True)
+
+
+def server_order(result: BenchResult) -> list[str]:
+    return list(dict.fromkeys(cell.server for cell in result.cells))
+
+
+def _find(result: BenchResult, server: str, threads: int) -> Cell | None:
+    return next((cell for cell in result.cells
+                 if cell.server == server and cell.threads == threads), None)
+
+
+def chart_title(result: BenchResult) -> str:
+    settings = result.settings
+    connections = settings.connections if settings else _first_connections(result)
+    duration = f", {settings.duration_s:g} s per run" if settings else ""
+    repeats = ""
+    if settings and settings.repeat > 1:
+        repeats = f"\nmedian of {settings.repeat} runs, bars from min to max"
+    return f"wrk Requests/sec, {connections} connections{duration} (higher is better){repeats}"
+
+
+def _first_connections(result: BenchResult) -> int | str:
+    return result.cells[0].connections if result.cells else "?"
+
+
+def measured(cell: Cell | None) -> bool:
+    """Whether a cell is drawn as figures: only an OK cell with runs. A FAILED cell is drawn
+    as "failed" even when it carries a run (e.g. one with zero requests)."""
+    return cell is not None and cell.status is CellStatus.OK and bool(cell.runs)
+
+
+def unmeasured_text(cell: Cell | None) -> str:
+    """What stands in for an unmeasured cell's bar: "failed", or "n/a" when there is none."""
+    return "failed" if cell is not None and cell.status is CellStatus.FAILED else "n/a"
+
+
+def rate_label(rate: Summary) -> str:
+    """A bar's value label: its median Requests/sec, e.g. "69,297"."""
+    return f"{rate.median:,.0f}"
+
+
+def _draw_group(axes, result: BenchResult, servers: list[str], threads: int,
+                offset: float, width: float) -> None:
+    for index, server in enumerate(servers):
+        cell = _find(result, server, threads)
+        x = index + offset
+        if not measured(cell):
+            axes.text(x, 0, unmeasured_text(cell), rotation=90, ha="center",
+                      va="bottom", fontsize=8, color="firebrick")
+            continue
+        rate = cell_summary(cell)
+        spread = [[rate.median - rate.minimum], [rate.maximum - rate.median]] if rate.n > 1 else None
+        bar = axes.bar(x, rate.median, width, color=f"C{_color(result, threads)}", yerr=spread,
+                       capsize=3, error_kw={"elinewidth": 1})
+        axes.bar_label(bar, labels=[rate_label(rate)], fontsize=7, padding=2)
+
+
+def _color(result: BenchResult, threads: int) -> int:
+    return thread_settings(result).index(threads)
+
+
+def caption(result: BenchResult) -> str:
+    """Who produced the numbers, and how: shown under every chart."""
+    warmup = ""
+    if result.settings:
+        warmup = " | warm-up before measuring" if result.settings.warmup_s else " | cold: no warm-up"
+    return f"Host: {result.host.describe()} | run {result.created_utc}{warmup}"
+
+
+def build_throughput_figure(result: BenchResult) -> Figure:
+    """The chart as a Figure, not yet written anywhere; the caption names the host."""
+    servers, settings = server_order(result), thread_settings(result)
+    figure = Figure(figsize=FIGURE_SIZE_IN, dpi=DPI)
+    axes = figure.subplots()
+    width = 0.8 / max(len(settings), 1)
+    for position, threads in enumerate(settings):
+        offset = (position - (len(settings) - 1) / 2) * width
+        _draw_group(axes, result, servers, threads, offset, width)
+    axes.set_xticks(range(len(servers)), [result.label(name) for name in servers], fontsize=9)
+    axes.set_xlim(-0.6, len(servers) - 0.4)
+    axes.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
+    axes.set_ylabel("Requests/sec")
+    axes.set_title(chart_title(result), fontsize=11)
+    axes.legend(handles=[Patch(color=f"C{position}", label=f"{threads} threads")
+                         for position, threads in enumerate(settings)], fontsize=9)
+    axes.grid(axis="y", alpha=0.3)
+    axes.margins(y=0.12)
+    figure.text(0.01, 0.01, caption(result), fontsize=7, color="dimgray")
+    figure.tight_layout(rect=(0, 0.03, 1, 1))
+    return figure
+
+
+def save_figure(figure: Figure, path: Path) -> None:
+    """Writes the figure as a PNG, creating its folder. The figure is not held by pyplot,
+    so nothing stays open once it is dropped."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path)
+
+
+def draw_throughput_chart(result: BenchResult, path: Path) -> None:
+    """Writes the PNG; the caption names the host that produced the numbers."""
+    save_figure(build_throughput_figure(result), path)

@@ -1,0 +1,60 @@
+"""The results table as CSV, in base units (µs, bytes, bytes/s) for spreadsheets and scripts.
+Figures are as in results.md: medians over a cell's runs, error counts summed."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from httplab.presentation.figures import CellFigures, cell_figures
+from httplab.model import BenchResult, Cell
+from httplab.presentation.export.columns import server_log
+
+HEADER = ("framework", "server", "threads", "connections", "runs", "requests_per_sec",
+          "requests_per_sec_min", "requests_per_sec_max", "requests_per_sec_cv",
+          "successful_requests_per_sec", "latency_avg_us", "latency_stdev_us",
+          "latency_max_us", "latency_p50_us", "latency_p99_us", "latency_p99_9_us",
+          "transfer_bytes_per_sec", "socket_errors_connect", "socket_errors_read",
+          "socket_errors_write", "socket_errors_timeout", "non_2xx_3xx", "cpu_cores",
+          "memory_peak_bytes", "memory_mean_bytes", "resources_unavailable", "status", "reason",
+          "server_log")
+
+
+class CsvExporter:
+    file_name = "results.csv"
+
+    def render(self, result: BenchResult) -> str:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(HEADER)
+        for cell in result.cells:
+            writer.writerow(_row(result, cell))
+        return buffer.getvalue()
+
+
+def _row(result: BenchResult, cell: Cell) -> tuple[object, ...]:
+    head = (result.label(cell.server), cell.server, cell.threads, cell.connections, len(cell.runs))
+    tail = (cell.status.value, cell.reason or "", server_log(cell, result) or "")
+    figures = cell_figures(cell)
+    if figures is None:
+        return head + ("",) * (len(HEADER) - len(head) - len(tail)) + tail
+    return head + _measured(figures) + tail
+
+
+def _measured(figures: CellFigures) -> tuple[object, ...]:
+    rate, errors = figures.requests_per_sec, figures.errors
+    return (
+        _number(rate.median), _number(rate.minimum), _number(rate.maximum),
+        _number(rate.cv, digits=4), _number(figures.successful_requests_per_sec),
+        _number(figures.latency_mean_us), _number(figures.latency_stdev_us),
+        _number(figures.latency_max_us), _number(figures.latency_p50_us),
+        _number(figures.latency_p99_us), _number(figures.latency_p999_us),
+        _number(figures.transfer_per_sec), errors.connect, errors.read, errors.write,
+        errors.timeout, figures.non_2xx_3xx, _number(figures.cpu_cores, digits=3),
+        _number(figures.memory_peak_bytes, digits=0), _number(figures.memory_mean_bytes, digits=0),
+        figures.resources_unavailable or "",
+    )
+
+
+def _number(value: float | None, digits: int = 2) -> str:
+    return "" if value is None else f"{value:.{digits}f}"

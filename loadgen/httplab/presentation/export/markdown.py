@@ -1,0 +1,105 @@
+"""The results as Markdown: the cells table, the servers as run, and any warnings."""
+
+from __future__ import annotations
+
+from httplab.presentation.figures import CellFigures, cell_figures
+from httplab.presentation.formatting import MISSING, format_bytes, format_duration_us, format_rate
+from httplab.model import BenchResult, Cell, ServerRecord, Settings
+from httplab.presentation.export.columns import cell_status, socket_errors
+
+HEADER = ("Framework", "Threads", "Connections", "Requests/sec", "Min–max", "CV",
+          "Successful req/s", "Latency avg", "Latency stdev", "Latency max", "p50", "p99",
+          "Transfer/sec", "Socket errors (connect/read/write/timeout)", "Non-2xx/3xx",
+          "CPU (cores)", "Memory peak", "Memory mean", "Status")
+SERVER_HEADER = ("Server", "Version", "Transport", "Ready line", "First answer", "Image size",
+                 "Java", "Check")
+
+
+class MarkdownExporter:
+    file_name = "results.md"
+
+    def render(self, result: BenchResult) -> str:
+        lines = [*_preamble(result), "", *_table(HEADER, [_cell_row(result, c) for c in result.cells])]
+        if result.servers:
+            lines += ["", "Servers as run:", "",
+                      *_table(SERVER_HEADER, [_server_row(s) for s in result.servers])]
+        if result.warnings:
+            lines += ["", "Warnings:", "", *(f"- {warning}" for warning in result.warnings)]
+        return "\n".join(lines) + "\n"
+
+
+def _preamble(result: BenchResult) -> list[str]:
+    run = f"Run: {result.created_utc}"
+    if result.settings:
+        run += f"; {describe_settings(result.settings)}"
+    if result.lab_commit:
+        run += f"; httplab {result.lab_commit}"
+    return [f"Host: {result.host.describe()}", "", run]
+
+
+def describe_settings(settings: Settings) -> str:
+    threads = " and ".join(str(count) for count in settings.threads)
+    text = (f"wrk with {settings.connections} connections, threads {threads}, "
+            f"{settings.duration_s:g} s per run, against {settings.url}; backend {settings.backend}")
+    text += f"; {settings.repeat} measured run{'s' if settings.repeat > 1 else ''} per cell"
+    warmups = [f"{name} {seconds:g} s" for name, seconds in
+               (("primer", settings.primer_s), ("warm-up", settings.warmup_s)) if seconds]
+    text += f", after {' and '.join(warmups)} (not measured)" if warmups else ", no warm-up"
+    for name, cpus in (("server", settings.server_cpus), ("wrk", settings.loadgen_cpus)):
+        if cpus:
+            text += f"; {name} on CPUs {cpus}"
+    return text
+
+
+def _cell_row(result: BenchResult, cell: Cell) -> tuple[str, ...]:
+    head = (result.label(cell.server), str(cell.threads), str(cell.connections))
+    figures = cell_figures(cell)
+    if figures is None:
+        return head + (MISSING,) * (len(HEADER) - 4) + (cell_status(cell, result),)
+    status = cell_status(cell, result)
+    if figures.resources_unavailable:
+        status += f" (CPU and memory unavailable: {figures.resources_unavailable})"
+    return head + _measured(figures) + (status,)
+
+
+def _measured(figures: CellFigures) -> tuple[str, ...]:
+    rate = figures.requests_per_sec
+    spread = f"{rate.minimum:.2f}–{rate.maximum:.2f}" if rate.n > 1 else MISSING
+    cv = f"{rate.cv:.1%}" if rate.cv is not None else MISSING
+    return (
+        format_rate(rate.median), spread, cv, format_rate(figures.successful_requests_per_sec),
+        format_duration_us(figures.latency_mean_us), format_duration_us(figures.latency_stdev_us),
+        format_duration_us(figures.latency_max_us), format_duration_us(figures.latency_p50_us),
+        format_duration_us(figures.latency_p99_us), format_bytes(figures.transfer_per_sec),
+        socket_errors(figures.errors), str(figures.non_2xx_3xx),
+        MISSING if figures.cpu_cores is None else f"{figures.cpu_cores:.2f}",
+        format_bytes(figures.memory_peak_bytes), format_bytes(figures.memory_mean_bytes),
+    )
+
+
+def _server_row(server: ServerRecord) -> tuple[str, ...]:
+    first_answer = MISSING if server.startup_seconds is None else f"{server.startup_seconds:.2f} s"
+    ready = server.startup_line.removeprefix("httplab-ready ") if server.startup_line else MISSING
+    return (server.label, f"{server.framework} {server.version}", server.transport, ready,
+            first_answer, format_bytes(server.image_size_bytes), _java(server.java_version),
+            server.verification or MISSING)
+
+
+def _java(version: str | None) -> str:
+    """The JVM's build line (e.g. 'OpenJDK Runtime Environment (build 17.0.19+10-...)')."""
+    if not version:
+        return MISSING
+    return version.split("; ")[-1]
+
+
+def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
+    return [_row(header), _row(("---",) * len(header)), *(_row(row) for row in rows)]
+
+
+def _row(values: tuple[str, ...]) -> str:
+    return "| " + " | ".join(_cell_text(value) for value in values) + " |"
+
+
+def _cell_text(value: str) -> str:
+    """One table cell: a multi-line reason (such as log lines) folds into one line."""
+    return " / ".join(line.strip() for line in value.splitlines() if line.strip()).replace("|", "\\|")

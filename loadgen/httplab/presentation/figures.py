@@ -1,0 +1,72 @@
+"""What a cell's table row shows when it has several measured runs. Pure.
+
+Rates and latencies are the median over runs (each metric on its own), error counts are
+summed over runs, CPU is the median and peak memory the largest seen."""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from httplab.model import Cell, ResourceUsage, SocketErrors, WrkRun
+from httplab.results.stats import Summary, cell_summary
+
+
+@dataclass(frozen=True)
+class CellFigures:
+    requests_per_sec: Summary
+    successful_requests_per_sec: float
+    latency_mean_us: float | None
+    latency_stdev_us: float | None
+    latency_max_us: float | None
+    latency_p50_us: float | None
+    latency_p99_us: float | None
+    latency_p999_us: float | None
+    transfer_per_sec: float
+    errors: SocketErrors
+    non_2xx_3xx: int
+    cpu_cores: float | None
+    memory_peak_bytes: int | None
+    memory_mean_bytes: float | None
+    resources_unavailable: str | None
+
+
+def _median(values: Iterable[float | None]) -> float | None:
+    known = [value for value in values if value is not None]
+    return statistics.median(known) if known else None
+
+
+def _over_runs(runs: tuple[WrkRun, ...], metric: Callable[[WrkRun], float | None]) -> float | None:
+    return _median(metric(run) for run in runs)
+
+
+def _summed_errors(runs: tuple[WrkRun, ...]) -> SocketErrors:
+    return SocketErrors(*(sum(getattr(run.errors, kind) for run in runs)
+                          for kind in ("connect", "read", "write", "timeout")))
+
+
+def _unavailable(usages: tuple[ResourceUsage, ...]) -> str | None:
+    reasons = dict.fromkeys(usage.unavailable for usage in usages if usage.unavailable)
+    return "; ".join(reasons) or (None if usages else "not sampled")
+
+
+def cell_figures(cell: Cell) -> CellFigures | None:
+    """None for a cell without measured runs."""
+    summary = cell_summary(cell)
+    if summary is None:
+        return None
+    runs, usages = cell.runs, cell.resources
+    peaks = [usage.memory_peak_bytes for usage in usages if usage.memory_peak_bytes is not None]
+    return CellFigures(
+        summary, _over_runs(runs, lambda run: run.successful_requests_per_sec),
+        _over_runs(runs, lambda run: run.latency.mean_us),
+        _over_runs(runs, lambda run: run.latency.stdev_us),
+        _over_runs(runs, lambda run: run.latency.max_us),
+        _over_runs(runs, lambda run: run.latency.percentile(50.0)),
+        _over_runs(runs, lambda run: run.latency.percentile(99.0)),
+        _over_runs(runs, lambda run: run.latency.percentile(99.9)),
+        _over_runs(runs, lambda run: run.transfer_per_sec),
+        _summed_errors(runs), sum(run.non_2xx_3xx for run in runs),
+        _median(usage.cpu_cores for usage in usages), max(peaks) if peaks else None,
+        _median(usage.memory_mean_bytes for usage in usages), _unavailable(usages))

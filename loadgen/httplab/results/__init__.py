@@ -1,0 +1,1 @@
+"""A run's results: raw files collected into the model, stored, summarised."""

@@ -1,0 +1,31 @@
+"""Builds the immutable BenchResult from what the runner recorded. Reads raw files via collect."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from httplab.results.collect import cells_from_outcomes
+from httplab.manifest import ServerManifest
+from httplab.model import BenchResult, HostInfo, ServerOutcome, ServerRecord, Settings
+from httplab.results.serialize import FORMAT_VERSION
+from httplab.results.stability import DEFAULT_CV_THRESHOLD, stability_warnings
+
+
+def record_of_manifest(manifest: ServerManifest) -> ServerRecord:
+    return ServerRecord(name=manifest.name, label=manifest.label, framework=manifest.framework,
+                        version=manifest.version, worker_setting=manifest.worker_setting,
+                        transport=manifest.transport)
+
+
+def with_warnings(result: BenchResult) -> BenchResult:
+    threshold = result.settings.cv_threshold if result.settings else DEFAULT_CV_THRESHOLD
+    return replace(result, warnings=stability_warnings(result, threshold))
+
+
+def assemble(outcomes: list[ServerOutcome], settings: Settings, host: HostInfo,
+             created_utc: str, lab_commit: str | None) -> BenchResult:
+    cells = cells_from_outcomes([cell for outcome in outcomes for cell in outcome.cells])
+    return with_warnings(BenchResult(
+        format_version=FORMAT_VERSION, created_utc=created_utc, settings=settings, host=host,
+        servers=tuple(outcome.record for outcome in outcomes), cells=cells,
+        lab_commit=lab_commit))

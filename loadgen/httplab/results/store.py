@@ -1,0 +1,45 @@
+"""Where results live on disk: results/<UTC timestamp>/, its raw/ folder, results/latest."""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+
+from httplab.model import BenchResult
+from httplab.results.serialize import result_from_dict
+
+LATEST = "latest"
+RAW = "raw"
+
+
+def utc_stamp(now: datetime | None = None) -> str:
+    """'2026-11-22T04-30-05Z': sortable, and safe in file names on every OS."""
+    return (now or datetime.now(timezone.utc)).strftime("%Y-%m-%dT%H-%M-%SZ")
+
+
+def new_run_dir(results_root: Path, stamp: str) -> Path:
+    run_dir = results_root / stamp
+    (run_dir / RAW).mkdir(parents=True, exist_ok=False)
+    return run_dir
+
+
+def point_latest(results_root: Path, run_dir: Path) -> None:
+    """results/latest -> the newest run (relative, so the tree can move)."""
+    link = results_root / LATEST
+    temporary = results_root / f".{LATEST}.tmp"
+    temporary.unlink(missing_ok=True)
+    temporary.symlink_to(run_dir.name)
+    os.replace(temporary, link)
+
+
+def read_results(path: Path) -> BenchResult:
+    return result_from_dict(json.loads(path.read_text()))
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """A reader never sees half a file, even when the run is interrupted mid-write."""
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(text)
+    os.replace(temporary, path)

@@ -1,0 +1,1 @@
+"""Running a bench: the plan, the runner, measuring, backends and sampling."""

@@ -1,0 +1,248 @@
+"""The docker backend: each server in turn and wrk in containers from docker-compose.yml,
+on host networking, so load stays on 127.0.0.1 as in the original benchmark. The file's
+one `server` service becomes the server that HTTPLAB_SERVER names."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from httplab.manifest import ServerManifest
+from httplab.paths import servers_dir
+from httplab.running.resources.probes import ResourceProbe, probe_for_container
+from httplab.running.process import ServerProcess
+from httplab.checking.readiness import (READY_TIMEOUT_S, Readiness, ServerProbes,
+                                        answers_correctly, not_ready_reason, wait_until_ready)
+from httplab.checking.ready_line import StartupInfo
+from httplab.running.tools import command_output, first_line, java_version
+from httplab.wrk.command import WrkRequest, wrk_arguments, wrk_time_limit_s
+from httplab.running.backends import compose as cmd
+from httplab.running.backends.base import (LOOPBACK, BackendError, StartedServer, WrkOutcome,
+                                           ensure_port_free)
+from httplab.running.base_images import (BASE_IMAGES_ENV, BUILD_ARGS, OFFICIAL_PROBE_IMAGE,
+                                         local_build_args)
+
+BUILD_TIMEOUT_S = 3600
+WAYS_ON = ("Either install and start Docker (README, \"Installing Docker on Debian\": "
+           "`apt-get install docker.io docker-compose` then `dockerd &` or `systemctl start "
+           "docker`), or run without containers: `make bench BACKEND=local` (needs a JDK 17+ "
+           "and wrk on this host)")
+LOG_FOLLOW_GRACE_S = 5.0  # `docker logs -f` ends by itself once the container is gone
+UNPRIVILEGED_ID = 10001  # the user the lab's images run as
+
+
+def _run(command: list[str], env: dict[str, str] | None = None, timeout: float = 120,
+         ) -> subprocess.CompletedProcess[str]:
+    try:
+        return subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as error:
+        raise BackendError(f"`{' '.join(command[:6])} ...` did not finish in {timeout:g} s") from error
+    except OSError as error:
+        raise BackendError(f"cannot run {command[0]}: {error}") from error
+
+
+def _tail(text: str, lines: int = 15) -> str:
+    return "\n".join(text.strip().splitlines()[-lines:])
+
+
+class DockerBackend:
+    name = "docker"
+
+    def __init__(self, repo: Path, base_images: str = "auto", compose: str | None = None,
+                 ready_timeout_s: float = READY_TIMEOUT_S):
+        self.repo, self.base_images_choice = repo.resolve(), base_images
+        self.ready_timeout_s = ready_timeout_s
+        self.preferred_compose = compose
+        self.compose: list[str] = []
+        self.build_args: dict[str, str] = {}
+        self.serving: str | None = None  # the server whose container is up, for wrk's runs
+
+    def check_available(self) -> None:
+        if command_output(["docker", "--version"]) is None:
+            raise BackendError(f"docker not found. {WAYS_ON}")
+        info = _run(["docker", "info", "--format", "{{.ServerVersion}}"], timeout=30)
+        if info.returncode != 0:
+            raise BackendError("no Docker engine answers (is dockerd running, and may this user "
+                               f"use it? docker said: {first_line(info.stderr) or 'nothing'}). "
+                               f"{WAYS_ON}")
+        compose = cmd.detect_compose(self.preferred_compose)
+        if compose is None:
+            raise BackendError("Docker Compose not found: install the compose plugin "
+                               "(`docker compose`) or docker-compose v1.29, or use BACKEND=local")
+        self.compose = compose
+
+    def prepare(self, servers: tuple[ServerManifest, ...]) -> None:
+        self.build_args = self._resolve_base_images()
+        for server in servers:
+            label = f"{server.name} (servers/{self._dockerfile(server.name)})"
+            self._build(cmd.SERVER_SERVICE, server.name, label)
+        if servers:  # Compose reads the whole file: wrk's build needs a server named too
+            self._build(cmd.WRK_SERVICE, servers[0].name, "wrk")
+
+    def _build(self, service: str, server: str, label: str) -> None:
+        build = _run(cmd.build_command(self.compose, self.repo, service), self._env(server),
+                     BUILD_TIMEOUT_S)
+        if build.returncode != 0:
+            raise BackendError(f"image build failed for {label}:\n"
+                               f"{_tail(build.stdout + build.stderr)}")
+
+    def _resolve_base_images(self) -> dict[str, str]:
+        choice = self.base_images_choice
+        if any(arg in os.environ for arg in BUILD_ARGS):
+            return {arg: os.environ[arg] for arg in BUILD_ARGS if arg in os.environ}
+        if choice == "official" or (choice == "auto" and _official_images_reachable()):
+            return {}
+        args = local_build_args((self.repo / BASE_IMAGES_ENV).read_text())
+        missing = [image for image in set(args.values()) if not _image_exists(image)]
+        if missing:
+            raise BackendError(f"official base images cannot be pulled and local ones are "
+                               f"missing ({', '.join(sorted(missing))}): run `make base-images`")
+        return args
+
+    def _env(self, server: str, **extra: str) -> dict[str, str]:
+        """The Compose command's environment, with `server` as the file's server."""
+        return {**os.environ, **self.build_args, **self.server_environment(server), **extra}
+
+    def server_environment(self, server: str) -> dict[str, str]:
+        """HTTPLAB_SERVER and HTTPLAB_DOCKERFILE, which make the Compose file's one server
+        service this server; set always, so a stray value in the caller's shell is ignored."""
+        return cmd.server_environment(server, self._dockerfile(server))
+
+    def _dockerfile(self, server: str) -> str:
+        """The server's Dockerfile, relative to the build context servers/."""
+        folder = servers_dir(self.repo)
+        return cmd.dockerfile_for(folder, server).relative_to(folder).as_posix()
+
+    @contextmanager
+    def serve(self, manifest: ServerManifest, cpus: str | None = None,
+              log_path: Path | None = None) -> Iterator[StartedServer]:
+        ensure_port_free(manifest.port)
+        follower: ServerProcess | None = None
+        self.serving = manifest.name
+        try:
+            container, up_seconds = self._start(manifest, cpus)
+            # `docker logs -f` gives everything from the container's start, then follows it.
+            follower = ServerProcess(["docker", "logs", "-f", container], dict(os.environ),
+                                     log_path=log_path)
+            readiness = self._wait_ready(manifest, container, follower)
+            yield self._describe(manifest, container, up_seconds + (readiness.first_answer_s or 0),
+                                 readiness.startup, log_path)
+        finally:
+            _run(cmd.down_command(self.compose, self.repo), self._env(manifest.name))
+            self.serving = None
+            if follower is not None:
+                follower.stop(let_finish_s=LOG_FOLLOW_GRACE_S)
+
+    def _start(self, manifest: ServerManifest, cpus: str | None) -> tuple[str, float]:
+        """Starts the container; returns its id and the seconds `up` took."""
+        started_at = time.monotonic()
+        up = _run(cmd.up_command(self.compose, self.repo),
+                  self._env(manifest.name, JAVA_OPTS=manifest.jvm_options,
+                            HTTPLAB_SERVER_CPUS=cpus or ""))
+        if up.returncode != 0:
+            raise BackendError(f"cannot start {manifest.name}: {_tail(up.stderr, 5)}")
+        return self._container_id(manifest.name), time.monotonic() - started_at
+
+    def _wait_ready(self, manifest: ServerManifest, container: str,
+                    follower: ServerProcess) -> Readiness:
+        probes = ServerProbes(lambda: answers_correctly(LOOPBACK, manifest.port,
+                                                        manifest.server_header),
+                              follower.output, lambda: _is_running(container))
+        readiness = wait_until_ready(probes, self.ready_timeout_s)
+        if not readiness.ready:
+            exit_note = f" with code {_inspect(container, '{{.State.ExitCode}}')}"
+            raise BackendError(f"{manifest.name} " + not_ready_reason(
+                readiness, self.ready_timeout_s, follower.output(), exit_note))
+        return readiness
+
+    def _describe(self, manifest: ServerManifest, container: str, startup_seconds: float,
+                  startup: StartupInfo | None, log_path: Path | None) -> StartedServer:
+        image = f"httplab/{manifest.name}:latest"
+        return StartedServer(
+            manifest, startup, startup_seconds, _image_size(image),
+            java_version(["docker", "exec", container, "java"]), _image_id(image),
+            container=container, log_path=log_path)
+
+    def exit_status(self, started: StartedServer) -> str | None:
+        state = _inspect(started.container or "", "{{.State.Running}} {{.State.ExitCode}}")
+        if state.startswith("true"):
+            return None
+        code = state.split()[-1] if state else "unknown"
+        return f"the server's container stopped (exit code {code})"
+
+    def resource_probe(self, started: StartedServer) -> ResourceProbe:
+        return probe_for_container(started.container or "")
+
+    def _container_id(self, server: str) -> str:
+        ids = _run(cmd.container_id_command(self.compose, self.repo), self._env(server))
+        container = ids.stdout.strip()
+        if not container:
+            raise BackendError(f"{server} started no container: {_tail(ids.stderr, 5)}")
+        return container.splitlines()[0]
+
+    def run_wrk(self, request: WrkRequest, text_path: Path, json_path: Path,
+                cpus: str | None = None) -> WrkOutcome:
+        if self.serving is None:
+            raise BackendError("wrk runs only while a server is up (inside serve())")
+        name = f"httplab-wrk-{os.getpid()}"
+        command = cmd.wrk_run_command(self.compose, self.repo, name, json_path.name,
+                                      wrk_arguments(request, cmd.WRK_SCRIPT_IN_IMAGE))
+        uid, gid = _wrk_user(json_path.parent)
+        env = self._env(self.serving, HTTPLAB_RAW_DIR=str(json_path.parent.resolve()),
+                        HTTPLAB_UID=str(uid), HTTPLAB_GID=str(gid), HTTPLAB_LOADGEN_CPUS=cpus or "")
+        try:
+            with text_path.open("w") as text:
+                completed = subprocess.run(command, env=env, stdout=text, stderr=subprocess.PIPE,
+                                           text=True, timeout=wrk_time_limit_s(request))
+        except subprocess.TimeoutExpired:
+            return WrkOutcome(-1, f"wrk did not finish within {wrk_time_limit_s(request)} s")
+        finally:
+            command_output(["docker", "rm", "-f", name])
+        return WrkOutcome(completed.returncode, _tail(completed.stderr, 5))
+
+    def versions(self) -> dict[str, str | None]:
+        wrk = command_output(["docker", "run", "--rm", "--network", "none", "httplab/wrk:latest", "-v"])
+        return {"docker": first_line(command_output(["docker", "version", "--format",
+                                                     "client {{.Client.Version}}, engine {{.Server.Version}}"])),
+                "compose": first_line(command_output([*self.compose, "version"])),
+                "wrk": first_line(wrk)}
+
+
+def _wrk_user(raw_dir: Path) -> tuple[int, int]:
+    """wrk writes its JSON as the calling user, so the files are theirs; never as root:
+    a root caller lends the raw directory to the images' unprivileged user instead."""
+    if os.getuid() != 0:
+        return os.getuid(), os.getgid()
+    os.chown(raw_dir, UNPRIVILEGED_ID, UNPRIVILEGED_ID)
+    return UNPRIVILEGED_ID, UNPRIVILEGED_ID
+
+
+def _image_exists(image: str) -> bool:
+    return _run(["docker", "image", "inspect", image]).returncode == 0
+
+
+def _official_images_reachable() -> bool:
+    if _image_exists(OFFICIAL_PROBE_IMAGE):
+        return True
+    return _run(["docker", "pull", "-q", OFFICIAL_PROBE_IMAGE], timeout=300).returncode == 0
+
+
+def _inspect(target: str, template: str) -> str:
+    return _run(["docker", "inspect", "-f", template, target]).stdout.strip()
+
+
+def _is_running(container: str) -> bool:
+    return _inspect(container, "{{.State.Running}}") == "true"
+
+
+def _image_id(image: str) -> str | None:
+    return _inspect(image, "{{.Id}}") or None
+
+
+def _image_size(image: str) -> int | None:
+    size = _inspect(image, "{{.Size}}")
+    return int(size) if size.isdigit() else None

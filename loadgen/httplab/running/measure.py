@@ -1,0 +1,65 @@
+"""One wrk run against a started server: raw files named by convention, and the server's
+CPU and memory sampled while wrk measures."""
+
+from __future__ import annotations
+
+import json
+from contextlib import nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+
+from httplab.running.backends.base import Backend, StartedServer
+from httplab.model import ResourceUsage
+from httplab.running.resources.sampler import Sampler
+from httplab.results.serialize import resources_to_dict
+from httplab.wrk.command import WrkRequest
+
+UNMEASURED_DIR = "unmeasured"  # primer and warm-up output, kept apart from measured runs
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    text_path: Path
+    json_path: Path | None
+    resources_path: Path | None
+    failure: str | None
+
+
+def raw_stem(server: str, request: WrkRequest, repeat: int, repeats: int) -> str:
+    """netty-t10-c500, or netty-t10-c500-r2 when each cell is measured more than once."""
+    stem = f"{server}-{request.label}"
+    return f"{stem}-r{repeat}" if repeats > 1 else stem
+
+
+class Measurer:
+    def __init__(self, backend: Backend, raw_dir: Path, loadgen_cpus: str | None):
+        self.backend, self.raw_dir, self.loadgen_cpus = backend, raw_dir, loadgen_cpus
+
+    def unmeasured(self, started: StartedServer, request: WrkRequest, phase: str) -> RunOutcome:
+        stem = self.raw_dir / UNMEASURED_DIR / f"{started.manifest.name}-{phase}"
+        return self._run(request, stem, sampler=None)
+
+    def measured(self, started: StartedServer, request: WrkRequest, repeat: int,
+                 repeats: int) -> RunOutcome:
+        stem = self.raw_dir / raw_stem(started.manifest.name, request, repeat, repeats)
+        return self._run(request, stem, Sampler(self.backend.resource_probe(started)))
+
+    def _run(self, request: WrkRequest, stem: Path, sampler: Sampler | None) -> RunOutcome:
+        text_path, json_path = stem.with_suffix(".txt"), stem.with_suffix(".json")
+        json_path.unlink(missing_ok=True)
+        with sampler or nullcontext():
+            outcome = self.backend.run_wrk(request, text_path, json_path, self.loadgen_cpus)
+        usage = sampler.usage() if sampler else None
+        failure = None
+        if outcome.exit_code != 0:
+            failure = f"wrk exited with {outcome.exit_code}: {outcome.stderr or 'no message'}"
+        return RunOutcome(text_path, json_path if json_path.exists() else None,
+                          _write_resources(stem, usage), failure)
+
+
+def _write_resources(stem: Path, usage: ResourceUsage | None) -> Path | None:
+    if usage is None:
+        return None
+    path = stem.with_suffix(".resources.json")
+    path.write_text(json.dumps(resources_to_dict(usage), indent=2) + "\n")
+    return path

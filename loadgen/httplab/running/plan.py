@@ -1,0 +1,203 @@
+"""What a bench will do, validated before any load starts. Pure functions."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from httplab.manifest import ServerManifest
+from httplab.model import Settings
+
+_DURATION = re.compile(r"^(\d+)(s|m|h)?$")
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600}
+LOOPBACK = "127.0.0.1"  # every server binds here, and wrk aims only here
+MAX_THREADS = 1024
+MAX_CONNECTIONS = 1_000_000
+
+
+class PlanError(ValueError):
+    """Bad bench input; the message is the one line the user sees."""
+
+
+def target_url(manifest: ServerManifest) -> str:
+    """What wrk loads: the server's port and path, from its manifest, on loopback."""
+    return f"http://{LOOPBACK}:{manifest.port}{manifest.path}"
+
+
+def target_urls(servers: tuple[ServerManifest, ...]) -> str:
+    """The plan's wrk URLs, for the record: one when every server shares it."""
+    return ", ".join(dict.fromkeys(target_url(server) for server in servers))
+
+
+PRIMER_CONNECTIONS = 8
+MAX_REPEAT = 1000
+
+
+@dataclass(frozen=True)
+class Phase:
+    """An unmeasured wrk run before the measured ones: the primer or the warm-up."""
+
+    name: str
+    duration: str
+    duration_s: int
+    connections: int | None  # None: the measured connection count
+
+
+@dataclass(frozen=True)
+class BenchPlan:
+    servers: tuple[ServerManifest, ...]
+    threads: tuple[int, ...]
+    connections: int
+    duration: str  # as wrk takes it: "10s"
+    duration_s: int
+    repeat: int = 1
+    phases: tuple[Phase, ...] = ()  # primer, then warm-up; absent when set to 0
+    server_cpus: str | None = None  # a cpuset such as "1" or "0-3,6"
+    loadgen_cpus: str | None = None
+
+    @property
+    def measured_seconds_per_server(self) -> int:
+        return self.repeat * len(self.threads) * self.duration_s
+
+    @property
+    def load_seconds(self) -> int:
+        unmeasured = sum(phase.duration_s for phase in self.phases)
+        return len(self.servers) * (unmeasured + self.measured_seconds_per_server)
+
+    def phase(self, name: str) -> Phase | None:
+        return next((phase for phase in self.phases if phase.name == name), None)
+
+
+def parse_duration(text: str) -> tuple[str, int]:
+    """'10s' -> ('10s', 10); '2m' -> ('2m', 120); a bare number is seconds."""
+    match = _DURATION.match(text.strip())
+    if not match or int(match.group(1)) == 0:
+        raise PlanError(f"DURATION must be a positive whole number of seconds, minutes or "
+                        f"hours such as 10s, 2m or 1h; got {text!r}")
+    count, unit = int(match.group(1)), match.group(2) or "s"
+    return f"{count}{unit}", count * _UNIT_SECONDS[unit]
+
+
+def parse_optional_duration(name: str, text: str) -> tuple[str, int] | None:
+    """Like parse_duration, but 0 (or 0s) means none."""
+    if text.strip() in ("0", "0s", "0m", "0h"):
+        return None
+    try:
+        return parse_duration(text)
+    except PlanError:
+        raise PlanError(f"{name} must be 0 (none) or a whole number of seconds, minutes or "
+                        f"hours such as 5s or 1m; got {text!r}") from None
+
+
+def parse_cpuset(name: str, text: str, available: frozenset[int]) -> str | None:
+    """'0-1,3' -> '0-1,3' after checking that this host has those CPUs; '' -> None."""
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        cpus = cpuset_members(text)
+    except ValueError:
+        raise PlanError(f"{name} must be a cpuset such as 1 or 0-3,6; got {text!r}") from None
+    missing = sorted(cpus - available)
+    if missing:
+        raise PlanError(f"{name} {text!r} names CPU(s) {', '.join(map(str, missing))} that this "
+                        f"host does not have (usable: {format_cpuset(available)})")
+    return text
+
+
+def cpuset_members(text: str) -> set[int]:
+    """'0-1,3' -> {0, 1, 3}; ValueError when it is not a cpuset."""
+    cpus: set[int] = set()
+    for part in text.split(","):
+        low, _, high = part.strip().partition("-")
+        if not low.isdigit() or (high and not high.isdigit()) or int(high or low) < int(low):
+            raise ValueError(f"not a cpuset: {text!r}")
+        cpus.update(range(int(low), int(high or low) + 1))
+    return cpus
+
+
+def format_cpuset(cpus: frozenset[int]) -> str:
+    return ",".join(str(cpu) for cpu in sorted(cpus))
+
+
+def parse_repeat(text: str) -> int:
+    text = text.strip()
+    if not text.isdigit() or not 1 <= int(text) <= MAX_REPEAT:
+        raise PlanError(f"REPEAT must be a whole number from 1 to {MAX_REPEAT}; got {text!r}")
+    return int(text)
+
+
+def parse_positive_list(name: str, text: str, maximum: int) -> tuple[int, ...]:
+    """'10,5' -> (10, 5); each a whole number from 1 to maximum."""
+    values = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part.isdigit() or not 1 <= int(part) <= maximum:
+            raise PlanError(f"{name} must be whole numbers from 1 to {maximum}, separated by "
+                            f"commas; got {text!r}")
+        values.append(int(part))
+    return tuple(values)
+
+
+def select_servers(requested: str, known: tuple[ServerManifest, ...]) -> tuple[ServerManifest, ...]:
+    """'netty,vertx' -> those manifests, in the order asked; '' or 'all' -> every server."""
+    if requested.strip() in ("", "all"):
+        return known
+    by_name = {manifest.name: manifest for manifest in known}
+    names = [name.strip() for name in requested.split(",") if name.strip()]
+    unknown = [name for name in names if name not in by_name]
+    if unknown:
+        raise PlanError(f"unknown server {', '.join(unknown)}; known: {', '.join(by_name)}")
+    return tuple(by_name[name] for name in dict.fromkeys(names))
+
+
+def make_phases(primer: str, warmup: str) -> tuple[Phase, ...]:
+    phases = []
+    for name, text, connections in (("primer", primer, PRIMER_CONNECTIONS), ("warmup", warmup, None)):
+        parsed = parse_optional_duration(name.upper(), text)
+        if parsed:
+            phases.append(Phase(name, parsed[0], parsed[1], connections))
+    return tuple(phases)
+
+
+@dataclass(frozen=True)
+class Options:
+    """The bench's options beyond the original protocol, as the user typed them."""
+
+    repeat: str = "1"
+    primer: str = "0"
+    warmup: str = "0"
+    server_cpus: str = ""
+    loadgen_cpus: str = ""
+
+
+def make_plan(servers: str, threads: str, connections: str, duration: str,
+              known: tuple[ServerManifest, ...], options: Options = Options(),
+              available_cpus: frozenset[int] = frozenset()) -> BenchPlan:
+    thread_counts = parse_positive_list("THREADS", threads, MAX_THREADS)
+    if "," in connections:
+        raise PlanError(f"CONNECTIONS takes one number; got {connections!r}")
+    (connection_count,) = parse_positive_list("CONNECTIONS", connections, MAX_CONNECTIONS)
+    too_many = [count for count in thread_counts if count > connection_count]
+    if too_many:
+        raise PlanError(f"THREADS {too_many[0]} is more than CONNECTIONS {connection_count}: "
+                        "wrk needs at least one connection per thread")
+    duration_text, duration_s = parse_duration(duration)
+    return BenchPlan(
+        select_servers(servers, known), thread_counts, connection_count, duration_text,
+        duration_s, parse_repeat(options.repeat), make_phases(options.primer, options.warmup),
+        parse_cpuset("SERVER_CPUS", options.server_cpus, available_cpus),
+        parse_cpuset("LOADGEN_CPUS", options.loadgen_cpus, available_cpus))
+
+
+def settings_of(plan: BenchPlan, backend: str, cv_threshold: float) -> Settings:
+    """The plan as the results record it."""
+    primer, warmup = plan.phase("primer"), plan.phase("warmup")
+    return Settings(servers=tuple(server.name for server in plan.servers), threads=plan.threads,
+                    connections=plan.connections, duration_s=float(plan.duration_s),
+                    backend=backend, url=target_urls(plan.servers), repeat=plan.repeat,
+                    primer_s=float(primer.duration_s) if primer else 0.0,
+                    primer_connections=(primer.connections or 0) if primer else 0,
+                    warmup_s=float(warmup.duration_s) if warmup else 0.0,
+                    cv_threshold=cv_threshold, server_cpus=plan.server_cpus,
+                    loadgen_cpus=plan.loadgen_cpus)

@@ -1,0 +1,48 @@
+"""One line per step of a bench, with the time left, so long runs show where they are."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TextIO
+
+from httplab.running.plan import BenchPlan
+
+# Rough per-server costs besides the load itself, for the estimate only.
+START_AND_VERIFY_S = 15
+
+
+def format_seconds(seconds: float) -> str:
+    seconds = max(int(round(seconds)), 0)
+    minutes, rest = divmod(seconds, 60)
+    return f"{minutes}m {rest:02d}s" if minutes else f"{rest}s"
+
+
+class Progress:
+    def __init__(self, plan: BenchPlan, stream: TextIO = sys.stdout):
+        self.plan, self.stream = plan, stream
+        self.started = time.monotonic()
+        self.remaining_s = plan.load_seconds + START_AND_VERIFY_S * len(plan.servers)
+
+    def say(self, message: str) -> None:
+        print(message, file=self.stream, flush=True)
+
+    def announce(self, backend: str) -> None:
+        plan = self.plan
+        names = ", ".join(server.name for server in plan.servers)
+        threads = ", ".join(str(count) for count in plan.threads)
+        repeats = f" x {plan.repeat} runs" if plan.repeat > 1 else ""
+        phases = ", ".join(f"{phase.name} {phase.duration}" for phase in plan.phases)
+        self.say(f"httplab: {len(plan.servers)} servers ({names}) x threads {threads} x "
+                 f"{plan.connections} connections x {plan.duration}{repeats} on backend {backend}"
+                 f"; before measuring: {phases or 'nothing (cold)'}")
+        self.say(f"httplab: {format_seconds(plan.load_seconds)} of load; about "
+                 f"{format_seconds(self.remaining_s)} in all, plus any image or jar build")
+
+    def step(self, index: int, server: str, message: str) -> None:
+        elapsed = format_seconds(time.monotonic() - self.started)
+        self.say(f"[{index}/{len(self.plan.servers)}] {server}: {message} "
+                 f"(elapsed {elapsed}, about {format_seconds(self.remaining_s)} left)")
+
+    def spent(self, seconds: float) -> None:
+        self.remaining_s = max(self.remaining_s - seconds, 0)

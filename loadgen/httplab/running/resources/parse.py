@@ -1,0 +1,171 @@
+"""Pure parsers of /proc and cgroup files, and the sample a probe reads. No I/O."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class SamplingError(Exception):
+    """A probe could not read its server's CPU or memory."""
+
+
+@dataclass(frozen=True)
+class ResourceSample:
+    cpu_seconds: float  # cumulative since the server started
+    memory_bytes: int  # at the moment of reading
+
+
+def parse_proc_stat_cpu_ticks(text: str) -> int:
+    """utime + stime, in clock ticks, from a /proc/<pid>/stat line."""
+    # The command name (field 2) may hold spaces and parentheses, so split after the last ')'.
+    _, close, rest = text.rpartition(")")
+    fields = rest.split()
+    if not close or len(fields) < 13:
+        raise SamplingError(f"unexpected /proc stat line: {text[:80]!r}")
+    utime, stime = fields[11], fields[12]  # fields 14 and 15 of the whole line
+    return int(utime) + int(stime)
+
+
+def parse_status_rss_bytes(text: str) -> int:
+    """VmRSS from /proc/<pid>/status, in bytes."""
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        if key == "VmRSS":
+            number, _, unit = value.strip().partition(" ")
+            if unit.strip() != "kB":
+                raise SamplingError(f"unexpected VmRSS unit: {line!r}")
+            return int(number) * 1024
+    raise SamplingError("no VmRSS in /proc status (has the process exited?)")
+
+
+def parse_key_values(text: str) -> dict[str, int]:
+    """The "key value" lines of cgroup files such as memory.stat and cpu.stat."""
+    values: dict[str, int] = {}
+    for line in text.splitlines():
+        key, _, value = line.strip().partition(" ")
+        if key and value.strip().lstrip("-").isdigit():
+            values[key] = int(value)
+    return values
+
+
+def parse_cpu_stat_seconds(text: str) -> float:
+    """cgroup v2 cpu.stat: usage_usec, in seconds."""
+    usage = parse_key_values(text).get("usage_usec")
+    if usage is None:
+        raise SamplingError("no usage_usec in cpu.stat")
+    return usage / 1e6
+
+
+def parse_cpuacct_usage_seconds(text: str) -> float:
+    """cgroup v1 cpuacct.usage: nanoseconds, in seconds."""
+    try:
+        return int(text.strip()) / 1e9
+    except ValueError as error:
+        raise SamplingError(f"unexpected cpuacct.usage: {text.strip()[:40]!r}") from error
+
+
+def working_set_bytes(usage_text: str, memory_stat_text: str, inactive_key: str) -> int:
+    """Usage minus the inactive page cache, as `docker stats` counts memory: inactive_key is
+    total_inactive_file under cgroup v1 and inactive_file under v2."""
+    try:
+        usage = int(usage_text.strip())
+    except ValueError as error:
+        raise SamplingError(f"unexpected memory usage: {usage_text.strip()[:40]!r}") from error
+    inactive = parse_key_values(memory_stat_text).get(inactive_key, 0)
+    return max(usage - inactive, 0)
+
+
+@dataclass(frozen=True)
+class CgroupEntry:
+    """One line of /proc/<pid>/cgroup; v2's line has hierarchy 0 and no controllers."""
+
+    hierarchy: int
+    controllers: tuple[str, ...]
+    path: str
+
+
+def parse_cgroup_file(text: str) -> list[CgroupEntry]:
+    entries = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        hierarchy, controllers, path = line.split(":", 2)
+        names = tuple(name for name in controllers.split(",") if name)
+        entries.append(CgroupEntry(int(hierarchy), names, path))
+    return entries
+
+
+@dataclass(frozen=True)
+class CgroupMount:
+    root: str  # the part of the hierarchy the mount shows
+    mount_point: str
+    version: int
+    options: tuple[str, ...]  # v1 super options name the controllers, e.g. "rw,cpu,cpuacct"
+
+
+def _unescape_mount_path(path: str) -> str:
+    """mountinfo writes space, tab, newline and backslash as octal escapes."""
+    for escaped, plain in (("\\040", " "), ("\\011", "\t"), ("\\012", "\n"), ("\\134", "\\")):
+        path = path.replace(escaped, plain)
+    return path
+
+
+def parse_cgroup_mounts(mountinfo_text: str) -> list[CgroupMount]:
+    """The cgroup v1 and v2 mounts listed in /proc/self/mountinfo."""
+    mounts = []
+    for line in mountinfo_text.splitlines():
+        before, separator, after = line.partition(" - ")
+        fields, tail = before.split(), after.split()
+        if not separator or len(fields) < 5 or len(tail) < 3 or tail[0] not in ("cgroup", "cgroup2"):
+            continue
+        mounts.append(CgroupMount(root=_unescape_mount_path(fields[3]),
+                                  mount_point=_unescape_mount_path(fields[4]),
+                                  version=2 if tail[0] == "cgroup2" else 1,
+                                  options=tuple(tail[2].split(","))))
+    return mounts
+
+
+# --- Resolving a process's cgroup directories (pure) -------------------------------------
+
+
+@dataclass(frozen=True)
+class CgroupLayout:
+    version: int
+    cpu_dir: Path
+    memory_dir: Path
+
+
+def _directory_under(mount: CgroupMount, cgroup_path: str) -> Path:
+    """/proc/<pid>/cgroup paths are relative to the hierarchy's root, and a mount may show
+    only part of it (its root), so strip that part before joining to the mount point."""
+    root = mount.root.rstrip("/")
+    if cgroup_path != root and not cgroup_path.startswith(root + "/"):
+        raise SamplingError(f"cgroup {cgroup_path} is outside the mount {mount.mount_point} "
+                            f"(which shows {mount.root}); is the harness in a cgroup namespace?")
+    return Path(mount.mount_point) / cgroup_path[len(root):].lstrip("/")
+
+
+def _v1_directory(entries: list[CgroupEntry], mounts: list[CgroupMount], controller: str) -> Path:
+    entry = next(e for e in entries if controller in e.controllers)
+    mount = next((m for m in mounts if m.version == 1 and controller in m.options), None)
+    if mount is None:
+        raise SamplingError(f"the cgroup v1 {controller} controller is not mounted")
+    return _directory_under(mount, entry.path)
+
+
+def resolve_cgroup_layout(cgroup_text: str, mountinfo_text: str) -> CgroupLayout:
+    """Where a process's CPU and memory accounting lives. v1 controllers win over the v2
+    line, since hybrid hosts (like Docker with cgroupfs on v1) also list "0::" there."""
+    entries, mounts = parse_cgroup_file(cgroup_text), parse_cgroup_mounts(mountinfo_text)
+    listed = {name for entry in entries for name in entry.controllers}
+    if {"cpuacct", "memory"} <= listed:
+        return CgroupLayout(1, _v1_directory(entries, mounts, "cpuacct"),
+                            _v1_directory(entries, mounts, "memory"))
+    unified = next((entry for entry in entries if entry.hierarchy == 0), None)
+    mount = next((m for m in mounts if m.version == 2), None)
+    if unified is None or mount is None:
+        raise SamplingError("neither cgroup v1 cpuacct+memory nor a cgroup v2 hierarchy "
+                            "found for the process")
+    directory = _directory_under(mount, unified.path)
+    return CgroupLayout(2, directory, directory)

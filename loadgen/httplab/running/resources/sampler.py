@@ -1,0 +1,86 @@
+"""A Sampler reads a probe on a background thread while wrk measures, and
+summarize_samples turns the samples into the model's ResourceUsage."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from types import TracebackType
+
+from httplab.model import ResourceUsage
+from httplab.running.resources.parse import ResourceSample, SamplingError
+from httplab.running.resources.probes import ResourceProbe
+
+DEFAULT_INTERVAL_S = 0.5
+
+
+def summarize_samples(samples: list[tuple[float, ResourceSample]],
+                      source: str | None = None) -> ResourceUsage:
+    """CPU cores used between the first and last sample, and memory peak and mean over all.
+    With fewer than two samples cpu_cores is None, and `unavailable` says why."""
+    if not samples:
+        return ResourceUsage(source=source, unavailable="no samples were taken")
+    memory = [sample.memory_bytes for _, sample in samples]
+    peak, mean = max(memory), round(sum(memory) / len(memory))
+    (first_at, first), (last_at, last) = samples[0], samples[-1]
+    reason = _cpu_unknown_reason(len(samples), last_at - first_at,
+                                 last.cpu_seconds - first.cpu_seconds)
+    cpu_cores = None if reason else (last.cpu_seconds - first.cpu_seconds) / (last_at - first_at)
+    return ResourceUsage(cpu_cores=cpu_cores, memory_peak_bytes=peak, memory_mean_bytes=mean,
+                         samples=len(samples), source=source, unavailable=reason)
+
+
+def _cpu_unknown_reason(count: int, wall_s: float, cpu_s: float) -> str | None:
+    if count < 2:
+        return "only one sample: CPU use needs two"
+    if wall_s <= 0:
+        return "the samples span no time"
+    if cpu_s < 0:
+        return "the CPU counter went backwards (did the server restart?)"
+    return None
+
+
+class Sampler:
+    """Samples a probe every interval_s on a background thread while the block runs, plus
+    once on entry and once on exit. A failing probe never raises into the block: usage()
+    then reports it as `unavailable`."""
+
+    def __init__(self, probe: ResourceProbe, interval_s: float = DEFAULT_INTERVAL_S,
+                 clock: Callable[[], float] = time.monotonic):
+        self.probe, self.interval_s, self._clock = probe, interval_s, clock
+        self._samples: list[tuple[float, ResourceSample]] = []
+        self._failure: str | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="resource-sampler", daemon=True)
+
+    def __enter__(self) -> Sampler:
+        self._sample_once()
+        self._thread.start()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self._stop.set()
+        self._thread.join(timeout=self.interval_s + 10)
+        if self._thread.is_alive():
+            self._failure = self._failure or "the sampling thread did not stop"
+        self._sample_once()
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.interval_s) and self._failure is None:
+            self._sample_once()
+
+    def _sample_once(self) -> None:
+        if self._failure is not None:
+            return
+        try:
+            self._samples.append((self._clock(), self.probe.read()))
+        except Exception as error:  # a broken probe must never break the measured run
+            self._failure = str(error) or type(error).__name__
+
+    def usage(self) -> ResourceUsage:
+        source = getattr(self.probe, "source", None)
+        if self._failure is not None:
+            return ResourceUsage(source=source, unavailable=self._failure)
+        return summarize_samples(list(self._samples), source)

@@ -1,0 +1,133 @@
+"""Runs the plan: one server at a time; verify, primer and warm-up (unmeasured), then the
+measured wrk runs, interleaved across thread settings when repeated.
+
+The runner only starts things and records where their raw output went; reading that
+output is collect.py's job."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable
+
+from httplab.running.backends.base import Backend, BackendError, StartedServer
+from httplab.results.assemble import record_of_manifest
+from httplab.manifest import ServerManifest
+from httplab.model import CellOutcome, ServerOutcome, ServerRecord
+from httplab.running.measure import UNMEASURED_DIR, Measurer, RunOutcome
+from httplab.running.plan import BenchPlan, Phase, target_url
+from httplab.running.progress import START_AND_VERIFY_S, Progress
+from httplab.checking.conformance import Verification, verify_started
+from httplab.wrk.command import WrkRequest
+
+
+class Runner:
+    def __init__(self, backend: Backend, plan: BenchPlan, raw_dir: Path, progress: Progress,
+                 on_server_done: Callable[[ServerOutcome], None]):
+        self.backend, self.plan, self.raw_dir = backend, plan, raw_dir
+        self.progress, self.on_server_done = progress, on_server_done
+        self.measurer = Measurer(backend, raw_dir, plan.loadgen_cpus)
+
+    def requests(self, manifest: ServerManifest) -> list[WrkRequest]:
+        plan = self.plan
+        return [WrkRequest(threads, plan.connections, plan.duration, plan.duration_s,
+                           target_url(manifest)) for threads in plan.threads]
+
+    def run(self) -> list[ServerOutcome]:
+        (self.raw_dir / UNMEASURED_DIR).mkdir(parents=True, exist_ok=True)
+        outcomes = []
+        for index, manifest in enumerate(self.plan.servers, start=1):
+            outcome = self.run_server(index, manifest)
+            outcomes.append(outcome)
+            self.on_server_done(outcome)
+        return outcomes
+
+    def log_file(self, manifest: ServerManifest) -> str:
+        """raw/<server>.log: where the server's whole output goes, relative to the run."""
+        return f"{self.raw_dir.name}/{manifest.name}.log"
+
+    def run_server(self, index: int, manifest: ServerManifest) -> ServerOutcome:
+        self.progress.step(index, manifest.name, "starting")
+        log_path = self.raw_dir.parent / self.log_file(manifest)
+        try:
+            with self.backend.serve(manifest, self.plan.server_cpus, log_path) as started:
+                return self._verify_and_measure(index, started)
+        except BackendError as error:
+            return self._give_up(index, manifest, str(error))
+
+    def _give_up(self, index: int, manifest: ServerManifest, reason: str,
+                 started: StartedServer | None = None,
+                 verification: Verification | None = None) -> ServerOutcome:
+        self.progress.step(index, manifest.name, f"FAILED: {reason}")
+        self.progress.step(index, manifest.name, f"its output: {self.log_file(manifest)}")
+        self.progress.spent(START_AND_VERIFY_S + self.plan.load_seconds / len(self.plan.servers))
+        cells = tuple(CellOutcome(manifest.name, request.threads, request.connections,
+                                  failure=reason) for request in self.requests(manifest))
+        return ServerOutcome(self.record(manifest, started, verification), cells)
+
+    def _verify_and_measure(self, index: int, started: StartedServer) -> ServerOutcome:
+        manifest = started.manifest
+        verification = verify_started(started.startup, manifest, manifest.port)
+        if not verification.passed:
+            reason = f"verification failed: {verification.summary()}"
+            return self._give_up(index, manifest, reason, started, verification)
+        self.progress.spent(START_AND_VERIFY_S)
+        first = "?" if started.startup_seconds is None else f"{started.startup_seconds:.1f}"
+        self.progress.step(index, manifest.name, f"first answer after {first} s, "
+                                                 f"verified ({verification.summary()})")
+        for phase in self.plan.phases:
+            failure = self._unmeasured(index, started, phase)
+            if failure:
+                return self._give_up(index, manifest, failure, started, verification)
+        cells = tuple(self._measured(index, started, request, repeat)
+                      for repeat in range(1, self.plan.repeat + 1)
+                      for request in self.requests(manifest))
+        return ServerOutcome(self.record(manifest, started, verification), cells)
+
+    def record(self, manifest: ServerManifest, started: StartedServer | None,
+               verification: Verification | None) -> ServerRecord:
+        """The server as run, for the results: its manifest, what it said and how it did."""
+        record = replace(record_of_manifest(manifest), log_file=self.log_file(manifest))
+        if started is None:
+            return record
+        startup = started.startup
+        return replace(
+            record, transport=startup.transport if startup else record.transport,
+            startup_line=startup.line if startup else None,
+            verification=verification.summary() if verification else None,
+            image_size_bytes=started.image_size_bytes, java_version=started.java_version,
+            startup_seconds=started.startup_seconds, image_id=started.image_id)
+
+    def _unmeasured(self, index: int, started: StartedServer, phase: Phase) -> str | None:
+        first = self.requests(started.manifest)[0]
+        connections = phase.connections or first.connections
+        request = WrkRequest(min(first.threads, connections), connections, phase.duration,
+                             phase.duration_s, first.url)
+        self.progress.step(index, started.manifest.name, f"{phase.name} (not measured): wrk "
+                                                         f"-t{request.threads} -c{connections} -d{phase.duration}")
+        outcome = self.measurer.unmeasured(started, request, phase.name)
+        self.progress.spent(phase.duration_s)
+        stopped = self.backend.exit_status(started)
+        if stopped:
+            return f"{stopped} during the {phase.name}"
+        return None if outcome.failure is None else f"{phase.name} failed: {outcome.failure}"
+
+    def _measured(self, index: int, started: StartedServer, request: WrkRequest,
+                  repeat: int) -> CellOutcome:
+        name = started.manifest.name
+        of_repeats = f" (run {repeat} of {self.plan.repeat})" if self.plan.repeat > 1 else ""
+        stopped = self.backend.exit_status(started)
+        if stopped:
+            self.progress.step(index, name, f"not measured: {stopped}")
+            return CellOutcome(name, request.threads, request.connections,
+                               failure=f"{stopped} before this run", repeat=repeat)
+        self.progress.step(index, name, f"wrk -t{request.threads} -c{request.connections} "
+                                        f"-d{request.duration}{of_repeats}")
+        outcome: RunOutcome = self.measurer.measured(started, request, repeat, self.plan.repeat)
+        self.progress.spent(request.duration_s)
+        stopped = self.backend.exit_status(started)
+        failure = outcome.failure or (f"{stopped} during this run" if stopped else None)
+        if failure:
+            self.progress.step(index, name, failure)
+        return CellOutcome(name, request.threads, request.connections, outcome.text_path,
+                           outcome.json_path, failure, repeat, outcome.resources_path)

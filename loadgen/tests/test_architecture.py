@@ -1,0 +1,83 @@
+"""The folder tree is the architecture: imports run one way, toward the model, and the
+commands that only read results (report, compare) load neither the runner nor a backend."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "httplab"
+
+# Each part of the harness and the parts it may import (besides itself).
+MAY_IMPORT = {
+    "model": set(),
+    "manifest": set(),
+    "paths": set(),
+    "wrk": {"model"},
+    "checking": {"manifest", "model"},
+    "results": {"model", "manifest", "wrk"},
+    "presentation": {"model", "manifest", "results"},
+    "running": {"model", "manifest", "paths", "wrk", "checking", "results"},
+    "commands": {"model", "manifest", "paths", "wrk", "checking", "results", "presentation",
+                 "running"},
+    "cli": {"commands", "manifest", "paths", "running", "results"},
+}
+
+
+def _part(module: str) -> str:
+    """'httplab.running.backends.docker' -> 'running'."""
+    return module.split(".")[1]
+
+
+def _imports(file: Path) -> set[str]:
+    tree = ast.parse(file.read_text())
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("httplab."):
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.startswith("httplab."))
+    return found
+
+
+def _modules() -> list[tuple[str, Path]]:
+    return [(".".join(("httplab", *file.relative_to(PACKAGE).with_suffix("").parts)), file)
+            for file in sorted(PACKAGE.rglob("*.py"))]
+
+
+@pytest.mark.parametrize("module, file", _modules(), ids=lambda value: str(value))
+def test_imports_run_toward_the_model(module, file):
+    if module.endswith("__init__") and module.count(".") == 1:
+        return
+    own = _part(module)
+    allowed = MAY_IMPORT[own] | {own}
+    wrong = sorted(target for target in _imports(file) if _part(target) not in allowed)
+    assert not wrong, f"{module} ({own}) imports {wrong}; {own} may import only {sorted(allowed)}"
+
+
+def test_every_part_is_listed():
+    parts = {_part(module) for module, _ in _modules() if module.count(".") >= 1}
+    assert parts - {"__init__"} <= set(MAY_IMPORT)
+
+
+RUNNING_ONLY = ("httplab.running.runner", "httplab.running.measure",
+                "httplab.running.backends.base", "httplab.running.backends.docker",
+                "httplab.running.backends.local", "httplab.running.resources.sampler")
+
+
+@pytest.mark.parametrize("command", ["report", "compare"])
+def test_reading_commands_load_no_runner_and_no_backend(tmp_path, command):
+    """In a fresh interpreter: run the command (its arguments may be wrong; it only has to
+    get as far as its own code) and list which harness modules it loaded."""
+    arguments = {"report": ["report", "--from", str(tmp_path), "--image", str(tmp_path / "a.png")],
+                 "compare": ["compare", "--base", str(tmp_path), "--new", str(tmp_path)]}[command]
+    probe = ("import sys\nfrom httplab.cli import main\nmain(%r)\n"
+             "print('\\n'.join(m for m in sys.modules if m.startswith('httplab')))" % arguments)
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            cwd=PACKAGE.parent).stdout.split()
+    assert "httplab.cli" in loaded, "the probe did not run"
+    assert not set(RUNNING_ONLY) & set(loaded), sorted(set(RUNNING_ONLY) & set(loaded))
