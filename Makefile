@@ -53,7 +53,7 @@ jars: $(JARS) ## Build the five server jars with Maven
 $(JARS) &: $(JAR_INPUTS)
 	@command -v mvn >/dev/null || { echo "httplab: error: mvn not found: install Maven 3.8+ and a JDK 17+" >&2; exit 2; }
 	# clean: shading a jar that an earlier package already shaded doubles it.
-	mvn -B -q -f servers/pom.xml clean package -DskipTests
+	mvn -B -q -Dstyle.color=never -f servers/pom.xml clean package -DskipTests
 	@touch $(JARS)
 
 venv: $(VENV_STAMP) ## Create .venv and install the harness into it
