@@ -86,6 +86,13 @@ class ResourceUsage:
     samples: int = 0
     source: str | None = None  # e.g. "cgroup v2", "cgroup v1", "/proc"
     unavailable: str | None = None
+    cpu_seconds: float | None = None  # the server's CPU time over the sampled window
+    context_switches: int | None = None  # voluntary + involuntary, all its threads, same window
+    threads_max: int | None = None  # the most threads it had while sampled
+    # Beside the server, over the wrk run: the load generator's CPU and the whole host's.
+    loadgen_cores: float | None = None
+    loadgen_source: str | None = None  # "wrk process", or "host less server" (an estimate)
+    host_busy_cores: float | None = None
 
 
 class CellStatus(str, Enum):

@@ -18,8 +18,12 @@ def _run(rps: float, threads: int, non_2xx: int = 0) -> WrkRun:
 
 
 def _usage(cores: float, peak_mib: int) -> ResourceUsage:
+    """Ten seconds of a server pinned to one CPU, beside wrk on another (4 cores in all)."""
     return ResourceUsage(cpu_cores=cores, memory_peak_bytes=peak_mib * 2**20,
-                         memory_mean_bytes=(peak_mib - 20) * 2**20, samples=21, source="cgroup v1")
+                         memory_mean_bytes=(peak_mib - 20) * 2**20, samples=21, source="cgroup v1",
+                         cpu_seconds=cores * 10, context_switches=round(cores * 70000),
+                         threads_max=31, loadgen_cores=0.8, loadgen_source="wrk process",
+                         host_busy_cores=cores + 0.9)
 
 
 def sample_result() -> BenchResult:

@@ -30,6 +30,11 @@ class CellFigures:
     memory_peak_bytes: int | None
     memory_mean_bytes: float | None
     resources_unavailable: str | None
+    cpu_us_per_request: float | None = None  # the server's CPU time per completed request
+    context_switches_per_request: float | None = None
+    threads_max: int | None = None
+    loadgen_cores: float | None = None
+    host_busy_cores: float | None = None
 
 
 def _median(values: Iterable[float | None]) -> float | None:
@@ -69,4 +74,17 @@ def cell_figures(cell: Cell) -> CellFigures | None:
         _over_runs(runs, lambda run: run.transfer_per_sec),
         _summed_errors(runs), sum(run.non_2xx_3xx for run in runs),
         _median(usage.cpu_cores for usage in usages), max(peaks) if peaks else None,
-        _median(usage.memory_mean_bytes for usage in usages), _unavailable(usages))
+        _median(usage.memory_mean_bytes for usage in usages), _unavailable(usages),
+        _per_request(runs, usages, "cpu_seconds", 1e6),
+        _per_request(runs, usages, "context_switches", 1.0),
+        max((u.threads_max for u in usages if u.threads_max is not None), default=None),
+        _median(usage.loadgen_cores for usage in usages),
+        _median(usage.host_busy_cores for usage in usages))
+
+
+def _per_request(runs: tuple[WrkRun, ...], usages: tuple[ResourceUsage, ...], field: str,
+                 scale: float) -> float | None:
+    """The median over runs of a resource total divided by that run's completed requests."""
+    return _median(getattr(usage, field) * scale / run.requests
+                   for run, usage in zip(runs, usages)
+                   if getattr(usage, field) is not None and run.requests > 0)

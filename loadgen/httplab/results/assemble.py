@@ -8,6 +8,7 @@ from httplab.results.collect import cells_from_outcomes
 from httplab.manifest import ServerManifest
 from httplab.model import BenchResult, HostInfo, ServerOutcome, ServerRecord, Settings
 from httplab.results.serialize import FORMAT_VERSION
+from httplab.results.bottleneck import bottleneck_warnings
 from httplab.results.stability import DEFAULT_CV_THRESHOLD, stability_warnings
 
 
@@ -19,7 +20,8 @@ def record_of_manifest(manifest: ServerManifest) -> ServerRecord:
 
 def with_warnings(result: BenchResult) -> BenchResult:
     threshold = result.settings.cv_threshold if result.settings else DEFAULT_CV_THRESHOLD
-    return replace(result, warnings=stability_warnings(result, threshold))
+    return replace(result, warnings=stability_warnings(result, threshold)
+                   + bottleneck_warnings(result))
 
 
 def assemble(outcomes: list[ServerOutcome], settings: Settings, host: HostInfo,

@@ -4,16 +4,21 @@ CPU and memory sampled while wrk measures."""
 from __future__ import annotations
 
 import json
+import os
+import time
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from httplab.running.backends.base import Backend, StartedServer
 from httplab.model import ResourceUsage
-from httplab.running.resources.sampler import Sampler
+from httplab.running.resources.parse import HostCpu, SamplingError
+from httplab.running.resources.probes import read_host_cpu
+from httplab.running.resources.sampler import Sampler, busy_cores
 from httplab.results.serialize import resources_to_dict
 from httplab.wrk.command import WrkRequest
 
+TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK")
 UNMEASURED_DIR = "unmeasured"  # primer and warm-up output, kept apart from measured runs
 
 
@@ -47,9 +52,15 @@ class Measurer:
     def _run(self, request: WrkRequest, stem: Path, sampler: Sampler | None) -> RunOutcome:
         text_path, json_path = stem.with_suffix(".txt"), stem.with_suffix(".json")
         json_path.unlink(missing_ok=True)
+        host_before, started_at = _host_cpu(), time.monotonic()
         with sampler or nullcontext():
             outcome = self.backend.run_wrk(request, text_path, json_path, self.loadgen_cpus)
-        usage = sampler.usage() if sampler else None
+        wall_s, host_after = time.monotonic() - started_at, _host_cpu()
+        usage = None
+        if sampler:
+            host_busy = (busy_cores(host_before, host_after, wall_s, TICKS_PER_SECOND)
+                         if host_before and host_after else None)
+            usage = with_load_figures(sampler.usage(), outcome.cpu_seconds, wall_s, host_busy)
         failure = None
         if outcome.exit_code != 0:
             failure = f"wrk exited with {outcome.exit_code}: {outcome.stderr or 'no message'}"
@@ -63,3 +74,23 @@ def _write_resources(stem: Path, usage: ResourceUsage | None) -> Path | None:
     path = stem.with_suffix(".resources.json")
     path.write_text(json.dumps(resources_to_dict(usage), indent=2) + "\n")
     return path
+
+
+def with_load_figures(usage: ResourceUsage, wrk_cpu_seconds: float | None, wall_s: float,
+                      host_busy: float | None) -> ResourceUsage:
+    """The server's usage with the host's busy cores and the load generator's beside it:
+    wrk's own CPU where the backend sees it, else the host's busy cores less the server's."""
+    if wrk_cpu_seconds is not None and wall_s > 0:
+        loadgen, source = wrk_cpu_seconds / wall_s, "wrk process"
+    elif host_busy is not None and usage.cpu_cores is not None:
+        loadgen, source = max(host_busy - usage.cpu_cores, 0.0), "host less server"
+    else:
+        loadgen, source = None, None
+    return replace(usage, loadgen_cores=loadgen, loadgen_source=source, host_busy_cores=host_busy)
+
+
+def _host_cpu() -> HostCpu | None:
+    try:
+        return read_host_cpu()
+    except SamplingError:
+        return None

@@ -9,6 +9,7 @@ import io
 from httplab.presentation.figures import CellFigures, cell_figures
 from httplab.model import BenchResult, Cell
 from httplab.presentation.export.columns import server_log
+from httplab.results.bottleneck import cell_bottleneck
 
 HEADER = ("framework", "server", "threads", "connections", "runs", "requests_per_sec",
           "requests_per_sec_min", "requests_per_sec_max", "requests_per_sec_cv",
@@ -16,8 +17,10 @@ HEADER = ("framework", "server", "threads", "connections", "runs", "requests_per
           "latency_max_us", "latency_p50_us", "latency_p99_us", "latency_p99_9_us",
           "transfer_bytes_per_sec", "socket_errors_connect", "socket_errors_read",
           "socket_errors_write", "socket_errors_timeout", "non_2xx_3xx", "cpu_cores",
-          "memory_peak_bytes", "memory_mean_bytes", "resources_unavailable", "status", "reason",
-          "server_log")
+          "memory_peak_bytes", "memory_mean_bytes", "resources_unavailable",
+          "cpu_us_per_request", "context_switches_per_request", "server_threads",
+          "loadgen_cores", "host_busy_cores", "limited_by", "limited_by_detail", "status",
+          "reason", "server_log")
 
 
 class CsvExporter:
@@ -34,11 +37,19 @@ class CsvExporter:
 
 def _row(result: BenchResult, cell: Cell) -> tuple[object, ...]:
     head = (result.label(cell.server), cell.server, cell.threads, cell.connections, len(cell.runs))
-    tail = (cell.status.value, cell.reason or "", server_log(cell, result) or "")
+    verdict = cell_bottleneck(cell, result)
+    tail = (verdict.limit.value, verdict.detail, cell.status.value, cell.reason or "",
+            server_log(cell, result) or "")
     figures = cell_figures(cell)
     if figures is None:
         return head + ("",) * (len(HEADER) - len(head) - len(tail)) + tail
-    return head + _measured(figures) + tail
+    return head + _measured(figures) + _cpu(figures) + tail
+
+
+def _cpu(figures: CellFigures) -> tuple[object, ...]:
+    return (_number(figures.cpu_us_per_request), _number(figures.context_switches_per_request),
+            "" if figures.threads_max is None else figures.threads_max,
+            _number(figures.loadgen_cores, digits=3), _number(figures.host_busy_cores, digits=3))
 
 
 def _measured(figures: CellFigures) -> tuple[object, ...]:

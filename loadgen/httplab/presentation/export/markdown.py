@@ -6,11 +6,15 @@ from httplab.presentation.figures import CellFigures, cell_figures
 from httplab.presentation.formatting import MISSING, format_bytes, format_duration_us, format_rate
 from httplab.model import BenchResult, Cell, ServerRecord, Settings
 from httplab.presentation.export.columns import cell_status, socket_errors
+from httplab.results.bottleneck import cell_bottleneck
 
 HEADER = ("Framework", "Threads", "Connections", "Requests/sec", "Min–max", "CV",
           "Successful req/s", "Latency avg", "Latency stdev", "Latency max", "p50", "p99",
           "Transfer/sec", "Socket errors (connect/read/write/timeout)", "Non-2xx/3xx",
           "CPU (cores)", "Memory peak", "Memory mean", "Status")
+CPU_HEADER = ("Framework", "Threads", "Connections", "Requests/sec", "Server CPU (cores)",
+              "Server CPU per request", "Context switches per request", "Server threads",
+              "wrk CPU (cores)", "Host busy (cores)", "Limited by", "Figures behind it")
 SERVER_HEADER = ("Server", "Version", "Transport", "Ready line", "First answer", "Image size",
                  "Java", "Check")
 
@@ -20,6 +24,8 @@ class MarkdownExporter:
 
     def render(self, result: BenchResult) -> str:
         lines = [*_preamble(result), "", *_table(HEADER, [_cell_row(result, c) for c in result.cells])]
+        lines += ["", "Where the CPU went (the rule is in the README, \"Bottlenecks\"):", "",
+                  *_table(CPU_HEADER, [_cpu_row(result, c) for c in result.cells])]
         if result.servers:
             lines += ["", "Servers as run:", "",
                       *_table(SERVER_HEADER, [_server_row(s) for s in result.servers])]
@@ -75,6 +81,26 @@ def _measured(figures: CellFigures) -> tuple[str, ...]:
         MISSING if figures.cpu_cores is None else f"{figures.cpu_cores:.2f}",
         format_bytes(figures.memory_peak_bytes), format_bytes(figures.memory_mean_bytes),
     )
+
+
+def _cpu_row(result: BenchResult, cell: Cell) -> tuple[str, ...]:
+    head = (result.label(cell.server), str(cell.threads), str(cell.connections))
+    figures = cell_figures(cell)
+    verdict = cell_bottleneck(cell, result)
+    if figures is None:
+        return head + (MISSING,) * (len(CPU_HEADER) - 5) + (verdict.limit.value, verdict.detail)
+    per_request = figures.context_switches_per_request
+    return head + (
+        format_rate(figures.requests_per_sec.median), _number(figures.cpu_cores),
+        format_duration_us(figures.cpu_us_per_request),
+        MISSING if per_request is None else f"{per_request:.2f}",
+        MISSING if figures.threads_max is None else str(figures.threads_max),
+        _number(figures.loadgen_cores), _number(figures.host_busy_cores),
+        verdict.limit.value, verdict.detail)
+
+
+def _number(value: float | None) -> str:
+    return MISSING if value is None else f"{value:.2f}"
 
 
 def _server_row(server: ServerRecord) -> tuple[str, ...]:

@@ -37,6 +37,7 @@ class StartedServer:
 class WrkOutcome:
     exit_code: int
     stderr: str
+    cpu_seconds: float | None = None  # wrk's own CPU time, where the backend can see it
 
 
 class Backend(Protocol):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import resource
 import shlex
 import shutil
 import subprocess
@@ -49,8 +50,8 @@ def run_jar(java: str, manifest: ServerManifest, jar: Path, port: int, cpus: str
         if not readiness.ready:
             process.stop()
             exit_note = f" with code {process.exit_code()}"
-            raise BackendError(f"{manifest.name} "
-                               f"{not_ready_reason(readiness, timeout_s, process.output(), exit_note)}")
+            reason = not_ready_reason(readiness, timeout_s, process.output(), exit_note)
+            raise BackendError(f"{manifest.name} {reason}")
         yield process, readiness.startup, readiness.first_answer_s
     finally:
         process.stop()
@@ -105,6 +106,7 @@ class LocalBackend:
                 cpus: str | None = None) -> WrkOutcome:
         command = [self.wrk, *wrk_arguments(request, str(self.lua_script))]
         env = {**os.environ, JSON_PATH_VARIABLE: str(json_path)}
+        before = _children_cpu_seconds()
         with text_path.open("w") as text:
             try:
                 completed = subprocess.run(command, env=env, stdout=text, stderr=subprocess.PIPE,
@@ -112,7 +114,8 @@ class LocalBackend:
                                            preexec_fn=pin_to(cpus))
             except subprocess.TimeoutExpired:
                 return WrkOutcome(-1, f"wrk did not finish within {wrk_time_limit_s(request)} s")
-        return WrkOutcome(completed.returncode, completed.stderr.strip())
+        return WrkOutcome(completed.returncode, completed.stderr.strip(),
+                          _children_cpu_seconds() - before)
 
     @functools.cache
     def _java_version(self) -> str | None:
@@ -121,3 +124,8 @@ class LocalBackend:
     def versions(self) -> dict[str, str | None]:
         return {"java": java_version(self.java), "wrk": wrk_version(self.wrk)}
 
+
+def _children_cpu_seconds() -> float:
+    """CPU time of this process's finished children: around one wrk run, wrk's own."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime

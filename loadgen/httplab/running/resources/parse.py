@@ -14,6 +14,41 @@ class SamplingError(Exception):
 class ResourceSample:
     cpu_seconds: float  # cumulative since the server started
     memory_bytes: int  # at the moment of reading
+    context_switches: int | None = None  # cumulative, over the threads alive now
+    threads: int | None = None  # alive now
+
+
+@dataclass(frozen=True)
+class HostCpu:
+    """The host's cumulative CPU time from /proc/stat, in clock ticks."""
+
+    busy_ticks: int
+    total_ticks: int
+
+
+def parse_host_cpu(stat_text: str) -> HostCpu:
+    """The first "cpu" line of /proc/stat: busy is everything but idle and iowait."""
+    for line in stat_text.splitlines():
+        fields = line.split()
+        if fields and fields[0] == "cpu":
+            ticks = [int(value) for value in fields[1:9]]
+            if len(ticks) < 5:
+                break
+            idle = ticks[3] + ticks[4]
+            return HostCpu(sum(ticks) - idle, sum(ticks))
+    raise SamplingError("no aggregate cpu line in /proc/stat")
+
+
+def parse_context_switches(status_text: str) -> int:
+    """voluntary_ctxt_switches + nonvoluntary_ctxt_switches from a /proc status file."""
+    values = {}
+    for line in status_text.splitlines():
+        key, _, value = line.partition(":")
+        if key in ("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches"):
+            values[key] = int(value.strip())
+    if len(values) != 2:
+        raise SamplingError("no context switch counts in /proc status")
+    return sum(values.values())
 
 
 def parse_proc_stat_cpu_ticks(text: str) -> int:

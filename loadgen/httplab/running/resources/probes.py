@@ -8,7 +8,8 @@ import subprocess
 from pathlib import Path
 from typing import Protocol
 
-from httplab.running.resources.parse import (CgroupLayout, ResourceSample, SamplingError,
+from httplab.running.resources.parse import (CgroupLayout, HostCpu, ResourceSample, SamplingError,
+                                             parse_context_switches, parse_host_cpu,
                                              parse_cpu_stat_seconds, parse_cpuacct_usage_seconds,
                                              parse_proc_stat_cpu_ticks, parse_status_rss_bytes,
                                              resolve_cgroup_layout, working_set_bytes)
@@ -30,6 +31,29 @@ def _read_text(path: Path) -> str:
         raise SamplingError(f"cannot read {path}: {error.strerror or error}") from error
 
 
+def task_switches(pids: list[int], proc: Path = PROC) -> tuple[int | None, int | None]:
+    """Context switches summed over every thread of these processes, and the thread count;
+    both None when no thread could be read. A thread that ends while being read is
+    skipped: it no longer counts."""
+    switches = threads = 0
+    for pid in pids:
+        try:
+            tasks = list((proc / str(pid) / "task").iterdir())
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                switches += parse_context_switches((task / "status").read_text())
+            except (OSError, SamplingError):
+                continue
+            threads += 1
+    return (switches, threads) if threads else (None, None)
+
+
+def read_host_cpu(proc: Path = PROC) -> HostCpu:
+    return parse_host_cpu(_read_text(proc / "stat"))
+
+
 class ProcProbe:
     """A process on this host (the local backend's JVM), all its threads included."""
 
@@ -42,14 +66,15 @@ class ProcProbe:
     def read(self) -> ResourceSample:
         ticks = parse_proc_stat_cpu_ticks(_read_text(self._dir / "stat"))
         rss = parse_status_rss_bytes(_read_text(self._dir / "status"))
-        return ResourceSample(ticks / self._ticks_per_second, rss)
+        switches, threads = task_switches([self.pid], self._dir.parent)
+        return ResourceSample(ticks / self._ticks_per_second, rss, switches, threads)
 
 
 class CgroupProbe:
     """A cgroup (the docker backend's container): every process in it, as `docker stats`."""
 
-    def __init__(self, layout: CgroupLayout):
-        self.layout = layout
+    def __init__(self, layout: CgroupLayout, proc: Path = PROC):
+        self.layout, self.proc = layout, proc
         self.source = CGROUP_V1 if layout.version == 1 else CGROUP_V2
 
     @classmethod
@@ -59,7 +84,7 @@ class CgroupProbe:
                                        _read_text(proc / "self" / "mountinfo"))
         if not layout.cpu_dir.is_dir() or not layout.memory_dir.is_dir():
             raise SamplingError(f"cgroup directory missing: {layout.cpu_dir} or {layout.memory_dir}")
-        return cls(layout)
+        return cls(layout, proc)
 
     def read(self) -> ResourceSample:
         cpu, memory = self.layout.cpu_dir, self.layout.memory_dir
@@ -71,7 +96,9 @@ class CgroupProbe:
             usage_file, inactive_key = "memory.current", "inactive_file"
         working_set = working_set_bytes(_read_text(memory / usage_file),
                                         _read_text(memory / "memory.stat"), inactive_key)
-        return ResourceSample(cpu_seconds, working_set)
+        pids = [int(pid) for pid in _read_text(cpu / "cgroup.procs").split()]
+        switches, threads = task_switches(pids, self.proc)
+        return ResourceSample(cpu_seconds, working_set, switches, threads)
 
 
 class UnavailableProbe:

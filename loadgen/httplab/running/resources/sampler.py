@@ -9,7 +9,7 @@ from collections.abc import Callable
 from types import TracebackType
 
 from httplab.model import ResourceUsage
-from httplab.running.resources.parse import ResourceSample, SamplingError
+from httplab.running.resources.parse import HostCpu, ResourceSample, SamplingError
 from httplab.running.resources.probes import ResourceProbe
 
 DEFAULT_INTERVAL_S = 0.5
@@ -24,11 +24,32 @@ def summarize_samples(samples: list[tuple[float, ResourceSample]],
     memory = [sample.memory_bytes for _, sample in samples]
     peak, mean = max(memory), round(sum(memory) / len(memory))
     (first_at, first), (last_at, last) = samples[0], samples[-1]
-    reason = _cpu_unknown_reason(len(samples), last_at - first_at,
-                                 last.cpu_seconds - first.cpu_seconds)
-    cpu_cores = None if reason else (last.cpu_seconds - first.cpu_seconds) / (last_at - first_at)
+    cpu_seconds = last.cpu_seconds - first.cpu_seconds
+    reason = _cpu_unknown_reason(len(samples), last_at - first_at, cpu_seconds)
+    cpu_cores = None if reason else cpu_seconds / (last_at - first_at)
     return ResourceUsage(cpu_cores=cpu_cores, memory_peak_bytes=peak, memory_mean_bytes=mean,
-                         samples=len(samples), source=source, unavailable=reason)
+                         samples=len(samples), source=source, unavailable=reason,
+                         cpu_seconds=None if reason else cpu_seconds,
+                         context_switches=_switches(first, last, reason),
+                         threads_max=max((s.threads for _, s in samples if s.threads),
+                                         default=None))
+
+
+def _switches(first: ResourceSample, last: ResourceSample, reason: str | None) -> int | None:
+    """Switches over the window; None when unknown, or when the count went down (threads
+    ended, taking their counts with them: the delta would understate)."""
+    if reason or first.context_switches is None or last.context_switches is None:
+        return None
+    delta = last.context_switches - first.context_switches
+    return delta if delta >= 0 else None
+
+
+def busy_cores(before: HostCpu, after: HostCpu, wall_s: float,
+               ticks_per_second: int) -> float | None:
+    """How many of the host's cores were busy, on average, between two /proc/stat readings."""
+    if wall_s <= 0 or after.busy_ticks < before.busy_ticks:
+        return None
+    return (after.busy_ticks - before.busy_ticks) / ticks_per_second / wall_s
 
 
 def _cpu_unknown_reason(count: int, wall_s: float, cpu_s: float) -> str | None:

@@ -1,0 +1,124 @@
+"""Which CPU limited a cell: the server's, the load generator's, the shared CPUs of both,
+or none (then latency or the connection count bound the result). Pure.
+
+The rule, in order, with SATURATED = 90 %:
+1. unknown: the server's or the host's CPU use was not measured;
+2. server: the server used at least 90 % of the CPUs it may use (its cpuset, or every core);
+3. loadgen: wrk used at least 90 % of what it may use (its threads, within its cpuset);
+4. shared: neither alone, but together they kept at least 90 % of the host's cores busy;
+5. none of them."""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from enum import Enum
+
+from httplab.model import BenchResult, Cell, ResourceUsage
+
+SATURATED = 0.9
+ADVICE = ("the figure understates the server: pin wrk and the server to separate CPUs "
+          "(SERVER_CPUS=1 LOADGEN_CPUS=0 on 2 cores) or run wrk on another machine")
+
+
+class Limit(str, Enum):
+    SERVER = "server"
+    LOADGEN = "loadgen"
+    SHARED = "shared"
+    NONE = "none"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Bottleneck:
+    limit: Limit
+    detail: str  # the figures behind the verdict
+
+    @property
+    def understates_server(self) -> bool:
+        return self.limit in (Limit.LOADGEN, Limit.SHARED)
+
+
+@dataclass(frozen=True)
+class CpuFigures:
+    """Cores used (CPU seconds per second) and what each may use, for one cell."""
+
+    server: float | None
+    server_limit: float
+    loadgen: float | None
+    loadgen_limit: float
+    host_busy: float | None
+    host_cores: float
+
+
+def judge(cpu: CpuFigures) -> Bottleneck:
+    if cpu.server is None or cpu.host_busy is None:
+        return Bottleneck(Limit.UNKNOWN, "the server's or the host's CPU use was not measured")
+    detail = (f"server {cpu.server:.2f} of {cpu.server_limit:g} cores, wrk "
+              f"{_cores(cpu.loadgen)} of {cpu.loadgen_limit:g}, host busy "
+              f"{cpu.host_busy:.2f} of {cpu.host_cores:g}")
+    if cpu.server >= SATURATED * cpu.server_limit:
+        return Bottleneck(Limit.SERVER, detail)
+    if cpu.loadgen is not None and cpu.loadgen >= SATURATED * cpu.loadgen_limit:
+        return Bottleneck(Limit.LOADGEN, detail)
+    if cpu.host_busy >= SATURATED * cpu.host_cores:
+        return Bottleneck(Limit.SHARED, detail)
+    return Bottleneck(Limit.NONE, detail)
+
+
+def _cores(value: float | None) -> str:
+    return "?" if value is None else f"{value:.2f}"
+
+
+def cpuset_size(cpus: str | None) -> int | None:
+    """'0-3,6' -> 5; None or '' -> None (every CPU)."""
+    if not cpus:
+        return None
+    size = 0
+    for part in cpus.split(","):
+        low, _, high = part.partition("-")
+        size += int(high or low) - int(low) + 1
+    return size
+
+
+def cell_cpu_figures(cell: Cell, result: BenchResult) -> CpuFigures | None:
+    """The medians of a cell's runs, with the limits its settings and host put on them."""
+    host_cores = result.host.cores
+    if not cell.resources or not host_cores:
+        return None
+    settings = result.settings
+    server_limit = cpuset_size(settings.server_cpus if settings else None) or host_cores
+    loadgen_cpus = cpuset_size(settings.loadgen_cpus if settings else None) or host_cores
+    return CpuFigures(
+        _median(cell.resources, "cpu_cores"), server_limit,
+        _median(cell.resources, "loadgen_cores"), min(cell.threads, loadgen_cpus),
+        _median(cell.resources, "host_busy_cores"), host_cores)
+
+
+def cell_bottleneck(cell: Cell, result: BenchResult) -> Bottleneck:
+    cpu = cell_cpu_figures(cell, result)
+    if cpu is None:
+        return Bottleneck(Limit.UNKNOWN, "no CPU figures for this cell, or the host's cores "
+                                         "are unknown")
+    return judge(cpu)
+
+
+def bottleneck_warnings(result: BenchResult) -> tuple[str, ...]:
+    """One warning per measured cell whose figure a CPU other than the server's limited."""
+    warnings = []
+    for cell in result.cells:
+        verdict = cell_bottleneck(cell, result)
+        if cell.runs and verdict.understates_server:
+            warnings.append(f"{result.label(cell.server)} t{cell.threads} c{cell.connections}: "
+                            f"limited by {_limited_by(verdict.limit)} ({verdict.detail}); "
+                            f"{ADVICE}")
+    return tuple(warnings)
+
+
+def _limited_by(limit: Limit) -> str:
+    return "the load generator" if limit is Limit.LOADGEN else "the CPUs wrk and the server share"
+
+
+def _median(usages: tuple[ResourceUsage, ...], field: str) -> float | None:
+    known = [getattr(usage, field) for usage in usages if getattr(usage, field) is not None]
+    return statistics.median(known) if known else None

@@ -1,0 +1,110 @@
+"""Where the CPU went: the per-request figures from fixed /proc samples, and the bottleneck
+rule as a pure function over the cases."""
+
+from __future__ import annotations
+
+import pytest
+
+from httplab.model import ResourceUsage
+from httplab.results.bottleneck import CpuFigures, Limit, cpuset_size, judge
+from httplab.running.measure import with_load_figures
+from httplab.running.resources.parse import (HostCpu, ResourceSample, SamplingError,
+                                             parse_context_switches, parse_host_cpu)
+from httplab.running.resources.probes import ProcProbe, task_switches
+from httplab.running.resources.sampler import busy_cores, summarize_samples
+
+STAT = ("cpu  100 5 50 800 20 3 2 0 0 0\n"
+        "cpu0 50 2 25 400 10 1 1 0 0 0\n")
+STATUS = "Name:\tjava\nThreads:\t3\nvoluntary_ctxt_switches:\t120\nnonvoluntary_ctxt_switches:\t7\n"
+
+
+def test_host_cpu_counts_everything_but_idle_and_iowait_as_busy():
+    assert parse_host_cpu(STAT) == HostCpu(busy_ticks=160, total_ticks=980)
+
+
+def test_a_stat_without_the_aggregate_line_is_refused():
+    with pytest.raises(SamplingError):
+        parse_host_cpu("intr 1 2 3\n")
+
+
+def test_context_switches_are_voluntary_plus_involuntary():
+    assert parse_context_switches(STATUS) == 127
+    with pytest.raises(SamplingError):
+        parse_context_switches("Name:\tjava\n")
+
+
+def _fake_tasks(root, pid: int, switches: list[int]) -> None:
+    for tid, count in enumerate(switches, start=pid):
+        task = root / str(pid) / "task" / str(tid)
+        task.mkdir(parents=True)
+        (task / "status").write_text(f"voluntary_ctxt_switches:\t{count}\n"
+                                     f"nonvoluntary_ctxt_switches:\t1\n")
+
+
+def test_task_switches_sum_every_thread_of_every_process(tmp_path):
+    _fake_tasks(tmp_path, 100, [10, 20, 30])
+    _fake_tasks(tmp_path, 200, [5])
+    assert task_switches([100, 200, 999], tmp_path) == (10 + 20 + 30 + 5 + 4, 4)
+    assert task_switches([999], tmp_path) == (None, None)
+
+
+def test_the_proc_probe_reads_switches_and_threads(tmp_path):
+    (tmp_path / "42").mkdir()
+    (tmp_path / "42" / "stat").write_text("42 (java) S 1 42 42 0 -1 0 0 0 0 0 96 4 0 0 20 0 2\n")
+    (tmp_path / "42" / "status").write_text("VmRSS:\t 10 kB\n")
+    _fake_tasks(tmp_path, 42, [3, 4])
+    sample = ProcProbe(42, proc=tmp_path).read()
+    assert (sample.context_switches, sample.threads) == (9, 2)
+
+
+def test_summary_keeps_cpu_seconds_switches_over_the_window_and_most_threads():
+    samples = [(0.0, ResourceSample(10.0, 100, 1000, 20)),
+               (1.0, ResourceSample(10.5, 100, 1600, 24)),
+               (2.0, ResourceSample(11.2, 100, 2200, 22))]
+    usage = summarize_samples(samples, "test")
+    assert usage.cpu_seconds == pytest.approx(1.2)
+    assert (usage.context_switches, usage.threads_max) == (1200, 24)
+
+
+def test_switches_are_unknown_when_the_count_went_down():
+    samples = [(0.0, ResourceSample(1.0, 1, 500, 9)), (1.0, ResourceSample(2.0, 1, 400, 3))]
+    assert summarize_samples(samples).context_switches is None
+
+
+def test_busy_cores_is_busy_time_over_wall_time():
+    assert busy_cores(HostCpu(1000, 5000), HostCpu(1300, 5400), 2.0, 100) == pytest.approx(1.5)
+    assert busy_cores(HostCpu(1000, 5000), HostCpu(900, 5400), 2.0, 100) is None
+
+
+@pytest.mark.parametrize("wrk_cpu, host_busy, expected", [
+    (9.0, 1.9, (0.9, "wrk process")),       # the local backend sees wrk itself
+    (None, 1.9, (0.7, "host less server")),  # docker: the host's busy CPU less the server's
+    (None, None, (None, None)),
+])
+def test_load_figures_prefer_wrks_own_cpu(wrk_cpu, host_busy, expected):
+    usage = with_load_figures(ResourceUsage(cpu_cores=1.2), wrk_cpu, 10.0, host_busy)
+    loadgen = None if usage.loadgen_cores is None else round(usage.loadgen_cores, 6)
+    assert (loadgen, usage.loadgen_source) == expected
+    assert usage.host_busy_cores == host_busy
+
+
+@pytest.mark.parametrize("server, server_limit, loadgen, loadgen_limit, host, cores, limit", [
+    (1.95, 2, 0.05, 2, 2.0, 2, Limit.SERVER),     # the server had every core to itself
+    (0.98, 1, 0.60, 1, 1.6, 2, Limit.SERVER),     # pinned apart: the server's one CPU was full
+    (0.40, 1, 0.97, 1, 1.4, 2, Limit.LOADGEN),    # pinned apart: wrk's one CPU was full
+    (1.05, 2, 0.90, 2, 1.98, 2, Limit.SHARED),    # unpinned on 2 cores: together they fill it
+    (0.30, 2, 0.20, 2, 0.55, 2, Limit.NONE),      # idle CPUs: latency or connections bound it
+    (None, 2, 0.20, 2, 0.55, 2, Limit.UNKNOWN),
+    (1.00, 2, 0.20, 2, None, 2, Limit.UNKNOWN),
+    (0.50, 4, None, 4, 3.8, 4, Limit.SHARED),      # wrk unknown, the host still saturated
+])
+def test_the_bottleneck_rule(server, server_limit, loadgen, loadgen_limit, host, cores, limit):
+    verdict = judge(CpuFigures(server, server_limit, loadgen, loadgen_limit, host, cores))
+    assert verdict.limit is limit
+    if limit is not Limit.UNKNOWN:
+        assert f"server {server:.2f} of {server_limit:g} cores" in verdict.detail
+
+
+@pytest.mark.parametrize("cpus, size", [(None, None), ("", None), ("1", 1), ("0-3,6", 5)])
+def test_cpuset_size(cpus, size):
+    assert cpuset_size(cpus) == size
