@@ -37,7 +37,7 @@ BENCH_SETTINGS = (
     ("threads", "10,5", "wrk threads; one run per value"),
     ("connections", "500", "wrk connections"),
     ("duration", "10s", "per run: 10s, 2m, 1h"),
-    ("repeat", "1", "measured runs per cell, interleaved across thread settings"),
+    ("repeat", "1", "rounds: each starts, warms and measures every server again (rotated)"),
     ("primer", "5s", f"unmeasured run at {PRIMER_CONNECTIONS} connections first; 0 for none"),
     ("warmup", "10s", "unmeasured run at full settings before the measured ones; 0 for none"),
     ("server-cpus", "", "cpuset for the server, e.g. 1 (empty: every CPU)"),

@@ -112,6 +112,7 @@ class Cell:
     reason: str | None = None
     # One per measured run, in the order of runs; empty where nothing was sampled.
     resources: tuple[ResourceUsage, ...] = ()
+    rounds: tuple[int, ...] = ()  # the round of each run, in the order of runs
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ def sample_result() -> BenchResult:
     cells = (
         Cell("netty", 10, 500, CellStatus.OK,
              (_run(69296.64, 10), _run(61000.5, 10), _run(72000.0, 10)),
-             resources=(_usage(1.51, 300), _usage(1.49, 310), _usage(1.55, 305))),
+             resources=(_usage(1.51, 300), _usage(1.49, 310), _usage(1.55, 305)), rounds=(1, 2, 3)),
         Cell("netty", 5, 500, CellStatus.OK, (_run(75561.34, 5, non_2xx=1000),)
              * 3, resources=(ResourceUsage(unavailable="no cgroup access", source="cgroup v1"),)
              * 3),

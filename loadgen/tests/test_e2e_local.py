@@ -51,7 +51,10 @@ def test_primer_and_warmup_are_kept_apart_from_the_measured_runs(local_run):
     assert sorted(p.name for p in (run_dir / "raw").glob("*.txt")) == sorted(
         f"{name}-t2-c50-r{repeat}.txt" for name in SERVERS for repeat in (1, 2))
     assert sorted(p.name for p in (run_dir / "raw" / "unmeasured").glob("*.txt")) == sorted(
-        f"{name}-{phase}.txt" for name in SERVERS for phase in ("primer", "warmup"))
+        f"{name}-{phase}-r{round_number}.txt" for name in SERVERS
+        for phase in ("primer", "warmup") for round_number in (1, 2))
+    rounds = {cell["server"]: [run["round"] for run in cell["runs"]] for cell in data["cells"]}
+    assert set(map(tuple, rounds.values())) == {(1, 2)}, "each run records its round"
 
 
 @pytest.mark.slow

@@ -77,8 +77,20 @@ def test_primer_and_warmup_come_before_the_measured_runs_and_count_in_the_load()
     plan = _plan(repeat="3", primer="5s", warmup="10s")
     assert [(p.name, p.duration_s, p.connections) for p in plan.phases] == \
         [("primer", 5, 8), ("warmup", 10, None)]
-    assert plan.measured_seconds_per_server == 60
-    assert plan.load_seconds == 2 * (5 + 10 + 60)
+    assert (plan.starts, plan.seconds_per_start) == (6, 5 + 10 + 20)
+    assert plan.load_seconds == 3 * 2 * (5 + 10 + 20), "every round warms every server again"
+
+
+@pytest.mark.parametrize("round_number, order", [
+    (1, ["a", "b", "c"]), (2, ["b", "c", "a"]), (3, ["c", "a", "b"]), (4, ["a", "b", "c"]),
+])
+def test_each_round_starts_one_server_further_on(round_number, order):
+    from dataclasses import replace
+
+    from httplab.running.plan import rotated
+
+    servers = tuple(replace(KNOWN[0], name=name) for name in ("a", "b", "c"))
+    assert [server.name for server in rotated(servers, round_number)] == order
 
 
 def test_zero_turns_a_phase_off():

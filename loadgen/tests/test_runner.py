@@ -42,7 +42,8 @@ class FakeBackend:
 
     @contextmanager
     def serve(self, manifest, cpus=None, log_path=None):
-        log_path.write_text("fake server starting\n")
+        with log_path.open("a") as log:
+            log.write("fake server starting\n")
         if self.fail_start:
             raise BackendError("container never became healthy")
         with FakeServer(lambda path: hello_answer(path, server="X")) as server:
@@ -66,8 +67,9 @@ class FakeBackend:
         return WrkOutcome(self.wrk_exit, "boom" if self.wrk_exit else "")
 
 
-def _run(tmp_path, backend, **options):
-    known = (parse_manifest("alpha", MANIFEST.replace('workers = "cpus"', "workers = 3")),)
+def _run(tmp_path, backend, names=("alpha",), **options):
+    known = tuple(parse_manifest(name, MANIFEST.replace('workers = "cpus"', "workers = 3"))
+                  for name in names)
     plan = make_plan("all", "10,5", "20", "1s", known, Options(**options), frozenset({0, 1}))
     finished = []
     outcomes = Runner(backend, plan, tmp_path / "raw", Progress(plan, io.StringIO()),
@@ -76,13 +78,17 @@ def _run(tmp_path, backend, **options):
     return outcomes, cells_from_outcomes([c for o in outcomes for c in o.cells])
 
 
-def test_unmeasured_phases_come_first_then_repeats_interleave_across_threads(tmp_path):
+def test_every_round_warms_the_server_again_then_measures_each_thread_setting(tmp_path):
     backend = FakeBackend()
     outcomes, cells = _run(tmp_path, backend, repeat="2", primer="1s", warmup="1s")
-    assert backend.wrk_calls == [(8, "unmeasured"), (10, "unmeasured"),
-                                 (10, "raw"), (5, "raw"), (10, "raw"), (5, "raw")]
-    assert [(c.threads, len(c.runs), c.status) for c in cells] == \
-        [(10, 2, CellStatus.OK), (5, 2, CellStatus.OK)]
+    one_round = [(8, "unmeasured"), (10, "unmeasured"), (10, "raw"), (5, "raw")]
+    assert backend.wrk_calls == one_round * 2
+    assert [(c.threads, len(c.runs), c.rounds, c.status) for c in cells] == \
+        [(10, 2, (1, 2), CellStatus.OK), (5, 2, (1, 2), CellStatus.OK)]
+    assert sorted(p.name for p in (tmp_path / "raw" / "unmeasured").glob("*.txt")) == [
+        "alpha-primer-r1.txt", "alpha-primer-r2.txt", "alpha-warmup-r1.txt", "alpha-warmup-r2.txt"]
+    log = (tmp_path / "raw" / "alpha.log").read_text()
+    assert "--- httplab: round 1 of 2 ---" in log and "--- httplab: round 2 of 2 ---" in log
     assert all(usage.unavailable == "no process to sample" for c in cells for usage in c.resources)
     assert sorted(p.name for p in (tmp_path / "raw").glob("*.txt")) == [
         "alpha-t10-c20-r1.txt", "alpha-t10-c20-r2.txt", "alpha-t5-c20-r1.txt", "alpha-t5-c20-r2.txt"]
@@ -112,7 +118,7 @@ def test_a_failing_warmup_stops_the_server_before_any_measured_run(tmp_path, bac
 def test_a_failing_measured_run_fails_its_cell_and_names_the_run(tmp_path):
     _, cells = _run(tmp_path, FakeBackend(wrk_exit=1), repeat="2")
     assert cells[0].status is CellStatus.FAILED
-    assert cells[0].reason == "run 1: wrk exited with 1: boom; run 2: wrk exited with 1: boom"
+    assert cells[0].reason == "round 1: wrk exited with 1: boom; round 2: wrk exited with 1: boom"
 
 
 def test_every_server_keeps_its_output_in_a_log_named_by_the_outcome(tmp_path):
@@ -152,3 +158,11 @@ def test_wrk_aims_at_the_manifests_port_and_path_on_loopback(tmp_path):
     outcomes, _ = _run(tmp_path, backend, warmup="1s")
     port = outcomes[0].record.startup_line.rsplit(":", 1)[1]
     assert backend.urls == {f"http://127.0.0.1:{port}/"}
+
+
+def test_rounds_rotate_the_servers_so_none_always_runs_first(tmp_path):
+    backend = FakeBackend()
+    outcomes, cells = _run(tmp_path, backend, names=("alpha", "beta", "gamma"), repeat="3")
+    assert [outcome.record.name for outcome in outcomes] == [
+        "alpha", "beta", "gamma", "beta", "gamma", "alpha", "gamma", "alpha", "beta"]
+    assert all(cell.rounds == (1, 2, 3) for cell in cells)

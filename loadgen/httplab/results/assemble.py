@@ -18,6 +18,15 @@ def record_of_manifest(manifest: ServerManifest) -> ServerRecord:
                         transport=manifest.transport)
 
 
+def first_record_per_server(outcomes: list[ServerOutcome]) -> tuple[ServerRecord, ...]:
+    """A server runs once per round; its record is that of its first round (a later round
+    that fails says so in its cells' reasons)."""
+    records: dict[str, ServerRecord] = {}
+    for outcome in outcomes:
+        records.setdefault(outcome.record.name, outcome.record)
+    return tuple(records.values())
+
+
 def with_warnings(result: BenchResult) -> BenchResult:
     threshold = result.settings.cv_threshold if result.settings else DEFAULT_CV_THRESHOLD
     return replace(result, warnings=stability_warnings(result, threshold)
@@ -29,5 +38,5 @@ def assemble(outcomes: list[ServerOutcome], settings: Settings, host: HostInfo,
     cells = cells_from_outcomes([cell for outcome in outcomes for cell in outcome.cells])
     return with_warnings(BenchResult(
         format_version=FORMAT_VERSION, created_utc=created_utc, settings=settings, host=host,
-        servers=tuple(outcome.record for outcome in outcomes), cells=cells,
+        servers=first_record_per_server(outcomes), cells=cells,
         lab_commit=lab_commit))

@@ -82,17 +82,18 @@ def cell_from_outcomes(outcomes: list[CellOutcome]) -> Cell:
     the figures of every run that has any stay in the cell."""
     first = outcomes[0]
     key = dict(server=first.server, threads=first.threads, connections=first.connections)
-    runs, usages, reasons = [], [], []
+    runs, usages, reasons, rounds = [], [], [], []
     for outcome in sorted(outcomes, key=lambda o: o.repeat):
         run, failure = _run_or_failure(outcome)
         if failure:
-            reasons.append(failure if len(outcomes) == 1 else f"run {outcome.repeat}: {failure}")
+            reasons.append(failure if len(outcomes) == 1 else f"round {outcome.repeat}: {failure}")
         if run is not None:
             runs.append(run)
             usages.append(read_resources(outcome.resources_path))
+            rounds.append(outcome.repeat)
     status = CellStatus.FAILED if reasons else CellStatus.OK
     return Cell(**key, status=status, runs=tuple(runs), reason="; ".join(reasons) or None,
-                resources=tuple(usages))
+                resources=tuple(usages), rounds=tuple(rounds))
 
 
 def cells_from_outcomes(outcomes: list[CellOutcome]) -> tuple[Cell, ...]:

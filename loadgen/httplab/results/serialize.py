@@ -7,9 +7,10 @@ from typing import Any
 from httplab.model import (BenchResult, Cell, CellStatus, HostInfo, Latency, ResourceUsage,
                            ServerRecord, Settings, SocketErrors, ThreadRequestRate, WrkRun)
 
-FORMAT_VERSION = 3
-# Versions 2 and 3 added fields (3: each server's log file); older files read with defaults.
-READABLE_VERSIONS = (1, 2, 3)
+FORMAT_VERSION = 4
+# Later versions added fields (3: each server's log file; 4: each run's round and the CPU
+# figures beside the server's); older files read with their defaults.
+READABLE_VERSIONS = (1, 2, 3, 4)
 
 
 class ResultsFormatError(ValueError):
@@ -55,7 +56,8 @@ def cell_to_dict(cell: Cell) -> dict[str, Any]:
     return {
         "server": cell.server, "threads": cell.threads, "connections": cell.connections,
         "status": cell.status.value, "reason": cell.reason,
-        "runs": [run_to_dict(run) for run in cell.runs],
+        "runs": [{**run_to_dict(run), "round": round_number} if round_number else run_to_dict(run)
+                 for run, round_number in zip(cell.runs, cell.rounds or (None,) * len(cell.runs))],
         "resources": [resources_to_dict(usage) for usage in cell.resources],
     }
 
@@ -99,6 +101,7 @@ def cell_from_dict(data: dict[str, Any]) -> Cell:
     return Cell(server=data["server"], threads=data["threads"],
                 connections=data["connections"], status=CellStatus(data["status"]),
                 runs=tuple(run_from_dict(run) for run in data["runs"]), reason=data.get("reason"),
+                rounds=tuple(run["round"] for run in data["runs"] if "round" in run),
                 resources=tuple(resources_from_dict(usage) for usage in data.get("resources", ())))
 
 

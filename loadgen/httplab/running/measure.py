@@ -40,8 +40,11 @@ class Measurer:
     def __init__(self, backend: Backend, raw_dir: Path, loadgen_cpus: str | None):
         self.backend, self.raw_dir, self.loadgen_cpus = backend, raw_dir, loadgen_cpus
 
-    def unmeasured(self, started: StartedServer, request: WrkRequest, phase: str) -> RunOutcome:
-        stem = self.raw_dir / UNMEASURED_DIR / f"{started.manifest.name}-{phase}"
+    def unmeasured(self, started: StartedServer, request: WrkRequest, phase: str,
+                   round_number: int = 1, rounds: int = 1) -> RunOutcome:
+        """netty-warmup, or netty-warmup-r2 when every round warms the server again."""
+        name = f"{started.manifest.name}-{phase}"
+        stem = self.raw_dir / UNMEASURED_DIR / (f"{name}-r{round_number}" if rounds > 1 else name)
         return self._run(request, stem, sampler=None)
 
     def measured(self, started: StartedServer, request: WrkRequest, repeat: int,

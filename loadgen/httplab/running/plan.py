@@ -50,19 +50,33 @@ class BenchPlan:
     connections: int
     duration: str  # as wrk takes it: "10s"
     duration_s: int
-    repeat: int = 1
+    repeat: int = 1  # rounds: each starts every server again and measures each cell once
     phases: tuple[Phase, ...] = ()  # primer, then warm-up; absent when set to 0
     server_cpus: str | None = None  # a cpuset such as "1" or "0-3,6"
     loadgen_cpus: str | None = None
 
     @property
-    def measured_seconds_per_server(self) -> int:
-        return self.repeat * len(self.threads) * self.duration_s
+    def starts(self) -> int:
+        """Server starts in all: every server once per round."""
+        return self.repeat * len(self.servers)
+
+    @property
+    def seconds_per_start(self) -> int:
+        """The load of one server in one round: its primer and warm-up, then one run per
+        thread setting."""
+        unmeasured = sum(phase.duration_s for phase in self.phases)
+        return unmeasured + len(self.threads) * self.duration_s
 
     @property
     def load_seconds(self) -> int:
-        unmeasured = sum(phase.duration_s for phase in self.phases)
-        return len(self.servers) * (unmeasured + self.measured_seconds_per_server)
+        return self.starts * self.seconds_per_start
+
+
+def rotated(servers: tuple[ServerManifest, ...], round_number: int) -> tuple[ServerManifest, ...]:
+    """Round 1 in the given order, each later round starting one server further on, so
+    that no server always runs first (or last) on a host that drifts."""
+    shift = (round_number - 1) % len(servers) if servers else 0
+    return servers[shift:] + servers[:shift]
 
     def phase(self, name: str) -> Phase | None:
         return next((phase for phase in self.phases if phase.name == name), None)

@@ -37,7 +37,7 @@ class ServerProcess:
             os.close(handle)
             log_path = Path(name)
         self.log_path = log_path
-        with log_path.open("wb") as log:
+        with log_path.open("ab") as log:  # each round of a bench adds to the same log
             self._process = subprocess.Popen(
                 command, env=env, stdin=subprocess.DEVNULL, stdout=log,
                 stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=pin_to(cpus))

@@ -22,7 +22,7 @@ class Progress:
     def __init__(self, plan: BenchPlan, stream: TextIO = sys.stdout):
         self.plan, self.stream = plan, stream
         self.started = time.monotonic()
-        self.remaining_s = plan.load_seconds + START_AND_VERIFY_S * len(plan.servers)
+        self.remaining_s = plan.load_seconds + START_AND_VERIFY_S * plan.starts
 
     def say(self, message: str) -> None:
         print(message, file=self.stream, flush=True)
@@ -31,7 +31,7 @@ class Progress:
         plan = self.plan
         names = ", ".join(server.name for server in plan.servers)
         threads = ", ".join(str(count) for count in plan.threads)
-        repeats = f" x {plan.repeat} runs" if plan.repeat > 1 else ""
+        repeats = f" x {plan.repeat} rounds" if plan.repeat > 1 else ""
         phases = ", ".join(f"{phase.name} {phase.duration}" for phase in plan.phases)
         self.say(f"httplab: {len(plan.servers)} servers ({names}) x threads {threads} x "
                  f"{plan.connections} connections x {plan.duration}{repeats} on backend {backend}"
@@ -41,7 +41,7 @@ class Progress:
 
     def step(self, index: int, server: str, message: str) -> None:
         elapsed = format_seconds(time.monotonic() - self.started)
-        self.say(f"[{index}/{len(self.plan.servers)}] {server}: {message} "
+        self.say(f"[{index}/{self.plan.starts}] {server}: {message} "
                  f"(elapsed {elapsed}, about {format_seconds(self.remaining_s)} left)")
 
     def spent(self, seconds: float) -> None:

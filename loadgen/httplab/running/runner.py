@@ -15,7 +15,7 @@ from httplab.results.assemble import record_of_manifest
 from httplab.manifest import ServerManifest
 from httplab.model import CellOutcome, ServerOutcome, ServerRecord
 from httplab.running.measure import UNMEASURED_DIR, Measurer, RunOutcome
-from httplab.running.plan import BenchPlan, Phase, target_url
+from httplab.running.plan import BenchPlan, Phase, rotated, target_url
 from httplab.running.progress import START_AND_VERIFY_S, Progress
 from httplab.checking.conformance import Verification, verify_started
 from httplab.wrk.command import WrkRequest
@@ -34,53 +34,68 @@ class Runner:
                            target_url(manifest)) for threads in plan.threads]
 
     def run(self) -> list[ServerOutcome]:
+        """Round after round, every server (in a rotated order) is started, warmed up and
+        measured once per thread setting, so a host that slows down for a while slows
+        every server's runs alike rather than one server's."""
         (self.raw_dir / UNMEASURED_DIR).mkdir(parents=True, exist_ok=True)
         outcomes = []
-        for index, manifest in enumerate(self.plan.servers, start=1):
-            outcome = self.run_server(index, manifest)
-            outcomes.append(outcome)
-            self.on_server_done(outcome)
+        index = 0
+        for round_number in range(1, self.plan.repeat + 1):
+            for manifest in rotated(self.plan.servers, round_number):
+                index += 1
+                outcome = self.run_server(index, manifest, round_number)
+                outcomes.append(outcome)
+                self.on_server_done(outcome)
         return outcomes
 
     def log_file(self, manifest: ServerManifest) -> str:
         """raw/<server>.log: where the server's whole output goes, relative to the run."""
         return f"{self.raw_dir.name}/{manifest.name}.log"
 
-    def run_server(self, index: int, manifest: ServerManifest) -> ServerOutcome:
-        self.progress.step(index, manifest.name, "starting")
+    def run_server(self, index: int, manifest: ServerManifest,
+                   round_number: int = 1) -> ServerOutcome:
+        self.progress.step(index, manifest.name, f"starting{self._of_rounds(round_number)}")
         log_path = self.raw_dir.parent / self.log_file(manifest)
+        if self.plan.repeat > 1:  # every round's output goes to the one log, marked
+            with log_path.open("a") as log:
+                log.write(f"--- httplab: round {round_number} of {self.plan.repeat} ---\n")
         try:
             with self.backend.serve(manifest, self.plan.server_cpus, log_path) as started:
-                return self._verify_and_measure(index, started)
+                return self._verify_and_measure(index, started, round_number)
         except BackendError as error:
-            return self._give_up(index, manifest, str(error))
+            return self._give_up(index, manifest, str(error), round_number)
 
-    def _give_up(self, index: int, manifest: ServerManifest, reason: str,
+    def _of_rounds(self, round_number: int) -> str:
+        return f" (round {round_number} of {self.plan.repeat})" if self.plan.repeat > 1 else ""
+
+    def _give_up(self, index: int, manifest: ServerManifest, reason: str, round_number: int,
                  started: StartedServer | None = None,
                  verification: Verification | None = None) -> ServerOutcome:
         self.progress.step(index, manifest.name, f"FAILED: {reason}")
         self.progress.step(index, manifest.name, f"its output: {self.log_file(manifest)}")
-        self.progress.spent(START_AND_VERIFY_S + self.plan.load_seconds / len(self.plan.servers))
+        self.progress.spent(START_AND_VERIFY_S + self.plan.seconds_per_start)
         cells = tuple(CellOutcome(manifest.name, request.threads, request.connections,
-                                  failure=reason) for request in self.requests(manifest))
+                                  failure=reason, repeat=round_number)
+                      for request in self.requests(manifest))
         return ServerOutcome(self.record(manifest, started, verification), cells)
 
-    def _verify_and_measure(self, index: int, started: StartedServer) -> ServerOutcome:
+    def _verify_and_measure(self, index: int, started: StartedServer,
+                            round_number: int) -> ServerOutcome:
         manifest = started.manifest
         verification = verify_started(started.startup, manifest, manifest.port)
         if not verification.passed:
             reason = f"verification failed: {verification.summary()}"
-            return self._give_up(index, manifest, reason, started, verification)
+            return self._give_up(index, manifest, reason, round_number, started, verification)
         self.progress.spent(START_AND_VERIFY_S)
         first = "?" if started.startup_seconds is None else f"{started.startup_seconds:.1f}"
         self.progress.step(index, manifest.name, f"first answer after {first} s, "
                                                  f"verified ({verification.summary()})")
         for phase in self.plan.phases:
-            failure = self._unmeasured(index, started, phase)
+            failure = self._unmeasured(index, started, phase, round_number)
             if failure:
-                return self._give_up(index, manifest, failure, started, verification)
-        cells = tuple(self._measured(index, started, request, repeat)
-                      for repeat in range(1, self.plan.repeat + 1)
+                return self._give_up(index, manifest, failure, round_number, started,
+                                     verification)
+        cells = tuple(self._measured(index, started, request, round_number)
                       for request in self.requests(manifest))
         return ServerOutcome(self.record(manifest, started, verification), cells)
 
@@ -98,14 +113,17 @@ class Runner:
             image_size_bytes=started.image_size_bytes, java_version=started.java_version,
             startup_seconds=started.startup_seconds, image_id=started.image_id)
 
-    def _unmeasured(self, index: int, started: StartedServer, phase: Phase) -> str | None:
+    def _unmeasured(self, index: int, started: StartedServer, phase: Phase,
+                    round_number: int) -> str | None:
         first = self.requests(started.manifest)[0]
         connections = phase.connections or first.connections
         request = WrkRequest(min(first.threads, connections), connections, phase.duration,
                              phase.duration_s, first.url)
-        self.progress.step(index, started.manifest.name, f"{phase.name} (not measured): wrk "
-                                                         f"-t{request.threads} -c{connections} -d{phase.duration}")
-        outcome = self.measurer.unmeasured(started, request, phase.name)
+        self.progress.step(index, started.manifest.name,
+                           f"{phase.name} (not measured): wrk -t{request.threads} "
+                           f"-c{connections} -d{phase.duration}")
+        outcome = self.measurer.unmeasured(started, request, phase.name, round_number,
+                                           self.plan.repeat)
         self.progress.spent(phase.duration_s)
         stopped = self.backend.exit_status(started)
         if stopped:
@@ -115,14 +133,13 @@ class Runner:
     def _measured(self, index: int, started: StartedServer, request: WrkRequest,
                   repeat: int) -> CellOutcome:
         name = started.manifest.name
-        of_repeats = f" (run {repeat} of {self.plan.repeat})" if self.plan.repeat > 1 else ""
         stopped = self.backend.exit_status(started)
         if stopped:
             self.progress.step(index, name, f"not measured: {stopped}")
             return CellOutcome(name, request.threads, request.connections,
                                failure=f"{stopped} before this run", repeat=repeat)
         self.progress.step(index, name, f"wrk -t{request.threads} -c{request.connections} "
-                                        f"-d{request.duration}{of_repeats}")
+                                        f"-d{request.duration}{self._of_rounds(repeat)}")
         outcome: RunOutcome = self.measurer.measured(started, request, repeat, self.plan.repeat)
         self.progress.spent(request.duration_s)
         stopped = self.backend.exit_status(started)
