@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 BACKENDS = ("docker", "local")
 DEFAULT_IMAGE = Path("image") / "result1.png"
 IMAGE_HELP = ("the Requests/sec chart, relative to the repository; the latency and memory "
-              "chart goes beside it as result2.png (or NAME-2.png)")
+              "chart and the CPU chart go beside it (result2.png, result-cpu.png)")
 
 
 # The bench settings and their defaults, stated only here: (flag, default, meaning). The

@@ -200,3 +200,56 @@ def test_second_chart_goes_beside_the_first():
 
     assert second_chart_path(Path("image/result1.png")) == Path("image/result2.png")
     assert second_chart_path(Path("/tmp/out/chart.png")) == Path("/tmp/out/chart-2.png")
+
+
+def _faster_undertow(result):
+    """The sample with undertow measured too, faster than netty at 10 threads."""
+    netty = next(c for c in result.cells if c.server == "netty" and c.threads == 10)
+    fast = replace(netty, server="undertow",
+                   runs=tuple(replace(run, requests_per_sec=run.requests_per_sec * 2)
+                              for run in netty.runs))
+    return replace(result, cells=(*result.cells[:2], fast, result.cells[3]))
+
+
+def test_frameworks_are_ordered_fastest_first_and_unmeasured_last():
+    from httplab.presentation.chart_throughput import server_order
+
+    assert server_order(sample_result()) == ["netty", "undertow"]  # undertow failed
+    assert server_order(_faster_undertow(sample_result())) == ["undertow", "netty"]
+
+
+def test_cells_not_limited_by_the_server_alone_are_hatched():
+    """In the sample, Netty at 10 threads used its whole CPU ("server"); at 5 threads its
+    CPU was not sampled ("unknown")."""
+    result = sample_result()
+    axes = build_throughput_figure(result).axes[0]
+    hatches = {round(bar.get_height(), 2): bar.get_hatch() for bar in bars(axes)}
+    assert hatches == {69296.64: None, 75561.34: "//"}
+
+
+def test_cpu_chart_has_one_bar_per_cell_with_a_cpu_figure_at_its_cost():
+    from httplab.presentation.chart_cpu import build_cpu_figure, cpu_label
+
+    result = sample_result()
+    axes = build_cpu_figure(result).axes[0]
+    netty10 = cell_figures(result.cells[0]).cpu_us_per_request
+    assert [round(bar.get_height(), 3) for bar in bars(axes)] == [round(netty10, 3)]
+    assert list(value_labels(axes).values()) == [cpu_label(netty10)]
+    assert texts(axes, "not sampled") and len(texts(axes, "failed")) == 2
+
+
+def test_cpu_chart_of_all_failed_cells_has_no_bars():
+    from httplab.presentation.chart_cpu import build_cpu_figure
+
+    axes = build_cpu_figure(all_failed(sample_result())).axes[0]
+    assert bars(axes) == [] and len(texts(axes, "failed")) == 4
+
+
+@pytest.mark.parametrize("image, expected", [("image/result1.png", "image/result-cpu.png"),
+                                             ("/tmp/out/chart.png", "/tmp/out/chart-cpu.png")])
+def test_the_cpu_chart_goes_beside_the_first(image, expected):
+    from pathlib import Path
+
+    from httplab.presentation.publish import cpu_chart_path
+
+    assert cpu_chart_path(Path(image)) == Path(expected)

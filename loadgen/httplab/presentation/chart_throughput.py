@@ -14,10 +14,12 @@ from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import StrMethodFormatter  # noqa: E402
 
 from httplab.model import BenchResult, Cell, CellStatus  # noqa: E402
+from httplab.results.bottleneck import Limit, cell_bottleneck  # noqa: E402
 from httplab.results.stats import Summary, cell_summary  # noqa: E402
 
 FIGURE_SIZE_IN = (10, 5.6)
 DPI = 110
+LIMITED_ELSEWHERE_HATCH = "//"  # a cell whose verdict is not "server" (results/bottleneck.py)
 
 
 def thread_settings(result: BenchResult) -> list[int]:
@@ -27,10 +29,18 @@ def thread_settings(result: BenchResult) -> list[int]:
 
 
 def server_order(result: BenchResult) -> list[str]:
-    return list(dict.fromkeys(cell.server for cell in result.cells))
+    """Fastest first: by each server's best median Requests/sec; unmeasured ones last."""
+    servers = list(dict.fromkeys(cell.server for cell in result.cells))
+    return sorted(servers, key=lambda server: -_best_rate(result, server))
 
 
-def _find(result: BenchResult, server: str, threads: int) -> Cell | None:
+def _best_rate(result: BenchResult, server: str) -> float:
+    rates = [cell_summary(cell).median for cell in result.cells
+             if cell.server == server and measured(cell)]
+    return max(rates, default=-1.0)
+
+
+def find_cell(result: BenchResult, server: str, threads: int) -> Cell | None:
     return next((cell for cell in result.cells
                  if cell.server == server and cell.threads == threads), None)
 
@@ -68,7 +78,7 @@ def rate_label(rate: Summary) -> str:
 def _draw_group(axes, result: BenchResult, servers: list[str], threads: int,
                 offset: float, width: float) -> None:
     for index, server in enumerate(servers):
-        cell = _find(result, server, threads)
+        cell = find_cell(result, server, threads)
         x = index + offset
         if not measured(cell):
             axes.text(x, 0, unmeasured_text(cell), rotation=90, ha="center",
@@ -76,13 +86,23 @@ def _draw_group(axes, result: BenchResult, servers: list[str], threads: int,
             continue
         rate = cell_summary(cell)
         spread = [[rate.median - rate.minimum], [rate.maximum - rate.median]] if rate.n > 1 else None
+        limited_elsewhere = cell_bottleneck(cell, result).limit is not Limit.SERVER
         bar = axes.bar(x, rate.median, width, color=f"C{_color(result, threads)}", yerr=spread,
-                       capsize=3, error_kw={"elinewidth": 1})
+                       capsize=3, error_kw={"elinewidth": 1},
+                       hatch=LIMITED_ELSEWHERE_HATCH if limited_elsewhere else None)
         axes.bar_label(bar, labels=[rate_label(rate)], fontsize=7, padding=2)
 
 
 def _color(result: BenchResult, threads: int) -> int:
     return thread_settings(result).index(threads)
+
+
+def _legend(settings: list[int]) -> list[Patch]:
+    handles = [Patch(color=f"C{position}", label=f"{threads} threads")
+               for position, threads in enumerate(settings)]
+    return handles + [Patch(facecolor="white", edgecolor="black", hatch=LIMITED_ELSEWHERE_HATCH,
+                            label="hatched: not limited by the server alone\n"
+                                  "(wrk, shared CPUs or unknown: see results.md)")]
 
 
 def caption(result: BenchResult) -> str:
@@ -107,8 +127,7 @@ def build_throughput_figure(result: BenchResult) -> Figure:
     axes.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
     axes.set_ylabel("Requests/sec")
     axes.set_title(chart_title(result), fontsize=11)
-    axes.legend(handles=[Patch(color=f"C{position}", label=f"{threads} threads")
-                         for position, threads in enumerate(settings)], fontsize=9)
+    axes.legend(handles=_legend(settings), fontsize=8)
     axes.grid(axis="y", alpha=0.3)
     axes.margins(y=0.12)
     figure.text(0.01, 0.01, caption(result), fontsize=7, color="dimgray")
