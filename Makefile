@@ -4,8 +4,8 @@ SHELL := /bin/bash
 # Settings: `make bench THREADS=2 REPEAT=3`. A variable reaches the harness only when you
 # set it; unset, the harness's own default applies, so every default is stated once, in
 # loadgen/httplab/cli.py (`make help` lists them). VARIABLE becomes --variable, _ as -.
-BENCH_SETTINGS := SERVERS THREADS CONNECTIONS DURATION REPEAT PRIMER WARMUP SERVER_CPUS \
-	LOADGEN_CPUS CV_THRESHOLD BACKEND BASE_IMAGES IMAGE
+BENCH_SETTINGS := SERVERS THREADS CONNECTIONS DURATION REPEAT PRIMER WARMUP SERVER_CPUS SETTINGS \
+	CEILING LOADGEN_CPUS CV_THRESHOLD BACKEND BASE_IMAGES IMAGE
 REPORT_SETTINGS := FROM OUT IMAGE
 user_flags = $(foreach v,$(1),$(if $(filter command line environment%,$(origin $(v))),--$(shell echo '$(v)' | tr 'A-Z_' 'a-z-')='$($(v))'))
 # make compare: BASE= and NEW= name two run directories (or their results.json); no default
@@ -17,9 +17,10 @@ VENV := .venv
 HTTPLAB := $(VENV)/bin/httplab
 VENV_STAMP := $(VENV)/.installed
 JAR_INPUTS := $(shell find servers -name '*.java' -o -name pom.xml -o -name server.toml -o -name '*.properties' -o -name '*.yml' 2>/dev/null | grep -v /target/)
-# Every folder with a manifest is a server (the harness finds them the same way).
+# Every folder with a manifest is a server (the harness finds them the same way); those
+# with a pom.xml are Maven modules, built into jars (the nginx reference is not).
 SERVER_NAMES := $(patsubst servers/%/server.toml,%,$(wildcard servers/*/server.toml))
-JARS := $(foreach s,$(SERVER_NAMES),servers/$(s)/target/$(s).jar)
+JARS := $(foreach s,$(SERVER_NAMES),$(if $(wildcard servers/$(s)/pom.xml),servers/$(s)/target/$(s).jar))
 
 .PHONY: help bench report compare test golden jars venv base-images servers-table clean
 

@@ -44,6 +44,9 @@ BENCH_SETTINGS = (
     ("loadgen-cpus", "", "cpuset for wrk, e.g. 0 (empty: every CPU)"),
     ("cv-threshold", str(DEFAULT_CV_THRESHOLD),
      "warn when a cell's coefficient of variation is above this"),
+    ("settings", "original", "worker settings: original (the write-up's), default (each "
+                             "framework's documented default for this host), or both"),
+    ("ceiling", "1", "1: measure the reference server (nginx) first, as the ceiling; 0: do not"),
     ("backend", "docker", "docker, or local (java -jar and wrk on this host)"),
     ("base-images", "auto", "docker: official images, local ones (make base-images), or auto: "
                             "official when they can be pulled"),
@@ -117,7 +120,8 @@ def _raise_interrupt(signum: int, frame: object) -> None:
 
 def run_bench(args: argparse.Namespace) -> int:
     known = discover(servers_dir(args.repo))
-    options = Options(args.repeat, args.primer, args.warmup, args.server_cpus, args.loadgen_cpus)
+    options = Options(args.repeat, args.primer, args.warmup, args.server_cpus, args.loadgen_cpus,
+                      args.settings, args.ceiling)
     plan = make_plan(args.servers, args.threads, args.connections, args.duration, known,
                      options, frozenset(usable_cpu_set()))
     cv_threshold = parse_cv_threshold(args.cv_threshold)

@@ -10,19 +10,31 @@ from __future__ import annotations
 import os
 import tomllib
 import xml.etree.ElementTree as ElementTree
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+
+from httplab.worker_counts import WorkerCountError, worker_count
 
 MANIFEST_FILE = "server.toml"
 POM_FILE = "pom.xml"
 CPUS = "cpus"
+# A framework is what the lab measures; a reference (nginx) answers the same hello world
+# to show what this host and wrk allow at best, and is not a framework.
+ROLE_FRAMEWORK, ROLE_REFERENCE = "framework", "reference"
+ROLES = (ROLE_FRAMEWORK, ROLE_REFERENCE)
 _REQUIRED_TEXT = ("display_name", "framework", "worker_kind", "transport", "server_header", "path")
-_OPTIONAL_TEXT = ("version", "version_property", "version_artifact", "jvm_options")
-_KNOWN_KEYS = frozenset(_REQUIRED_TEXT + _OPTIONAL_TEXT + ("workers", "port"))
+_OPTIONAL_TEXT = ("version", "version_property", "version_artifact", "jvm_options",
+                  "default_workers", "default_workers_source")
+_KNOWN_KEYS = frozenset(_REQUIRED_TEXT + _OPTIONAL_TEXT + ("workers", "port", "role"))
 
 
 class ManifestError(ValueError):
     """A manifest that is missing or malformed; the message names the file."""
+
+
+def builds_with_maven(role: object, version_artifact: object) -> bool:
+    """Every framework is a Maven module; a reference only when it names a Maven artifact."""
+    return role != ROLE_REFERENCE or bool(version_artifact)
 
 
 @dataclass(frozen=True)
@@ -39,10 +51,49 @@ class ServerManifest:
     path: str
     jvm_options: str = ""
     version_artifact: str = ""  # "group:artifact" of the framework, when Maven builds it
+    role: str = ROLE_FRAMEWORK  # or ROLE_REFERENCE
+    # The framework's own documented default, as an expression over the CPUs (worker_counts),
+    # and where it is documented; used by SETTINGS=default.
+    default_workers: str = ""
+    default_workers_source: str = ""
+    setting: str = "original"  # which worker setting `workers` holds: "original" or "default"
+
+    @property
+    def key(self) -> str:
+        """The server as the results name it: its folder, with the setting when not the
+        original one ("armeria@default")."""
+        return self.name if self.setting == "original" else f"{self.name}@{self.setting}"
+
+    @property
+    def workers_variable(self) -> str:
+        """WORKERS for the server: empty for the original setting (the server then takes the
+        manifest packaged into it), the count for any other."""
+        return "" if self.setting == "original" else str(self.workers)
+
+    def for_setting(self, setting: str, cpus: int | None) -> ServerManifest:
+        """This server with the workers of a setting: "original" is the manifest's own;
+        "default" is the framework's documented default on `cpus` CPUs."""
+        if setting == "original" or self.is_reference:
+            return self
+        count = worker_count(self.default_workers, cpus or os.cpu_count() or 1)
+        return replace(self, workers=count, setting=setting)
+
+    @property
+    def is_reference(self) -> bool:
+        """The ceiling reference (nginx): it answers as the frameworks do, but is not one."""
+        return self.role == ROLE_REFERENCE
+
+    @property
+    def is_maven_module(self) -> bool:
+        """Built by Maven into jar_path (see builds_with_maven); others (the nginx
+        reference) bring their own Dockerfile and start script."""
+        return builds_with_maven(self.role, self.version_artifact)
 
     @property
     def label(self) -> str:
         """The name the tables and charts show, as the original write-up did."""
+        if self.setting != "original":
+            return f"{self.display_name} ({self.workers} workers, {self.setting})"
         if isinstance(self.workers, int):
             return f"{self.display_name} ({self.workers} workers)"
         return self.display_name
@@ -60,6 +111,7 @@ class ServerManifest:
         return f"{self.worker_kind}: one per CPU"
 
     def jar_path(self, servers_dir: Path) -> Path:
+        """Where Maven puts the server's jar; a server that is no Maven module has none."""
         return servers_dir / self.name / "target" / f"{self.name}.jar"
 
 
@@ -86,7 +138,8 @@ def parse_manifest(name: str, text: str, source: str = MANIFEST_FILE,
         name=name, **texts, workers=_workers(data, source), port=_port(data, source),
         version=_version(data, source, poms),
         jvm_options=_optional_text(data, "jvm_options", source),
-        version_artifact=_version_artifact(data, source),
+        version_artifact=_version_artifact(data, source), role=_role(data, source),
+        **_default_workers(data, source),
     )
 
 
@@ -127,6 +180,24 @@ def _workers(data: dict, source: str) -> int | str:
                         f"or \"{CPUS}\" (one per CPU)")
 
 
+def _default_workers(data: dict, source: str) -> dict[str, str]:
+    """default_workers (checked on 1 to 1024 CPUs) and its source, for a framework."""
+    expression = _optional_text(data, "default_workers", source)
+    cited = _optional_text(data, "default_workers_source", source)
+    if data.get("role") == ROLE_REFERENCE and not expression:
+        return {}
+    if not expression or not cited:
+        missing = "default_workers" if not expression else "default_workers_source"
+        raise ManifestError(f"{source}: {missing}: missing (the framework's documented default "
+                            f"worker count, e.g. \"2 * cpus\", and where it is documented)")
+    try:
+        for cpus in (1, 2, 1024):
+            worker_count(expression, cpus)
+    except WorkerCountError as error:
+        raise ManifestError(f"{source}: default_workers: {error}") from error
+    return {"default_workers": expression, "default_workers_source": cited}
+
+
 def _port(data: dict, source: str) -> int:
     if "port" not in data:
         raise ManifestError(f"{source}: port: missing (an integer from 1 to 65535)")
@@ -134,6 +205,14 @@ def _port(data: dict, source: str) -> int:
     if not _is_integer(port) or not 0 < port < 65536:
         raise ManifestError(f"{source}: port: {port!r} is not a port (1-65535)")
     return port
+
+
+def _role(data: dict, source: str) -> str:
+    role = data.get("role", ROLE_FRAMEWORK)
+    if role not in ROLES:
+        raise ManifestError(f"{source}: role: {role!r} is not one of "
+                            f"{', '.join(repr(known) for known in ROLES)}")
+    return role
 
 
 def _version(data: dict, source: str, poms: tuple[PomFile, ...]) -> str:
@@ -228,8 +307,9 @@ def _read_or_none(path: Path) -> str | None:
 
 
 def discover(servers_dir: Path) -> tuple[ServerManifest, ...]:
-    """Every servers/<name>/server.toml, sorted by folder name and checked against the
-    Maven build in servers/pom.xml. Errors name files relative to the repository."""
+    """Every servers/<name>/server.toml, the reference's too (is_reference), sorted by
+    folder name; each Maven module is checked against servers/pom.xml. Errors name files
+    relative to the repository."""
     shown = servers_dir.name
     parent = PomFile(f"{shown}/{POM_FILE}", _read_or_none(servers_dir / POM_FILE))
     if parent.text is None:
@@ -239,9 +319,14 @@ def discover(servers_dir: Path) -> tuple[ServerManifest, ...]:
     for path in sorted(servers_dir.glob(f"*/{MANIFEST_FILE}")):
         name = path.parent.name
         sources[name] = f"{shown}/{name}/{MANIFEST_FILE}"
-        check_module(name, sources[name], modules, parent.source)
+        text = path.read_text()
+        data = _load_toml(text, sources[name])
+        # Before parsing: a folder missing from servers/pom.xml hears that, not that its
+        # version property is in no pom.
+        if builds_with_maven(data.get("role", ROLE_FRAMEWORK), data.get("version_artifact")):
+            check_module(name, sources[name], modules, parent.source)
         module_pom = PomFile(f"{shown}/{name}/{POM_FILE}", _read_or_none(path.parent / POM_FILE))
-        manifests.append(parse_manifest(name, path.read_text(), sources[name], (module_pom, parent)))
+        manifests.append(parse_manifest(name, text, sources[name], (module_pom, parent)))
     if not manifests:
         raise ManifestError(f"no {MANIFEST_FILE} found under {servers_dir}")
     check_display_names(tuple(manifests), sources)

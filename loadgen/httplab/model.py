@@ -132,6 +132,7 @@ class Settings:
     cv_threshold: float = 0.05
     server_cpus: str | None = None
     loadgen_cpus: str | None = None
+    worker_settings: tuple[str, ...] = ("original",)
 
 
 @dataclass(frozen=True)
@@ -181,6 +182,12 @@ class ServerRecord:
     startup_seconds: float | None = None  # start until the first correct answer
     image_id: str | None = None
     log_file: str | None = None  # its whole output, relative to the run directory
+    role: str = "framework"  # or "reference": the ceiling the frameworks are measured against
+    setting: str = "original"  # its worker setting: the write-up's, or the framework's default
+
+    @property
+    def is_reference(self) -> bool:
+        return self.role == "reference"
 
 
 @dataclass(frozen=True)

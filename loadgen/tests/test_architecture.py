@@ -15,7 +15,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "httplab"
 # Each part of the harness and the parts it may import (besides itself).
 MAY_IMPORT = {
     "model": set(),
-    "manifest": set(),
+    "worker_counts": set(),
+    "manifest": {"worker_counts"},
     "paths": set(),
     "wrk": {"model"},
     "checking": {"manifest", "model"},

@@ -27,6 +27,8 @@ version_property = "foo.version"
 version_artifact = "org.foo:foo-core"
 workers = "cpus"
 worker_kind = "event loops"
+default_workers = "2 * cpus"
+default_workers_source = "the test's own"
 transport = "epoll"
 server_header = "Foo"
 port = 8080
@@ -41,11 +43,15 @@ def manifest_text(key: str, line: str | None) -> str:
     return "\n".join(lines + ([line] if line is not None else [])) + "\n"
 
 
-def test_the_servers_are_the_maven_modules_with_a_manifest(repo, manifests):
+def test_the_servers_are_the_maven_modules_with_a_manifest_and_the_reference(repo, manifests):
     servers = servers_dir(repo)
     modules = pom_modules(PomFile("servers/pom.xml", (servers / "pom.xml").read_text()))
     folders = {path.parent.name for path in servers.glob("*/server.toml")}
-    assert {m.name for m in manifests} == {name for name in folders if name in modules}
+    assert {m.name for m in manifests if m.is_maven_module} == \
+        {name for name in folders if name in modules}
+    assert {m.name for m in manifests if not m.is_reference} == \
+        {"armeria", "netty", "undertow", "vertx", "webflux"}
+    assert [(m.name, m.is_maven_module) for m in manifests if m.is_reference] == [("nginx", False)]
 
 
 def test_known_servers_keep_the_original_worker_settings_and_versions(manifests):
@@ -82,6 +88,8 @@ def test_known_servers_keep_the_original_worker_settings_and_versions(manifests)
     ("version_artifact", None, "version_artifact: missing: with version_property"),
     ("version_artifact", 'version_artifact = "foo"', "version_artifact: 'foo' is not \"group:artifact\""),
     ("wrokers", "wrokers = 2", "wrokers: not a manifest key"),
+    ("role", 'role = "baseline"', "role: 'baseline' is not one of 'framework', 'reference'"),
+    ("role", "role = 1", "role: 1 is not one of 'framework', 'reference'"),
 ])
 def test_a_bad_manifest_is_one_line_naming_the_file_and_the_field(key, line, message):
     with pytest.raises(ManifestError, match=re.escape(f"{SOURCE}: {message}")) as error:
@@ -106,6 +114,21 @@ def test_a_literal_version_serves_a_framework_built_without_maven():
     text = manifest_text("version_property", 'version = "7.1"').replace("version_artifact", "#")
     manifest = parse_manifest("foo", text, SOURCE)
     assert manifest.version == "7.1" and manifest.version_artifact == ""
+
+
+REFERENCE = manifest_text("version_property", 'version = "1.22.1"\nrole = "reference"') \
+    .replace("version_artifact", "#")
+
+
+def test_a_manifest_is_a_framework_unless_its_role_says_reference():
+    framework = parse_manifest("foo", GOOD, SOURCE, POMS)
+    assert framework.role == "framework" and not framework.is_reference
+    assert framework.is_maven_module
+    reference = parse_manifest("foo", REFERENCE, SOURCE)
+    assert reference.role == "reference" and reference.is_reference
+    assert not reference.is_maven_module and reference.version == "1.22.1"
+    built = parse_manifest("foo", GOOD + 'role = "reference"\n', SOURCE, POMS)
+    assert built.is_reference and built.is_maven_module  # names a Maven artifact
 
 
 def test_a_broken_pom_names_the_pom():
@@ -153,6 +176,34 @@ def test_discover_refuses_a_server_folder_maven_does_not_build(repo, tmp_path):
     (lab / "servers" / "extra" / "server.toml").write_text(netty.replace('"Netty"\nframework', '"X"\nframework'))
     with pytest.raises(ManifestError, match=r"^servers/extra/server\.toml: extra is not a <module>"):
         discover(lab / "servers")
+
+
+def test_discover_takes_a_reference_that_maven_does_not_build(repo, tmp_path):
+    lab = _lab_copy(repo, tmp_path)
+    (lab / "servers" / "ref").mkdir()
+    (lab / "servers" / "ref" / "server.toml").write_text(
+        REFERENCE.replace('display_name = "Foo"', 'display_name = "Ref"'))
+    found = {m.name: m for m in discover(lab / "servers")}
+    assert found["ref"].is_reference and not found["ref"].is_maven_module
+    assert {name for name, m in found.items() if not m.is_reference} == \
+        {"armeria", "netty", "undertow", "vertx", "webflux"}
+
+
+def test_discover_refuses_a_reference_built_by_maven_that_is_no_module(repo, tmp_path):
+    lab = _lab_copy(repo, tmp_path)
+    (lab / "servers" / "ref").mkdir()
+    netty = (lab / "servers" / "netty" / "server.toml").read_text()
+    (lab / "servers" / "ref" / "server.toml").write_text(
+        netty.replace('"Netty"\nframework', '"Ref"\nframework') + 'role = "reference"\n')
+    with pytest.raises(ManifestError, match=r"^servers/ref/server\.toml: ref is not a <module>"):
+        discover(lab / "servers")
+
+
+def test_the_readme_table_lists_the_reference_last_and_says_it_is_not_a_framework(manifests):
+    rows = servers_table(manifests).splitlines()[2:]
+    assert len(rows) == len(manifests)
+    assert rows[-1].startswith("| nginx (ceiling reference, not a framework) | nginx | ")
+    assert all("reference" not in row for row in rows[:-1])
 
 
 def test_readme_servers_table_is_the_one_generated_from_the_manifests(repo, manifests):

@@ -8,6 +8,8 @@ framework = "X"
 version = "1"
 workers = "cpus"
 worker_kind = "event loops"
+default_workers = "2 * cpus"
+default_workers_source = "the test's own"
 transport = "epoll"
 server_header = "X"
 port = 8080
@@ -115,3 +117,12 @@ def test_bad_options(options, message):
 def test_cpusets_are_kept_as_typed():
     plan = _plan(server_cpus="1", loadgen_cpus="0-0")
     assert (plan.server_cpus, plan.loadgen_cpus) == ("1", "0-0")
+
+
+def test_a_plan_names_its_phases_for_the_record():
+    from httplab.running.plan import settings_of
+
+    plan = _plan(primer="5s", warmup="10s")
+    assert plan.phase("warmup").duration_s == 10 and plan.phase("cooldown") is None
+    settings = settings_of(plan, "docker", 0.05)
+    assert (settings.primer_s, settings.primer_connections, settings.warmup_s) == (5.0, 8, 10.0)

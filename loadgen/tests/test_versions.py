@@ -1,21 +1,38 @@
 """Each built jar carries the framework version its manifest names, checked without
 starting a JVM (the conformance check also compares the version a running server
-reports). A jar not built yet skips, except under CI=true, where it fails."""
+reports). A jar not built yet skips, except under CI=true, where it fails. The nginx
+reference has no jar: its manifest's version must be the one of the Debian package its
+Dockerfile pins and of the host's nginx (the image's: tests/test_reference_docker.py)."""
 
 from __future__ import annotations
 
 import io
 import os
 import re
+import subprocess
 import zipfile
 
 import pytest
 
 from httplab.manifest import discover
 from httplab.paths import DEFAULT_REPO, servers_dir
+from httplab.running.backends.local import HOST_NGINX
 
 # Every manifest that names its framework's Maven artifact: a new server needs no edit here.
 MANIFESTS = tuple(m for m in discover(servers_dir(DEFAULT_REPO)) if m.version_artifact)
+NGINX = next(m for m in discover(servers_dir(DEFAULT_REPO)) if m.name == "nginx")
+NGINX_PIN = re.compile(r"^ARG NGINX_PACKAGE_VERSION=(\S+)$", re.MULTILINE)
+
+
+def nginx_version(text: str) -> str | None:
+    """What `nginx -v` prints ("nginx version: nginx/1.22.1") -> "1.22.1"."""
+    match = re.search(r"nginx version: nginx/(\S+)", text)
+    return match.group(1) if match else None
+
+
+def upstream_version(debian_version: str) -> str:
+    """A Debian package version without its epoch and revision: 1.22.1-9+deb12u11 -> 1.22.1."""
+    return debian_version.split(":", 1)[-1].rsplit("-", 1)[0]
 
 
 def properties_value(text: str, key: str) -> str | None:
@@ -91,3 +108,32 @@ def test_the_jar_carries_the_framework_version_of_the_manifest(manifest):
                                f"teach tests/test_versions.py where this framework records it")
     assert found == manifest.version, (f"{jar_path} carries {manifest.version_artifact} {found}, "
                                        f"the manifest says {manifest.version}")
+
+
+def test_the_nginx_image_pins_the_package_of_the_manifests_version():
+    dockerfile = servers_dir(DEFAULT_REPO) / NGINX.name / "Dockerfile"
+    pins = NGINX_PIN.findall(dockerfile.read_text())
+    assert len(pins) == 1, f"{dockerfile}: expected one ARG NGINX_PACKAGE_VERSION=..., got {pins}"
+    assert upstream_version(pins[0]) == NGINX.version, \
+        f"{dockerfile} pins nginx {pins[0]}, the manifest says {NGINX.version}"
+
+
+def test_the_hosts_nginx_is_the_manifests_version():
+    if not HOST_NGINX.is_file():
+        pytest.skip(f"{HOST_NGINX} is not installed (apt-get install nginx-light)")
+    reported = subprocess.run([str(HOST_NGINX), "-v"], capture_output=True, text=True, timeout=30)
+    found = nginx_version(reported.stderr + reported.stdout)
+    assert found == NGINX.version, f"{HOST_NGINX} -v says {found}, the manifest says {NGINX.version}"
+
+
+@pytest.mark.parametrize("text, version", [
+    ("nginx version: nginx/1.22.1\n", "1.22.1"), ("nginx version: nginx/1.27.4 (Ubuntu)", "1.27.4"),
+    ("bash: nginx: command not found", None)])
+def test_nginx_version_reads_what_nginx_v_prints(text, version):
+    assert nginx_version(text) == version
+
+
+@pytest.mark.parametrize("debian, upstream", [
+    ("1.22.1-9+deb12u11", "1.22.1"), ("1:1.22.1-9", "1.22.1"), ("4.1.0-3+b2", "4.1.0")])
+def test_upstream_version_drops_the_epoch_and_the_debian_revision(debian, upstream):
+    assert upstream_version(debian) == upstream

@@ -14,8 +14,8 @@ from matplotlib.patches import Patch  # noqa: E402
 
 from httplab.model import BenchResult  # noqa: E402
 from httplab.presentation.chart_throughput import (  # noqa: E402
-    DPI, FIGURE_SIZE_IN, caption, find_cell, measured, save_figure, server_order,
-    thread_settings, unmeasured_text)
+    DPI, FIGURE_SIZE_IN, caption, find_cell, measured, reference_servers, save_figure,
+    server_order, thread_settings, unmeasured_text)
 from httplab.presentation.figures import cell_figures  # noqa: E402
 
 
@@ -41,7 +41,8 @@ def _draw_group(axes, result: BenchResult, servers: list[str], threads: int,
 
 
 def build_cpu_figure(result: BenchResult) -> Figure:
-    servers, settings = server_order(result), thread_settings(result)
+    servers = reference_servers(result) + server_order(result)  # the ceiling's cost first
+    settings = thread_settings(result)
     figure = Figure(figsize=FIGURE_SIZE_IN, dpi=DPI)
     axes = figure.subplots()
     width = 0.8 / max(len(settings), 1)

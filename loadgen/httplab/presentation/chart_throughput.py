@@ -10,6 +10,7 @@ import matplotlib
 
 matplotlib.use("Agg")  # no display on benchmark hosts and CI
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import StrMethodFormatter  # noqa: E402
 
@@ -29,9 +30,15 @@ def thread_settings(result: BenchResult) -> list[int]:
 
 
 def server_order(result: BenchResult) -> list[str]:
-    """Fastest first: by each server's best median Requests/sec; unmeasured ones last."""
-    servers = list(dict.fromkeys(cell.server for cell in result.cells))
+    """The frameworks, fastest first: by each one's best median Requests/sec; unmeasured
+    ones last. The reference server is not among them: it is the ceiling line."""
+    servers = [name for name in dict.fromkeys(cell.server for cell in result.cells)
+               if name not in reference_servers(result)]
     return sorted(servers, key=lambda server: -_best_rate(result, server))
+
+
+def reference_servers(result: BenchResult) -> list[str]:
+    return [record.name for record in result.servers if record.is_reference]
 
 
 def _best_rate(result: BenchResult, server: str) -> float:
@@ -97,9 +104,24 @@ def _color(result: BenchResult, threads: int) -> int:
     return thread_settings(result).index(threads)
 
 
-def _legend(settings: list[int]) -> list[Patch]:
+def _draw_ceiling(axes, result: BenchResult, threads: int, color: str) -> None:
+    """The reference's median at these threads as a dashed line across the chart."""
+    for name in reference_servers(result):
+        cell = find_cell(result, name, threads)
+        if measured(cell):
+            rate = cell_summary(cell).median
+            axes.axhline(rate, color=color, linestyle="--", linewidth=1.2)
+            axes.annotate(f"{result.label(name)}, {threads} threads: {rate:,.0f}", (1.0, rate),
+                          xycoords=("axes fraction", "data"), ha="right", va="bottom",
+                          fontsize=7, color=color)
+
+
+def _legend(settings: list[int], with_ceiling: bool) -> list:
     handles = [Patch(color=f"C{position}", label=f"{threads} threads")
                for position, threads in enumerate(settings)]
+    if with_ceiling:
+        handles.append(Line2D([], [], color="gray", linestyle="--",
+                              label="dashed: the ceiling (reference server, same load)"))
     return handles + [Patch(facecolor="white", edgecolor="black", hatch=LIMITED_ELSEWHERE_HATCH,
                             label="hatched: not limited by the server alone\n"
                                   "(wrk, shared CPUs or unknown: see results.md)")]
@@ -122,12 +144,13 @@ def build_throughput_figure(result: BenchResult) -> Figure:
     for position, threads in enumerate(settings):
         offset = (position - (len(settings) - 1) / 2) * width
         _draw_group(axes, result, servers, threads, offset, width)
+        _draw_ceiling(axes, result, threads, f"C{position}")
     axes.set_xticks(range(len(servers)), [result.label(name) for name in servers], fontsize=9)
     axes.set_xlim(-0.6, len(servers) - 0.4)
     axes.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
     axes.set_ylabel("Requests/sec")
     axes.set_title(chart_title(result), fontsize=11)
-    axes.legend(handles=_legend(settings), fontsize=8)
+    axes.legend(handles=_legend(settings, bool(reference_servers(result))), fontsize=8)
     axes.grid(axis="y", alpha=0.3)
     axes.margins(y=0.12)
     figure.text(0.01, 0.01, caption(result), fontsize=7, color="dimgray")

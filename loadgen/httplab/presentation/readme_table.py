@@ -14,9 +14,15 @@ class ReadmeTableError(ValueError):
     """The README lacks the markers that enclose the generated table."""
 
 
+REFERENCE_MARK = " (ceiling reference, not a framework)"
+
+
 def servers_table(manifests: tuple[ServerManifest, ...]) -> str:
-    rows = [f"| {m.label} | {m.framework} | {m.version} | {m.worker_setting} | {m.transport} "
-            f"| `servers/{m.name}` |\n" for m in manifests]
+    """One row per server, the frameworks first, then the reference, marked as such."""
+    ordered = sorted(manifests, key=lambda m: m.is_reference)  # stable: keeps the name order
+    rows = [f"| {m.label}{REFERENCE_MARK if m.is_reference else ''} | {m.framework} "
+            f"| {m.version} | {m.worker_setting} | {m.transport} | `servers/{m.name}` |\n"
+            for m in ordered]
     return HEADER + "".join(rows)
 
 

@@ -13,9 +13,10 @@ from httplab.results.stability import DEFAULT_CV_THRESHOLD, stability_warnings
 
 
 def record_of_manifest(manifest: ServerManifest) -> ServerRecord:
-    return ServerRecord(name=manifest.name, label=manifest.label, framework=manifest.framework,
+    return ServerRecord(name=manifest.key, label=manifest.label, framework=manifest.framework,
                         version=manifest.version, worker_setting=manifest.worker_setting,
-                        transport=manifest.transport)
+                        transport=manifest.transport, role=manifest.role,
+                        setting=manifest.setting)
 
 
 def first_record_per_server(outcomes: list[ServerOutcome]) -> tuple[ServerRecord, ...]:

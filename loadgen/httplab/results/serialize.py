@@ -68,7 +68,8 @@ def result_to_dict(result: BenchResult) -> dict[str, Any]:
         "created_utc": result.created_utc,
         "settings": None if result.settings is None else {
             **vars(result.settings), "servers": list(result.settings.servers),
-            "threads": list(result.settings.threads)},
+            "threads": list(result.settings.threads),
+            "worker_settings": list(result.settings.worker_settings)},
         "host": vars(result.host).copy(),
         "servers": [vars(server).copy() for server in result.servers],
         "cells": [cell_to_dict(cell) for cell in result.cells],
@@ -118,7 +119,8 @@ def result_from_dict(data: dict[str, Any]) -> BenchResult:
             format_version=version, created_utc=data["created_utc"],
             settings=None if settings is None else Settings(
                 **{**settings, "servers": tuple(settings["servers"]),
-                   "threads": tuple(settings["threads"])}),
+                   "threads": tuple(settings["threads"]),
+                   "worker_settings": tuple(settings.get("worker_settings", ("original",)))}),
             host=HostInfo(**data["host"]),
             servers=tuple(ServerRecord(**server) for server in data["servers"]),
             cells=tuple(cell_from_dict(cell) for cell in data["cells"]),

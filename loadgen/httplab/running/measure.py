@@ -43,13 +43,13 @@ class Measurer:
     def unmeasured(self, started: StartedServer, request: WrkRequest, phase: str,
                    round_number: int = 1, rounds: int = 1) -> RunOutcome:
         """netty-warmup, or netty-warmup-r2 when every round warms the server again."""
-        name = f"{started.manifest.name}-{phase}"
+        name = f"{started.manifest.key}-{phase}"
         stem = self.raw_dir / UNMEASURED_DIR / (f"{name}-r{round_number}" if rounds > 1 else name)
         return self._run(request, stem, sampler=None)
 
     def measured(self, started: StartedServer, request: WrkRequest, repeat: int,
                  repeats: int) -> RunOutcome:
-        stem = self.raw_dir / raw_stem(started.manifest.name, request, repeat, repeats)
+        stem = self.raw_dir / raw_stem(started.manifest.key, request, repeat, repeats)
         return self._run(request, stem, Sampler(self.backend.resource_probe(started)))
 
     def _run(self, request: WrkRequest, stem: Path, sampler: Sampler | None) -> RunOutcome:

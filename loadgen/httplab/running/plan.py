@@ -30,6 +30,10 @@ def target_urls(servers: tuple[ServerManifest, ...]) -> str:
 
 
 PRIMER_CONNECTIONS = 8
+# "original": the write-up's worker counts (each manifest's workers); "default": each
+# framework's own documented default for this machine's CPUs (each manifest's
+# default_workers, with its source).
+WORKER_SETTINGS = ("original", "default")
 MAX_REPEAT = 1000
 
 
@@ -54,6 +58,7 @@ class BenchPlan:
     phases: tuple[Phase, ...] = ()  # primer, then warm-up; absent when set to 0
     server_cpus: str | None = None  # a cpuset such as "1" or "0-3,6"
     loadgen_cpus: str | None = None
+    worker_settings: tuple[str, ...] = ("original",)
 
     @property
     def starts(self) -> int:
@@ -71,15 +76,15 @@ class BenchPlan:
     def load_seconds(self) -> int:
         return self.starts * self.seconds_per_start
 
+    def phase(self, name: str) -> Phase | None:
+        return next((phase for phase in self.phases if phase.name == name), None)
+
 
 def rotated(servers: tuple[ServerManifest, ...], round_number: int) -> tuple[ServerManifest, ...]:
     """Round 1 in the given order, each later round starting one server further on, so
     that no server always runs first (or last) on a host that drifts."""
     shift = (round_number - 1) % len(servers) if servers else 0
     return servers[shift:] + servers[:shift]
-
-    def phase(self, name: str) -> Phase | None:
-        return next((phase for phase in self.phases if phase.name == name), None)
 
 
 def parse_duration(text: str) -> tuple[str, int]:
@@ -154,9 +159,10 @@ def parse_positive_list(name: str, text: str, maximum: int) -> tuple[int, ...]:
 
 
 def select_servers(requested: str, known: tuple[ServerManifest, ...]) -> tuple[ServerManifest, ...]:
-    """'netty,vertx' -> those manifests, in the order asked; '' or 'all' -> every server."""
+    """'netty,vertx' -> those manifests, in the order asked; '' or 'all' -> every framework
+    (a reference server joins by CEILING, or by being named)."""
     if requested.strip() in ("", "all"):
-        return known
+        return tuple(manifest for manifest in known if not manifest.is_reference)
     by_name = {manifest.name: manifest for manifest in known}
     names = [name.strip() for name in requested.split(",") if name.strip()]
     unknown = [name for name in names if name not in by_name]
@@ -183,6 +189,8 @@ class Options:
     warmup: str = "0"
     server_cpus: str = ""
     loadgen_cpus: str = ""
+    settings: str = "original"
+    ceiling: str = "0"
 
 
 def make_plan(servers: str, threads: str, connections: str, duration: str,
@@ -197,21 +205,60 @@ def make_plan(servers: str, threads: str, connections: str, duration: str,
         raise PlanError(f"THREADS {too_many[0]} is more than CONNECTIONS {connection_count}: "
                         "wrk needs at least one connection per thread")
     duration_text, duration_s = parse_duration(duration)
+    server_cpus = parse_cpuset("SERVER_CPUS", options.server_cpus, available_cpus)
+    worker_settings = parse_settings(options.settings)
+    cpus = len(cpuset_members(server_cpus)) if server_cpus else len(available_cpus) or None
+    chosen = with_ceiling(select_servers(servers, known), known, parse_ceiling(options.ceiling))
     return BenchPlan(
-        select_servers(servers, known), thread_counts, connection_count, duration_text,
-        duration_s, parse_repeat(options.repeat), make_phases(options.primer, options.warmup),
-        parse_cpuset("SERVER_CPUS", options.server_cpus, available_cpus),
-        parse_cpuset("LOADGEN_CPUS", options.loadgen_cpus, available_cpus))
+        expand_settings(chosen, worker_settings, cpus), thread_counts, connection_count,
+        duration_text, duration_s, parse_repeat(options.repeat),
+        make_phases(options.primer, options.warmup), server_cpus,
+        parse_cpuset("LOADGEN_CPUS", options.loadgen_cpus, available_cpus), worker_settings)
+
+
+def parse_settings(text: str) -> tuple[str, ...]:
+    """'original', 'default' or both, comma-separated, in the order given."""
+    names = tuple(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
+    unknown = [name for name in names if name not in WORKER_SETTINGS]
+    if unknown or not names:
+        raise PlanError(f"SETTINGS takes {', '.join(WORKER_SETTINGS)} or both, comma-separated; "
+                        f"got {text!r}")
+    return names
+
+
+def parse_ceiling(text: str) -> bool:
+    if text.strip() not in ("0", "1"):
+        raise PlanError(f"CEILING takes 1 (measure the reference first) or 0 (do not); "
+                        f"got {text!r}")
+    return text.strip() == "1"
+
+
+def with_ceiling(chosen: tuple[ServerManifest, ...], known: tuple[ServerManifest, ...],
+                 ceiling: bool) -> tuple[ServerManifest, ...]:
+    """The reference servers first when the ceiling is asked for; never twice."""
+    references = tuple(m for m in known if m.is_reference and m not in chosen) if ceiling else ()
+    return references + tuple(m for m in chosen if m.is_reference) + \
+        tuple(m for m in chosen if not m.is_reference)
+
+
+def expand_settings(servers: tuple[ServerManifest, ...], worker_settings: tuple[str, ...],
+                    cpus: int | None) -> tuple[ServerManifest, ...]:
+    """Each framework once per worker setting; a reference once, as it is."""
+    expanded = []
+    for server in servers:
+        for setting in (("original",) if server.is_reference else worker_settings):
+            expanded.append(server.for_setting(setting, cpus))
+    return tuple(expanded)
 
 
 def settings_of(plan: BenchPlan, backend: str, cv_threshold: float) -> Settings:
     """The plan as the results record it."""
     primer, warmup = plan.phase("primer"), plan.phase("warmup")
-    return Settings(servers=tuple(server.name for server in plan.servers), threads=plan.threads,
+    return Settings(servers=tuple(server.key for server in plan.servers), threads=plan.threads,
                     connections=plan.connections, duration_s=float(plan.duration_s),
                     backend=backend, url=target_urls(plan.servers), repeat=plan.repeat,
                     primer_s=float(primer.duration_s) if primer else 0.0,
                     primer_connections=(primer.connections or 0) if primer else 0,
                     warmup_s=float(warmup.duration_s) if warmup else 0.0,
                     cv_threshold=cv_threshold, server_cpus=plan.server_cpus,
-                    loadgen_cpus=plan.loadgen_cpus)
+                    loadgen_cpus=plan.loadgen_cpus, worker_settings=plan.worker_settings)

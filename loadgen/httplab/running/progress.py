@@ -29,7 +29,7 @@ class Progress:
 
     def announce(self, backend: str) -> None:
         plan = self.plan
-        names = ", ".join(server.name for server in plan.servers)
+        names = ", ".join(server.key for server in plan.servers)
         threads = ", ".join(str(count) for count in plan.threads)
         repeats = f" x {plan.repeat} rounds" if plan.repeat > 1 else ""
         phases = ", ".join(f"{phase.name} {phase.duration}" for phase in plan.phases)

@@ -50,11 +50,11 @@ class Runner:
 
     def log_file(self, manifest: ServerManifest) -> str:
         """raw/<server>.log: where the server's whole output goes, relative to the run."""
-        return f"{self.raw_dir.name}/{manifest.name}.log"
+        return f"{self.raw_dir.name}/{manifest.key}.log"
 
     def run_server(self, index: int, manifest: ServerManifest,
                    round_number: int = 1) -> ServerOutcome:
-        self.progress.step(index, manifest.name, f"starting{self._of_rounds(round_number)}")
+        self.progress.step(index, manifest.key, f"starting{self._of_rounds(round_number)}")
         log_path = self.raw_dir.parent / self.log_file(manifest)
         if self.plan.repeat > 1:  # every round's output goes to the one log, marked
             with log_path.open("a") as log:
@@ -71,10 +71,10 @@ class Runner:
     def _give_up(self, index: int, manifest: ServerManifest, reason: str, round_number: int,
                  started: StartedServer | None = None,
                  verification: Verification | None = None) -> ServerOutcome:
-        self.progress.step(index, manifest.name, f"FAILED: {reason}")
-        self.progress.step(index, manifest.name, f"its output: {self.log_file(manifest)}")
+        self.progress.step(index, manifest.key, f"FAILED: {reason}")
+        self.progress.step(index, manifest.key, f"its output: {self.log_file(manifest)}")
         self.progress.spent(START_AND_VERIFY_S + self.plan.seconds_per_start)
-        cells = tuple(CellOutcome(manifest.name, request.threads, request.connections,
+        cells = tuple(CellOutcome(manifest.key, request.threads, request.connections,
                                   failure=reason, repeat=round_number)
                       for request in self.requests(manifest))
         return ServerOutcome(self.record(manifest, started, verification), cells)
@@ -88,7 +88,7 @@ class Runner:
             return self._give_up(index, manifest, reason, round_number, started, verification)
         self.progress.spent(START_AND_VERIFY_S)
         first = "?" if started.startup_seconds is None else f"{started.startup_seconds:.1f}"
-        self.progress.step(index, manifest.name, f"first answer after {first} s, "
+        self.progress.step(index, manifest.key, f"first answer after {first} s, "
                                                  f"verified ({verification.summary()})")
         for phase in self.plan.phases:
             failure = self._unmeasured(index, started, phase, round_number)
@@ -119,7 +119,7 @@ class Runner:
         connections = phase.connections or first.connections
         request = WrkRequest(min(first.threads, connections), connections, phase.duration,
                              phase.duration_s, first.url)
-        self.progress.step(index, started.manifest.name,
+        self.progress.step(index, started.manifest.key,
                            f"{phase.name} (not measured): wrk -t{request.threads} "
                            f"-c{connections} -d{phase.duration}")
         outcome = self.measurer.unmeasured(started, request, phase.name, round_number,
@@ -132,7 +132,7 @@ class Runner:
 
     def _measured(self, index: int, started: StartedServer, request: WrkRequest,
                   repeat: int) -> CellOutcome:
-        name = started.manifest.name
+        name = started.manifest.key
         stopped = self.backend.exit_status(started)
         if stopped:
             self.progress.step(index, name, f"not measured: {stopped}")

@@ -10,6 +10,7 @@ from httplab.presentation.figures import CellFigures, cell_figures
 from httplab.model import BenchResult, Cell
 from httplab.presentation.export.columns import server_log
 from httplab.results.bottleneck import cell_bottleneck
+from httplab.results.ceiling import ceiling_share
 
 HEADER = ("framework", "server", "threads", "connections", "runs", "requests_per_sec",
           "requests_per_sec_min", "requests_per_sec_max", "requests_per_sec_cv",
@@ -18,7 +19,8 @@ HEADER = ("framework", "server", "threads", "connections", "runs", "requests_per
           "transfer_bytes_per_sec", "socket_errors_connect", "socket_errors_read",
           "socket_errors_write", "socket_errors_timeout", "non_2xx_3xx", "cpu_cores",
           "memory_peak_bytes", "memory_mean_bytes", "resources_unavailable",
-          "cpu_us_per_request", "context_switches_per_request", "server_threads",
+          "share_of_ceiling", "cpu_us_per_request", "context_switches_per_request",
+          "server_threads",
           "loadgen_cores", "host_busy_cores", "limited_by", "limited_by_detail", "status",
           "reason", "server_log")
 
@@ -43,11 +45,11 @@ def _row(result: BenchResult, cell: Cell) -> tuple[object, ...]:
     figures = cell_figures(cell)
     if figures is None:
         return head + ("",) * (len(HEADER) - len(head) - len(tail)) + tail
-    return head + _measured(figures) + _cpu(figures) + tail
+    return head + _measured(figures) + _cpu(figures, ceiling_share(cell, result)) + tail
 
 
-def _cpu(figures: CellFigures) -> tuple[object, ...]:
-    return (_number(figures.cpu_us_per_request), _number(figures.context_switches_per_request),
+def _cpu(figures: CellFigures, share: float | None) -> tuple[object, ...]:
+    return (_number(share, digits=4), _number(figures.cpu_us_per_request), _number(figures.context_switches_per_request),
             "" if figures.threads_max is None else figures.threads_max,
             _number(figures.loadgen_cores, digits=3), _number(figures.host_busy_cores, digits=3))
 

@@ -7,12 +7,14 @@ from httplab.presentation.formatting import MISSING, format_bytes, format_durati
 from httplab.model import BenchResult, Cell, ServerRecord, Settings
 from httplab.presentation.export.columns import cell_status, socket_errors
 from httplab.results.bottleneck import cell_bottleneck
+from httplab.results.ceiling import ceiling_share
 
 HEADER = ("Framework", "Threads", "Connections", "Requests/sec", "Min–max", "CV",
           "Successful req/s", "Latency avg", "Latency stdev", "Latency max", "p50", "p99",
           "Transfer/sec", "Socket errors (connect/read/write/timeout)", "Non-2xx/3xx",
           "CPU (cores)", "Memory peak", "Memory mean", "Status")
-CPU_HEADER = ("Framework", "Threads", "Connections", "Requests/sec", "Server CPU (cores)",
+CPU_HEADER = ("Framework", "Threads", "Connections", "Requests/sec", "Share of ceiling",
+              "Server CPU (cores)",
               "Server CPU per request", "Context switches per request", "Server threads",
               "wrk CPU (cores)", "Host busy (cores)", "Limited by", "Figures behind it")
 SERVER_HEADER = ("Server", "Version", "Transport", "Ready line", "First answer", "Image size",
@@ -51,6 +53,8 @@ def describe_settings(settings: Settings) -> str:
     warmups = [f"{name} {seconds:g} s" for name, seconds in
                (("primer", settings.primer_s), ("warm-up", settings.warmup_s)) if seconds]
     text += f", after {' and '.join(warmups)} (not measured)" if warmups else ", no warm-up"
+    if settings.worker_settings != ("original",):
+        text += f"; worker settings: {', '.join(settings.worker_settings)}"
     for name, cpus in (("server", settings.server_cpus), ("wrk", settings.loadgen_cpus)):
         if cpus:
             text += f"; {name} on CPUs {cpus}"
@@ -91,12 +95,21 @@ def _cpu_row(result: BenchResult, cell: Cell) -> tuple[str, ...]:
         return head + (MISSING,) * (len(CPU_HEADER) - 5) + (verdict.limit.value, verdict.detail)
     per_request = figures.context_switches_per_request
     return head + (
-        format_rate(figures.requests_per_sec.median), _number(figures.cpu_cores),
+        format_rate(figures.requests_per_sec.median), _share(cell, result),
+        _number(figures.cpu_cores),
         format_duration_us(figures.cpu_us_per_request),
         MISSING if per_request is None else f"{per_request:.2f}",
         MISSING if figures.threads_max is None else str(figures.threads_max),
         _number(figures.loadgen_cores), _number(figures.host_busy_cores),
         verdict.limit.value, verdict.detail)
+
+
+def _share(cell: Cell, result: BenchResult) -> str:
+    record = result.server(cell.server)
+    if record is not None and record.is_reference:
+        return "the ceiling"
+    share = ceiling_share(cell, result)
+    return MISSING if share is None else f"{share:.0%}"
 
 
 def _number(value: float | None) -> str:

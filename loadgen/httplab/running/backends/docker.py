@@ -142,7 +142,8 @@ class DockerBackend:
         started_at = time.monotonic()
         up = _run(cmd.up_command(self.compose, self.repo),
                   self._env(manifest.name, JAVA_OPTS=manifest.jvm_options,
-                            HTTPLAB_SERVER_CPUS=cpus or ""))
+                            HTTPLAB_SERVER_CPUS=cpus or "",
+                            HTTPLAB_WORKERS=manifest.workers_variable))
         if up.returncode != 0:
             raise BackendError(f"cannot start {manifest.name}: {_tail(up.stderr, 5)}")
         return self._container_id(manifest.name), time.monotonic() - started_at
@@ -162,10 +163,11 @@ class DockerBackend:
     def _describe(self, manifest: ServerManifest, container: str, startup_seconds: float,
                   startup: StartupInfo | None, log_path: Path | None) -> StartedServer:
         image = f"httplab/{manifest.name}:latest"
-        return StartedServer(
-            manifest, startup, startup_seconds, _image_size(image),
-            java_version(["docker", "exec", container, "java"]), _image_id(image),
-            container=container, log_path=log_path)
+        # nginx's image may hold a JRE (the local base image has one), which it does not run.
+        java = (java_version(["docker", "exec", container, "java"])
+                if manifest.is_maven_module else None)
+        return StartedServer(manifest, startup, startup_seconds, _image_size(image), java,
+                             _image_id(image), container=container, log_path=log_path)
 
     def exit_status(self, started: StartedServer) -> str | None:
         state = _inspect(started.container or "", "{{.State.Running}} {{.State.ExitCode}}")

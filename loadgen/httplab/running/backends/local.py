@@ -1,4 +1,5 @@
-"""The local backend: servers as `java -jar` and wrk as a process, all on this host."""
+"""The local backend: servers as `java -jar` (the reference: its start script with the
+host's nginx) and wrk as a process, all on this host."""
 
 from __future__ import annotations
 
@@ -8,13 +9,14 @@ import resource
 import shlex
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 from httplab.manifest import ServerManifest
 from httplab.running.process import ServerProcess, pin_to
-from httplab.running.resources.probes import ProcProbe
+from httplab.running.resources.probes import ProcProbe, ResourceProbe, UnavailableProbe
 from httplab.checking.readiness import (READY_TIMEOUT_S, ServerProbes, answers_correctly,
                                         not_ready_reason, wait_until_ready)
 from httplab.checking.ready_line import StartupInfo
@@ -23,10 +25,20 @@ from httplab.wrk.command import JSON_PATH_VARIABLE, WrkRequest, wrk_arguments, w
 from httplab.running.backends.base import (LOOPBACK, BackendError, StartedServer, WrkOutcome,
                                            ensure_port_free)
 
+HOST_NGINX = Path("/usr/sbin/nginx")
+REFERENCE_START_SCRIPT = "start.sh"  # in servers/<name>/, beside the manifest
+NGINX_MISSING = ("nginx not found at {path}: install Debian's nginx (`apt-get install "
+                 "nginx-light`) to run the reference locally, or use BACKEND=docker")
+REFERENCE_NOT_PROBED = ("the /proc probe reads one process, and nginx serves from its "
+                        "worker processes: BACKEND=docker measures the reference's CPU and memory")
+
+
 def server_environment(manifest: ServerManifest, port: int) -> dict[str, str]:
     """The environment a server gets: port, loopback bind, and its manifest's JVM options."""
     env = {key: value for key, value in os.environ.items() if key != "WORKERS"}
     env.update(PORT=str(port), BIND_ADDRESS=LOOPBACK, JAVA_OPTS=manifest.jvm_options)
+    if manifest.workers_variable:
+        env["WORKERS"] = manifest.workers_variable
     return env
 
 
@@ -34,15 +46,50 @@ def java_command(java: str, manifest: ServerManifest, jar: Path) -> list[str]:
     return [java, *shlex.split(manifest.jvm_options), "-jar", str(jar)]
 
 
+def reference_command(script: Path) -> list[str]:
+    return ["bash", str(script)]
+
+
+def reference_environment(manifest: ServerManifest, port: int, nginx: Path,
+                          runtime_dir: Path) -> dict[str, str]:
+    """The reference's environment: a server's, plus its nginx and a directory for
+    nginx's config, pid and temp files (see servers/nginx/start.sh)."""
+    return {**server_environment(manifest, port), "HTTPLAB_NGINX": str(nginx),
+            "HTTPLAB_RUNTIME_DIR": str(runtime_dir)}
+
+
+Started = tuple[ServerProcess, StartupInfo | None, float | None]
+
+
 @contextmanager
 def run_jar(java: str, manifest: ServerManifest, jar: Path, port: int, cpus: str | None = None,
             timeout_s: float = READY_TIMEOUT_S, log_path: Path | None = None,
-            ) -> Iterator[tuple[ServerProcess, StartupInfo | None, float | None]]:
+            ) -> Iterator[Started]:
     """Starts a jar on 127.0.0.1:port, its output kept in log_path, and waits until it is
     ready (readiness.py); yields it with its ready line and the seconds until its first
     correct answer. It always stops the process, however the block ends."""
-    process = ServerProcess(java_command(java, manifest, jar), server_environment(manifest, port),
-                            cpus, log_path)
+    with _run_ready(java_command(java, manifest, jar), server_environment(manifest, port),
+                    manifest, port, cpus, timeout_s, log_path) as started:
+        yield started
+
+
+@contextmanager
+def run_reference(manifest: ServerManifest, script: Path, port: int, cpus: str | None = None,
+                  timeout_s: float = READY_TIMEOUT_S, log_path: Path | None = None,
+                  nginx: Path = HOST_NGINX) -> Iterator[Started]:
+    """run_jar for the reference: its start script runs nginx, whose files go to a
+    temporary directory, removed once the server has stopped."""
+    with tempfile.TemporaryDirectory(prefix="httplab-nginx-") as runtime_dir:
+        env = reference_environment(manifest, port, nginx, Path(runtime_dir))
+        with _run_ready(reference_command(script), env, manifest, port, cpus, timeout_s,
+                        log_path) as started:
+            yield started
+
+
+@contextmanager
+def _run_ready(command: list[str], env: dict[str, str], manifest: ServerManifest, port: int,
+               cpus: str | None, timeout_s: float, log_path: Path | None) -> Iterator[Started]:
+    process = ServerProcess(command, env, cpus, log_path)
     try:
         probes = ServerProbes(lambda: answers_correctly(LOOPBACK, port, manifest.server_header),
                               process.output, process.is_running)
@@ -61,9 +108,10 @@ class LocalBackend:
     name = "local"
 
     def __init__(self, servers_dir: Path, lua_script: Path, java: str = "java", wrk: str = "wrk",
-                 ready_timeout_s: float = READY_TIMEOUT_S):
+                 ready_timeout_s: float = READY_TIMEOUT_S, nginx: Path = HOST_NGINX):
         self.servers_dir, self.lua_script = servers_dir, lua_script
         self.java, self.wrk, self.ready_timeout_s = java, wrk, ready_timeout_s
+        self.nginx = nginx
         self._running: dict[int, ServerProcess] = {}
 
     def check_available(self) -> None:
@@ -74,24 +122,35 @@ class LocalBackend:
 
     def prepare(self, servers: tuple[ServerManifest, ...]) -> None:
         missing = [str(m.jar_path(self.servers_dir)) for m in servers
-                   if not m.jar_path(self.servers_dir).is_file()]
+                   if m.is_maven_module and not m.jar_path(self.servers_dir).is_file()]
         if missing:
             raise BackendError(f"jar not built: {', '.join(missing)}; run "
                                f"`mvn -f servers/pom.xml package` (make jars)")
+        if any(not m.is_maven_module for m in servers) and not self.nginx.is_file():
+            raise BackendError(NGINX_MISSING.format(path=self.nginx))
 
     @contextmanager
     def serve(self, manifest: ServerManifest, cpus: str | None = None,
               log_path: Path | None = None) -> Iterator[StartedServer]:
         ensure_port_free(manifest.port)
-        jar = manifest.jar_path(self.servers_dir)
-        with run_jar(self.java, manifest, jar, manifest.port, cpus, self.ready_timeout_s,
-                     log_path) as (process, startup, seconds):
+        with self._start(manifest, cpus, log_path) as (process, startup, seconds):
             self._running[process.pid] = process
+            java = self._java_version() if manifest.is_maven_module else None
             try:
-                yield StartedServer(manifest, startup, seconds, java_version=self._java_version(),
+                yield StartedServer(manifest, startup, seconds, java_version=java,
                                     pid=process.pid, log_path=log_path)
             finally:
                 del self._running[process.pid]
+
+    def _start(self, manifest: ServerManifest, cpus: str | None,
+               log_path: Path | None) -> AbstractContextManager[Started]:
+        """A jar with java, or a server that is no Maven module (nginx) by its start script."""
+        if manifest.is_maven_module:
+            return run_jar(self.java, manifest, manifest.jar_path(self.servers_dir),
+                           manifest.port, cpus, self.ready_timeout_s, log_path)
+        script = self.servers_dir / manifest.name / REFERENCE_START_SCRIPT
+        return run_reference(manifest, script, manifest.port, cpus, self.ready_timeout_s,
+                             log_path, self.nginx)
 
     def exit_status(self, started: StartedServer) -> str | None:
         process = self._running.get(started.pid or -1)
@@ -99,7 +158,9 @@ class LocalBackend:
             return None
         return f"the server exited with code {process.exit_code()}"
 
-    def resource_probe(self, started: StartedServer) -> ProcProbe:
+    def resource_probe(self, started: StartedServer) -> ResourceProbe:
+        if not started.manifest.is_maven_module:
+            return UnavailableProbe(REFERENCE_NOT_PROBED, source="/proc")
         return ProcProbe(started.pid)
 
     def run_wrk(self, request: WrkRequest, text_path: Path, json_path: Path,

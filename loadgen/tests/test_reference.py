@@ -1,0 +1,137 @@
+"""The ceiling reference, nginx, on this host (BACKEND=local): started by its start script
+on 127.0.0.1 at a free port, it must pass the lab's whole check as the jars do, stop on
+SIGTERM, and refuse bad settings as they do. Without the host's nginx the slow tests
+skip (apt-get install nginx-light); the docker test builds it into an image instead."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from httplab.checking.conformance import verify_started
+from httplab.manifest import discover
+from httplab.paths import DEFAULT_REPO, LUA_SCRIPT, servers_dir
+from httplab.running.backends.base import BackendError, StartedServer
+from httplab.running.backends.local import (HOST_NGINX, REFERENCE_START_SCRIPT, LocalBackend,
+                                            reference_command, reference_environment,
+                                            run_reference)
+from httplab.running.hostinfo import usable_cpus
+from httplab.running.process import ServerProcess
+from httplab.running.resources.probes import UnavailableProbe
+
+from tests.conftest import free_port, port_is_listening
+
+NGINX = next(m for m in discover(servers_dir(DEFAULT_REPO)) if m.is_reference)
+SCRIPT = servers_dir(DEFAULT_REPO) / NGINX.name / REFERENCE_START_SCRIPT
+STOP_LIMIT_S = 5.0
+FAULT_EXIT_WAIT_S = 30.0
+
+
+def _require_nginx() -> None:
+    if not HOST_NGINX.is_file():
+        pytest.skip(f"{HOST_NGINX} is not installed: apt-get install nginx-light")
+
+
+def test_the_reference_is_nginx_and_no_maven_module():
+    assert (NGINX.name, NGINX.framework, NGINX.server_header) == ("nginx", "nginx", "nginx")
+    assert NGINX.is_reference and not NGINX.is_maven_module
+    assert NGINX.workers == "cpus" and NGINX.transport == "epoll"
+    assert SCRIPT.is_file()
+
+
+def test_the_reference_dockerfile_keeps_the_lab_images_promises():
+    text = (SCRIPT.parent / "Dockerfile").read_text()
+    # The base as the Java servers take it: RUNTIME_IMAGE, the official default in FROM.
+    assert "ARG RUNTIME_IMAGE\nFROM ${RUNTIME_IMAGE:-debian:bookworm-slim}\n" in text
+    assert '"nginx=$NGINX_PACKAGE_VERSION"' in text
+    assert "COPY nginx/server.toml /app/server.toml" in text  # the healthcheck reads its port
+    assert "USER 10001:10001" in text
+    assert 'ENTRYPOINT ["bash", "/app/start.sh"]' in text
+
+
+def test_the_local_backend_names_the_package_when_nginx_is_missing(tmp_path):
+    backend = LocalBackend(servers_dir(DEFAULT_REPO), LUA_SCRIPT, nginx=tmp_path / "nginx")
+    with pytest.raises(BackendError, match=r"nginx not found at .*apt-get install nginx-light"):
+        backend.prepare((NGINX,))
+
+
+def test_the_local_backend_does_not_measure_nginx_by_one_process():
+    backend = LocalBackend(servers_dir(DEFAULT_REPO), LUA_SCRIPT)
+    probe = backend.resource_probe(StartedServer(NGINX, None, None, pid=1))
+    assert isinstance(probe, UnavailableProbe) and "worker processes" in probe.reason
+
+
+@pytest.mark.slow
+def test_nginx_passes_the_conformance_check_and_stops_on_sigterm():
+    _require_nginx()
+    port = free_port()
+    with run_reference(NGINX, SCRIPT, port) as (process, startup, _):
+        verification = verify_started(startup, NGINX, port, cpus=usable_cpus())
+        assert verification.passed, verification.summary()
+        assert startup.framework == "nginx" and startup.bind == f"127.0.0.1:{port}"
+        stop_seconds = process.stop()
+    assert stop_seconds < STOP_LIMIT_S, f"SIGTERM took {stop_seconds:.1f} s"
+    assert not port_is_listening(port)
+
+
+@pytest.mark.slow
+def test_the_local_backend_serves_nginx_with_no_jvm(tmp_path):
+    _require_nginx()
+    backend = LocalBackend(servers_dir(DEFAULT_REPO), LUA_SCRIPT)
+    backend.prepare((NGINX,))
+    if port_is_listening(NGINX.port):
+        pytest.skip(f"port {NGINX.port} is busy")
+    log = tmp_path / "nginx.log"
+    with backend.serve(NGINX, log_path=log) as started:
+        assert started.startup.workers == usable_cpus() and started.java_version is None
+        assert backend.exit_status(started) is None
+    assert "httplab-ready framework=nginx" in log.read_text()
+    assert not port_is_listening(NGINX.port)
+
+
+def _run_until_exit(env_changes: dict[str, str], port: int, tmp_path) -> tuple[int | None, str]:
+    env = {**reference_environment(NGINX, port, HOST_NGINX, tmp_path), **env_changes}
+    process = ServerProcess(reference_command(SCRIPT), env)
+    try:
+        process.wait_ready(FAULT_EXIT_WAIT_S)
+        return process.exit_code(), process.output()
+    finally:
+        process.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variable, value", [("PORT", "eighty"), ("PORT", "70000"),
+                                             ("WORKERS", "0"), ("WORKERS", "-3"),
+                                             ("BIND_ADDRESS", " ")])
+def test_bad_setting_exits_2_naming_the_variable(variable, value, tmp_path):
+    _require_nginx()
+    code, output = _run_until_exit({variable: value}, free_port(), tmp_path)
+    assert code == 2, output
+    assert any(line.startswith("httplab") and variable in line for line in output.splitlines()), output
+
+
+@pytest.mark.slow
+def test_port_in_use_exits_non_zero_with_a_clear_line(tmp_path):
+    _require_nginx()
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        code, output = _run_until_exit({}, holder.getsockname()[1], tmp_path)
+    assert code not in (None, 0), output
+    assert any(line.startswith("httplab") and "in use" in line for line in output.splitlines()), output
+
+
+@pytest.mark.slow
+def test_workers_sets_the_worker_processes_it_reports(tmp_path):
+    _require_nginx()
+    port = free_port()
+    env = {**reference_environment(NGINX, port, HOST_NGINX, tmp_path), "WORKERS": "3"}
+    process = ServerProcess(reference_command(SCRIPT), env)
+    try:
+        startup = process.wait_ready(FAULT_EXIT_WAIT_S)
+        assert startup is not None, process.output()
+        assert (startup.workers, startup.observed_workers) == (3, 3)
+    finally:
+        process.stop()
+    assert not port_is_listening(port)
