@@ -77,9 +77,9 @@ class DockerBackend:
 
     def prepare(self, servers: tuple[ServerManifest, ...]) -> None:
         self.build_args = self._resolve_base_images()
-        for server in servers:
-            label = f"{server.name} (servers/{self._dockerfile(server.name)})"
-            self._build(cmd.SERVER_SERVICE, server.name, label)
+        for name in dict.fromkeys(server.name for server in servers):  # one image per folder
+            label = f"{name} (servers/{self._dockerfile(name)})"
+            self._build(cmd.SERVER_SERVICE, name, label)
         if servers:  # Compose reads the whole file: wrk's build needs a server named too
             self._build(cmd.WRK_SERVICE, servers[0].name, "wrk")
 
