@@ -97,7 +97,7 @@ def test_docker_bench_of_all_five_servers(tmp_path, repo, manifests):
         assert cell["runs"][0]["requests"] > 0 and cell["runs"][0]["non_2xx_3xx"] == 0
         usage = cell["resources"][0]
         assert usage["unavailable"] is None, usage
-        assert usage["cpu_cores"] > 0 and usage["memory_peak_bytes"] > 10 * 2**20
+        assert usage["cpu_cores"] > 0 and usage["memory_peak_bytes"] > 2**20  # nginx: ~8 MiB
     for server in data["servers"]:
         assert server["verification"].startswith("all "), server
         assert server["image_size_bytes"] > 0 and server["image_id"].startswith("sha256:")

@@ -21,7 +21,8 @@ def local_run(tmp_path_factory, repo):
     out = tmp_path_factory.mktemp("local-run")
     code = main(["--repo", str(repo), "bench", "--backend", "local", "--servers", ",".join(SERVERS),
                  "--threads", "2", "--connections", "50", "--duration", "2s", "--repeat", "2",
-                 "--primer", "1s", "--warmup", "2s", "--results-dir", str(out / "results"),
+                 "--primer", "1s", "--warmup", "2s", "--ceiling", "0",
+                 "--results-dir", str(out / "results"),
                  "--image", str(out / "result1.png")])
     run_dir = (out / "results" / "latest").resolve()
     return code, run_dir, json.loads((run_dir / "results.json").read_text()), out
