@@ -15,7 +15,7 @@ from matplotlib.patches import Patch  # noqa: E402
 from httplab.model import BenchResult  # noqa: E402
 from httplab.presentation.chart_throughput import (  # noqa: E402
     DPI, FIGURE_SIZE_IN, caption, find_cell, measured, reference_servers, save_figure,
-    server_order, thread_settings, unmeasured_text)
+    server_order, set_server_ticks, thread_settings, unmeasured_text)
 from httplab.presentation.figures import cell_figures  # noqa: E402
 
 
@@ -49,7 +49,7 @@ def build_cpu_figure(result: BenchResult) -> Figure:
     for position, threads in enumerate(settings):
         offset = (position - (len(settings) - 1) / 2) * width
         _draw_group(axes, result, servers, threads, offset, width, f"C{position}")
-    axes.set_xticks(range(len(servers)), [result.label(name) for name in servers], fontsize=9)
+    set_server_ticks(axes, result, servers)
     axes.set_xlim(-0.6, len(servers) - 0.4)
     axes.set_ylabel("server CPU time per request (µs)")
     axes.set_title("Server CPU time per completed request (lower is better)\n"

@@ -14,7 +14,8 @@ matplotlib.use("Agg")
 from matplotlib.figure import Figure  # noqa: E402
 
 from httplab.presentation.chart_throughput import (  # noqa: E402
-    DPI, caption, measured, save_figure, server_order, thread_settings, unmeasured_text)
+    DPI, caption, measured, save_figure, server_order, set_server_ticks, thread_settings,
+    unmeasured_text)
 from httplab.presentation.figures import CellFigures, cell_figures  # noqa: E402
 from httplab.model import BenchResult, Cell  # noqa: E402
 
@@ -84,8 +85,7 @@ def build_latency_memory_figure(result: BenchResult) -> Figure:
     for axes, title in ((left, "Latency percentiles (lower is better)"),
                         (right, "Server memory and CPU")):
         _mark_unmeasured(axes, servers, cells, figures)
-        axes.set_xticks(range(len(servers)), [result.label(s) for s in servers], fontsize=8,
-                        rotation=15)
+        set_server_ticks(axes, result, servers)
         axes.set_xlim(-0.6, len(servers) - 0.4)  # the same slots whether a server failed or not
         axes.set_title(f"{title}, {threads} threads", fontsize=10)
         axes.grid(axis="y", alpha=0.3)

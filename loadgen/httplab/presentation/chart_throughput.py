@@ -4,6 +4,7 @@ Drawn from a BenchResult only (what results.json holds), never from live measure
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -18,7 +19,7 @@ from httplab.model import BenchResult, Cell, CellStatus  # noqa: E402
 from httplab.results.bottleneck import Limit, cell_bottleneck  # noqa: E402
 from httplab.results.stats import Summary, cell_summary  # noqa: E402
 
-FIGURE_SIZE_IN = (10, 5.6)
+FIGURE_SIZE_IN = (10, 6.2)
 DPI = 110
 LIMITED_ELSEWHERE_HATCH = "//"  # a cell whose verdict is not "server" (results/bottleneck.py)
 
@@ -145,7 +146,7 @@ def build_throughput_figure(result: BenchResult) -> Figure:
         offset = (position - (len(settings) - 1) / 2) * width
         _draw_group(axes, result, servers, threads, offset, width)
         _draw_ceiling(axes, result, threads, f"C{position}")
-    axes.set_xticks(range(len(servers)), [result.label(name) for name in servers], fontsize=9)
+    set_server_ticks(axes, result, servers)
     axes.set_xlim(-0.6, len(servers) - 0.4)
     axes.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
     axes.set_ylabel("Requests/sec")
@@ -156,6 +157,17 @@ def build_throughput_figure(result: BenchResult) -> Figure:
     figure.text(0.01, 0.01, caption(result), fontsize=7, color="dimgray")
     figure.tight_layout(rect=(0, 0.03, 1, 1))
     return figure
+
+
+def set_server_ticks(axes, result: BenchResult, servers: list[str]) -> None:
+    """One label per server under its group; slanted and wrapped when many would overlap."""
+    labels = [result.label(name) for name in servers]
+    if len(servers) <= 5:
+        axes.set_xticks(range(len(servers)), labels, fontsize=9)
+        return
+    wrapped = [textwrap.fill(label, width=18) for label in labels]
+    axes.set_xticks(range(len(servers)), wrapped, fontsize=8, rotation=30, ha="right",
+                    rotation_mode="anchor")
 
 
 def save_figure(figure: Figure, path: Path) -> None:
