@@ -32,3 +32,16 @@ def port_is_listening(port: int) -> bool:
     with socket.socket() as probe:
         probe.settimeout(0.5)
         return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def run_until_exit(command: list[str], env: dict[str, str], wait_s: float) -> tuple[int | None, str]:
+    """Starts a server process that should stop by itself (a bad setting, a busy port):
+    its exit code (None if it still ran after wait_s) and everything it printed."""
+    from httplab.running.process import ServerProcess
+
+    process = ServerProcess(command, env)
+    try:
+        process.wait_ready(wait_s)
+        return process.exit_code(), process.output()
+    finally:
+        process.stop()

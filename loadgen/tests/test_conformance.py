@@ -11,10 +11,9 @@ from httplab.running.backends.local import run_jar, server_environment, java_com
 from httplab.running.hostinfo import usable_cpus
 from httplab.manifest import discover
 from httplab.paths import DEFAULT_REPO, servers_dir
-from httplab.running.process import ServerProcess
 from httplab.checking.conformance import verify_started
 
-from tests.conftest import free_port, port_is_listening
+from tests.conftest import free_port, port_is_listening, run_until_exit
 
 # Every servers/<name>/server.toml of a Maven module, so a new server folder is checked
 # with no edit here; the nginx reference has no jar (tests/test_reference.py checks it).
@@ -50,12 +49,7 @@ def test_server_passes_the_conformance_check_and_stops_on_sigterm(manifests, nam
 
 def _run_until_exit(manifest, env_changes: dict[str, str], port: int) -> tuple[int | None, str]:
     env = {**server_environment(manifest, port), **env_changes}
-    process = ServerProcess(java_command("java", manifest, _jar(manifest)), env)
-    try:
-        process.wait_ready(FAULT_EXIT_WAIT_S)
-        return process.exit_code(), process.output()
-    finally:
-        process.stop()
+    return run_until_exit(java_command("java", manifest, _jar(manifest)), env, FAULT_EXIT_WAIT_S)
 
 
 @pytest.mark.slow

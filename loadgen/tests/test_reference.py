@@ -20,7 +20,7 @@ from httplab.running.hostinfo import usable_cpus
 from httplab.running.process import ServerProcess
 from httplab.running.resources.probes import UnavailableProbe
 
-from tests.conftest import free_port, port_is_listening
+from tests.conftest import free_port, port_is_listening, run_until_exit
 
 NGINX = next(m for m in discover(servers_dir(DEFAULT_REPO)) if m.is_reference)
 SCRIPT = servers_dir(DEFAULT_REPO) / NGINX.name / REFERENCE_START_SCRIPT
@@ -92,12 +92,7 @@ def test_the_local_backend_serves_nginx_with_no_jvm(tmp_path):
 
 def _run_until_exit(env_changes: dict[str, str], port: int, tmp_path) -> tuple[int | None, str]:
     env = {**reference_environment(NGINX, port, HOST_NGINX, tmp_path), **env_changes}
-    process = ServerProcess(reference_command(SCRIPT), env)
-    try:
-        process.wait_ready(FAULT_EXIT_WAIT_S)
-        return process.exit_code(), process.output()
-    finally:
-        process.stop()
+    return run_until_exit(reference_command(SCRIPT), env, FAULT_EXIT_WAIT_S)
 
 
 @pytest.mark.slow
