@@ -5,12 +5,11 @@ summed over runs, CPU is the median and peak memory the largest seen."""
 
 from __future__ import annotations
 
-import statistics
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable
 
 from httplab.model import Cell, ResourceUsage, SocketErrors, WrkRun
-from httplab.results.stats import Summary, cell_summary
+from httplab.results.stats import Summary, cell_summary, median_of_known
 
 
 @dataclass(frozen=True)
@@ -37,13 +36,8 @@ class CellFigures:
     host_busy_cores: float | None = None
 
 
-def _median(values: Iterable[float | None]) -> float | None:
-    known = [value for value in values if value is not None]
-    return statistics.median(known) if known else None
-
-
 def _over_runs(runs: tuple[WrkRun, ...], metric: Callable[[WrkRun], float | None]) -> float | None:
-    return _median(metric(run) for run in runs)
+    return median_of_known(metric(run) for run in runs)
 
 
 def _summed_errors(runs: tuple[WrkRun, ...]) -> SocketErrors:
@@ -73,18 +67,18 @@ def cell_figures(cell: Cell) -> CellFigures | None:
         _over_runs(runs, lambda run: run.latency.percentile(99.9)),
         _over_runs(runs, lambda run: run.transfer_per_sec),
         _summed_errors(runs), sum(run.non_2xx_3xx for run in runs),
-        _median(usage.cpu_cores for usage in usages), max(peaks) if peaks else None,
-        _median(usage.memory_mean_bytes for usage in usages), _unavailable(usages),
+        median_of_known(usage.cpu_cores for usage in usages), max(peaks) if peaks else None,
+        median_of_known(usage.memory_mean_bytes for usage in usages), _unavailable(usages),
         _per_request(runs, usages, "cpu_seconds", 1e6),
         _per_request(runs, usages, "context_switches", 1.0),
         max((u.threads_max for u in usages if u.threads_max is not None), default=None),
-        _median(usage.loadgen_cores for usage in usages),
-        _median(usage.host_busy_cores for usage in usages))
+        median_of_known(usage.loadgen_cores for usage in usages),
+        median_of_known(usage.host_busy_cores for usage in usages))
 
 
 def _per_request(runs: tuple[WrkRun, ...], usages: tuple[ResourceUsage, ...], field: str,
                  scale: float) -> float | None:
     """The median over runs of a resource total divided by that run's completed requests."""
-    return _median(getattr(usage, field) * scale / run.requests
+    return median_of_known(getattr(usage, field) * scale / run.requests
                    for run, usage in zip(runs, usages)
                    if getattr(usage, field) is not None and run.requests > 0)

@@ -10,11 +10,11 @@ The rule, in order, with SATURATED = 90 %:
 
 from __future__ import annotations
 
-import statistics
 from dataclasses import dataclass
 from enum import Enum
 
 from httplab.model import BenchResult, Cell, ResourceUsage
+from httplab.results.stats import median_of_known
 
 SATURATED = 0.9
 ADVICE = ("the figure understates the server: pin wrk and the server to separate CPUs "
@@ -120,5 +120,4 @@ def _limited_by(limit: Limit) -> str:
 
 
 def _median(usages: tuple[ResourceUsage, ...], field: str) -> float | None:
-    known = [getattr(usage, field) for usage in usages if getattr(usage, field) is not None]
-    return statistics.median(known) if known else None
+    return median_of_known(getattr(usage, field) for usage in usages)

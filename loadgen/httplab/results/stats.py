@@ -37,6 +37,12 @@ def summarize(values: Iterable[float]) -> Summary:
                    cv=coefficient_of_variation(stdev, mean))
 
 
+def median_of_known(values: Iterable[float | None]) -> float | None:
+    """The median of the values that are known (not None); None when none is."""
+    known = [value for value in values if value is not None]
+    return statistics.median(known) if known else None
+
+
 def coefficient_of_variation(stdev: float | None, mean: float) -> float | None:
     if stdev is None or mean == 0:
         return None

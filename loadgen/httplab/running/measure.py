@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 import os
 import time
-from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from httplab.running.backends.base import Backend, StartedServer
+from httplab.running.backends.base import Backend, StartedServer, WrkOutcome
 from httplab.model import ResourceUsage
 from httplab.running.resources.parse import HostCpu, SamplingError
 from httplab.running.resources.probes import read_host_cpu
@@ -55,20 +54,28 @@ class Measurer:
     def _run(self, request: WrkRequest, stem: Path, sampler: Sampler | None) -> RunOutcome:
         text_path, json_path = stem.with_suffix(".txt"), stem.with_suffix(".json")
         json_path.unlink(missing_ok=True)
-        host_before, started_at = _host_cpu(), time.monotonic()
-        with sampler or nullcontext():
+        if sampler is None:
             outcome = self.backend.run_wrk(request, text_path, json_path, self.loadgen_cpus)
-        wall_s, host_after = time.monotonic() - started_at, _host_cpu()
-        usage = None
-        if sampler:
-            host_busy = (busy_cores(host_before, host_after, wall_s, TICKS_PER_SECOND)
-                         if host_before and host_after else None)
-            usage = with_load_figures(sampler.usage(), outcome.cpu_seconds, wall_s, host_busy)
+            usage = None
+        else:
+            outcome, usage = self._sampled(request, text_path, json_path, sampler)
         failure = None
         if outcome.exit_code != 0:
             failure = f"wrk exited with {outcome.exit_code}: {outcome.stderr or 'no message'}"
         return RunOutcome(text_path, json_path if json_path.exists() else None,
                           _write_resources(stem, usage), failure)
+
+
+    def _sampled(self, request: WrkRequest, text_path: Path, json_path: Path,
+                 sampler: Sampler) -> tuple[WrkOutcome, ResourceUsage]:
+        """A measured run: the server sampled throughout, the host's CPU read around it."""
+        host_before, started_at = _host_cpu(), time.monotonic()
+        with sampler:
+            outcome = self.backend.run_wrk(request, text_path, json_path, self.loadgen_cpus)
+        wall_s, host_after = time.monotonic() - started_at, _host_cpu()
+        host_busy = (busy_cores(host_before, host_after, wall_s, TICKS_PER_SECOND)
+                     if host_before and host_after else None)
+        return outcome, with_load_figures(sampler.usage(), outcome.cpu_seconds, wall_s, host_busy)
 
 
 def _write_resources(stem: Path, usage: ResourceUsage | None) -> Path | None:
