@@ -3,8 +3,9 @@
 # none answers), Compose v1 and v2, debootstrap, and, where no registry can be
 # reached, the local base images of scripts/base-images.sh.
 #   bash .ci/docker-setup.sh     set up; silent when everything is in place
-#   . .ci/docker-setup.sh        the same, and exports BUILD_IMAGE, RUNTIME_IMAGE and
-#                                WRK_BASE_IMAGE when the local base images are to be used
+#   . .ci/docker-setup.sh        the same, and exports BUILD_IMAGE, RUNTIME_IMAGE,
+#                                WRK_BASE_IMAGE and NGINX_IMAGE when the local base
+#                                images are to be used
 # Idempotent. Progress on stderr only when something is installed or started.
 
 httplab_docker_setup() (
@@ -13,7 +14,7 @@ httplab_docker_setup() (
   compose_version=v2.29.7
   dockerd_log=${HTTPLAB_DOCKERD_LOG:-/var/log/httplab-dockerd.log}
   ca_dir=${HTTPLAB_CA_DIR:-/usr/local/share/ca-certificates}
-  official_images=(maven:3.9-eclipse-temurin-21 eclipse-temurin:21-jre debian:bookworm-slim)
+  official_images=(maven:3.9-eclipse-temurin-21 eclipse-temurin:21-jre debian:bookworm-slim nginx:1.22.1)
 
   say() { echo "docker-setup: $*" >&2; }
   die() { echo "docker-setup: error: $*" >&2; exit 1; }
@@ -85,7 +86,7 @@ if httplab_docker_base=$(httplab_docker_setup); then
     # shellcheck source=../scripts/base-images.env
     . "$(dirname "${BASH_SOURCE[0]}")/../scripts/base-images.env"
     export BUILD_IMAGE=$HTTPLAB_BUILD_IMAGE RUNTIME_IMAGE=$HTTPLAB_RUNTIME_IMAGE \
-      WRK_BASE_IMAGE=$HTTPLAB_WRK_BASE_IMAGE
+      WRK_BASE_IMAGE=$HTTPLAB_WRK_BASE_IMAGE NGINX_IMAGE=$HTTPLAB_NGINX_IMAGE
   fi
   unset httplab_docker_base
 else

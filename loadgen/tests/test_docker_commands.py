@@ -51,9 +51,9 @@ def test_env_file_lines():
     assert parse_env_file("# c\n\nA=x\n B = y \nnot a pair\n") == {"A": "x", "B": "y"}
 
 
-def test_the_repositorys_base_images_file_names_all_three_build_args(repo):
+def test_the_repositorys_base_images_file_names_every_build_arg(repo):
     args = local_build_args((repo / BASE_IMAGES_ENV).read_text())
-    assert set(args) == {"BUILD_IMAGE", "RUNTIME_IMAGE", "WRK_BASE_IMAGE"}
+    assert set(args) == {"BUILD_IMAGE", "RUNTIME_IMAGE", "WRK_BASE_IMAGE", "NGINX_IMAGE"}
     assert all(image.startswith("httplab/") for image in args.values())
 
 

@@ -42,9 +42,12 @@ def test_the_reference_is_nginx_and_no_maven_module():
 
 def test_the_reference_dockerfile_keeps_the_lab_images_promises():
     text = (SCRIPT.parent / "Dockerfile").read_text()
-    # The base as the Java servers take it: RUNTIME_IMAGE, the official default in FROM.
-    assert "ARG RUNTIME_IMAGE\nFROM ${RUNTIME_IMAGE:-debian:bookworm-slim}\n" in text
+    # The base as the Java servers take theirs: a build arg, the official default in FROM;
+    # Debian's package only where the base lacks nginx (the local base).
+    assert f"ARG NGINX_IMAGE\nFROM ${{NGINX_IMAGE:-nginx:{NGINX.version}}}\n" in text
+    assert "if ! command -v nginx >/dev/null; then" in text
     assert '"nginx=$NGINX_PACKAGE_VERSION"' in text
+    assert "STOPSIGNAL SIGTERM" in text  # the official image's SIGQUIT would reach bash
     assert "COPY nginx/server.toml /app/server.toml" in text  # the healthcheck reads its port
     assert "USER 10001:10001" in text
     assert 'ENTRYPOINT ["bash", "/app/start.sh"]' in text

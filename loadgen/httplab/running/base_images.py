@@ -8,7 +8,7 @@ from pathlib import Path
 BASE_IMAGES_ENV = Path("scripts") / "base-images.env"
 # The build args the Dockerfiles take, and the variable that names each local image.
 BUILD_ARGS = {"BUILD_IMAGE": "HTTPLAB_BUILD_IMAGE", "RUNTIME_IMAGE": "HTTPLAB_RUNTIME_IMAGE",
-              "WRK_BASE_IMAGE": "HTTPLAB_WRK_BASE_IMAGE"}
+              "WRK_BASE_IMAGE": "HTTPLAB_WRK_BASE_IMAGE", "NGINX_IMAGE": "HTTPLAB_NGINX_IMAGE"}
 OFFICIAL_PROBE_IMAGE = "eclipse-temurin:21-jre"
 CHOICES = ("auto", "official", "local")
 
