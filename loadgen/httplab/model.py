@@ -214,9 +214,24 @@ class BenchResult:
 
 
 @dataclass(frozen=True)
+class GeneratorOutcome:
+    """One load generator's part of a measured run spread over several generators: the
+    engine that ran it and where its raw files went (<stem>.g<index>.txt and .json)."""
+
+    index: int  # from 1, in the order of LOADGEN_HOSTS
+    engine: str  # as the user named it: ssh://user@host, a context name, unix:///path
+    threads: int
+    connections: int
+    text_path: Path | None = None
+    json_path: Path | None = None
+    failure: str | None = None
+
+
+@dataclass(frozen=True)
 class CellOutcome:
     """One measured run as the runner left it: where its raw files went (read later by
-    collect.py), or why it could not run. Repeats count from 1."""
+    collect.py), or why it could not run. Repeats count from 1. With more than one load
+    generator, `generators` holds each one's part and text_path/json_path are None."""
 
     server: str
     threads: int
@@ -226,6 +241,7 @@ class CellOutcome:
     failure: str | None = None
     repeat: int = 1
     resources_path: Path | None = None
+    generators: tuple[GeneratorOutcome, ...] = ()
 
 
 @dataclass(frozen=True)
