@@ -1,6 +1,8 @@
 """Resource sampling: pure parsers on real file contents, the summary arithmetic, the
 probes and the Sampler on a fake clock and fixed CPU readings, a real process under
-ProcProbe, a Sampler whose probe fails, and (docker-marked) a container.
+ProcProbe, a Sampler whose probe fails, ExecProbe's script on a fake /proc and cgroup and
+its probe on a fake docker, and (docker-marked) a container, read from its cgroup and from
+inside.
 
 No test asserts a CPU rate measured in real time, which a loaded host could slow: cores are
 checked on injected clocks and counters, and real processes only against CPU time they
@@ -9,6 +11,7 @@ burned by their own measure."""
 from __future__ import annotations
 
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -19,11 +22,13 @@ import pytest
 
 from httplab.running.resources.parse import (ResourceSample, SamplingError, parse_cgroup_file,
                                              parse_cgroup_mounts, parse_cpu_stat_seconds,
-                                             parse_cpuacct_usage_seconds,
+                                             parse_cpuacct_usage_seconds, parse_exec_sample,
                                              parse_proc_stat_cpu_ticks, parse_status_rss_bytes,
                                              resolve_cgroup_layout, working_set_bytes)
-from httplab.running.resources.probes import (CGROUP_V1, CGROUP_V2, CgroupProbe, PROC_SOURCE,
-                                              ProcProbe, UnavailableProbe, container_main_pid)
+from httplab.running.resources.probes import (CGROUP_V1, CGROUP_V2, EXEC_SCRIPT, EXEC_SOURCE,
+                                              PROC_SOURCE, CgroupProbe, ExecProbe, ProcProbe,
+                                              UnavailableProbe, container_main_pid,
+                                              probe_for_remote_container)
 from httplab.running.resources.sampler import Sampler, summarize_samples
 
 from tests.docker_support import engine_problem, first_present_image, require
@@ -211,6 +216,142 @@ def test_unparsable_counters_are_sampling_errors():
             parse(text)
     with pytest.raises(SamplingError):
         working_set_bytes("max\n", "", "inactive_file")
+
+
+# --- ExecProbe's output, read inside a container ------------------------------------------
+
+# As printed by probes.EXEC_SCRIPT: PID 1 is the JVM (two threads), 57 the exec'd shell
+# and 63 its grep, which the last line names.
+EXEC_THREADS = """@@httplab threads
+1/task/1/status:voluntary_ctxt_switches:\t40
+1/task/1/status:nonvoluntary_ctxt_switches:\t2
+1/task/12/status:voluntary_ctxt_switches:\t1000
+1/task/12/status:nonvoluntary_ctxt_switches:\t58
+57/task/57/status:voluntary_ctxt_switches:\t3
+57/task/57/status:nonvoluntary_ctxt_switches:\t1
+63/task/63/status:voluntary_ctxt_switches:\t0
+63/task/63/status:nonvoluntary_ctxt_switches:\t1
+@@httplab sampler 57 63
+"""
+EXEC_V2 = """@@httplab cpu.stat
+usage_usec 2500000
+@@httplab memory.current
+236978176
+@@httplab memory.stat
+inactive_file 41943040
+""" + EXEC_THREADS
+EXEC_V1 = """@@httplab cpuacct.usage
+906046722
+@@httplab memory.usage_in_bytes
+7724992
+@@httplab memory.stat
+inactive_file 1000
+total_inactive_file 3000000
+""" + EXEC_THREADS
+# Thread 12 ended between the shell listing it and grep reading it: one line, or none.
+EXEC_VANISHED = EXEC_V2.replace("1/task/12/status:voluntary_ctxt_switches:\t1000\n", "")
+
+
+@pytest.mark.parametrize("text, version, sample", [
+    (EXEC_V2, 2, ResourceSample(2.5, 236978176 - 41943040, 1100, 2)),
+    (EXEC_V1, 1, ResourceSample(0.906046722, 7724992 - 3000000, 1100, 2)),
+    (EXEC_VANISHED, 2, ResourceSample(2.5, 236978176 - 41943040, 42, 1)),
+    (EXEC_V2.replace("1/task/", "57/task/"), 2, ResourceSample(2.5, 236978176 - 41943040)),
+], ids=["cgroup v2", "cgroup v1", "a thread vanished", "no thread but the shell's"])
+def test_exec_output_gives_the_container_sample_without_the_shell(text, version, sample):
+    assert parse_exec_sample(text) == (version, sample)
+
+
+@pytest.mark.parametrize("text, message", [
+    (EXEC_V2.replace("@@httplab sampler 57 63\n", ""), "ended early"),
+    (EXEC_V2.replace("236978176\n", ""), "no memory.current"),
+    (EXEC_V2.replace("usage_usec 2500000\n", ""), "no cpu.stat"),
+    (EXEC_V2.split("@@httplab memory.stat")[0] + EXEC_THREADS, "no memory.stat"),
+    (EXEC_THREADS, "neither cgroup v2 cpu.stat nor cgroup v1 cpuacct.usage"),
+    (EXEC_V1.replace("906046722", "max"), "cpuacct.usage"),
+    ("", "ended early"),
+], ids=["cut short", "empty section", "nothing needed in cpu.stat", "missing section",
+        "no cgroup files", "garbage counter", "no output"])
+def test_incomplete_exec_output_is_a_sampling_error_saying_what_is_missing(text, message):
+    with pytest.raises(SamplingError, match=message):
+        parse_exec_sample(text)
+
+
+def run_exec_script(root, cgroup_line: str, files: dict[str, str]) -> str:
+    """EXEC_SCRIPT run by this host's sh on a fake /proc and /sys/fs/cgroup under root,
+    with two JVM threads in the fake /proc."""
+    for name, text in {"self_cgroup": cgroup_line, **files}.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    for tid, switches in ((1, 40), (12, 1000)):
+        (root / "proc" / "1" / "task" / str(tid)).mkdir(parents=True)
+        (root / "proc" / "1" / "task" / str(tid) / "status").write_text(
+            f"Name:\tjava\nvoluntary_ctxt_switches:\t{switches}\n"
+            f"nonvoluntary_ctxt_switches:\t2\n")
+    script = (EXEC_SCRIPT.replace("/proc/self/cgroup", f"{root}/self_cgroup")
+              .replace("/sys/fs/cgroup", f"{root}/cgroup").replace("cd /proc", f"cd {root}/proc"))
+    return subprocess.run(["sh", "-c", script], capture_output=True, text=True, timeout=30,
+                          check=True).stdout
+
+
+V2_FILES = {"cgroup/docker/c0ffee/cpu.stat": CPU_STAT_V2,
+            "cgroup/docker/c0ffee/memory.current": "236978176\n",
+            "cgroup/docker/c0ffee/memory.stat": MEMORY_STAT_V2}
+V1_FILES = {"cgroup/cpuacct/cpuacct.usage": "906046722\n",
+            "cgroup/memory/memory.usage_in_bytes": "7724992\n",
+            "cgroup/memory/memory.stat": MEMORY_STAT_V1}
+
+
+@pytest.mark.parametrize("cgroup_line, files, expected", [
+    ("0::/docker/c0ffee\n", V2_FILES, (2, ResourceSample(0.042951, 236978176 - 41943040, 1044, 2))),
+    (f"12:pids:/docker/{ID}\n0::/docker/{ID}\n", V1_FILES,
+     (1, ResourceSample(0.906046722, 7724992 - 3000000, 1044, 2))),
+], ids=["cgroup v2", "cgroup v1"])
+def test_the_exec_script_prints_what_the_parser_reads(tmp_path, cgroup_line, files, expected):
+    output = run_exec_script(tmp_path, cgroup_line, files)
+    assert parse_exec_sample(output) == expected
+    assert "anon" not in output  # only the lines needed
+
+
+def test_the_exec_script_on_a_container_without_cgroup_files_gives_the_reason(tmp_path):
+    output = run_exec_script(tmp_path, "0::/\n", {})
+    with pytest.raises(SamplingError, match="no cpu.stat"):
+        parse_exec_sample(output)
+
+
+def fake_docker(folder, script: str) -> dict[str, str]:
+    """An environment whose `docker` is a shell script, for ExecProbe without an engine."""
+    (folder / "docker").write_text(f"#!/bin/sh\n{script}\n")
+    (folder / "docker").chmod(0o755)
+    return {"PATH": f"{folder}:/usr/bin:/bin"}
+
+
+def test_exec_probe_reads_its_commands_output_and_names_the_cgroup_version(tmp_path):
+    (tmp_path / "output").write_text(EXEC_V1)
+    probe = ExecProbe("c0ffee", fake_docker(tmp_path, f'cat "{tmp_path}/output"'))
+    assert probe.source == EXEC_SOURCE
+    assert probe.read() == ResourceSample(0.906046722, 7724992 - 3000000, 1100, 2)
+    assert probe.source == f"{EXEC_SOURCE}, {CGROUP_V1}"
+
+
+@pytest.mark.parametrize("script, message", [
+    ('echo "Error: No such container: c0ffee" >&2; exit 1', "exited 1: Error: No such container"),
+    ("echo 'sh: 1: cannot open /sys/fs/cgroup/cpu.stat' >&2", "ended early .*cannot open"),
+    ("exec sleep 5", "failed: .*timed out"),
+], ids=["no such container", "missing files", "hangs"])
+def test_a_failing_exec_is_a_sampling_error_and_no_probe(tmp_path, script, message):
+    env = fake_docker(tmp_path, script)
+    with pytest.raises(SamplingError, match=message):
+        ExecProbe("c0ffee", env, timeout_s=0.5).read()
+    if "sleep" not in script:
+        unavailable = probe_for_remote_container("c0ffee", env)
+        assert isinstance(unavailable, UnavailableProbe) and unavailable.source == EXEC_SOURCE
+        assert re.search(message, unavailable.reason)
+
+
+def test_without_docker_the_exec_probe_says_so(tmp_path):
+    with pytest.raises(SamplingError, match="docker exec in c0ffee failed"):
+        ExecProbe("c0ffee", {"PATH": str(tmp_path)}).read()
 
 
 # --- summarize_samples --------------------------------------------------------------------
@@ -446,3 +587,32 @@ def test_cgroup_probe_counts_at_least_the_cpu_time_of_the_container_process():
     assert usage.source in (CGROUP_V1, CGROUP_V2)
     assert usage.cpu_cores is not None and usage.cpu_cores > 0  # 0.2 s burned while sampled
     assert usage.memory_peak_bytes > 0
+
+
+# --- ExecProbe against a real container -----------------------------------------------------
+
+
+@pytest.mark.docker
+@pytest.mark.slow
+def test_exec_probe_reads_what_the_cgroup_probe_reads_around_it():
+    """After a short load, each ExecProbe reading lies between two CgroupProbe readings of
+    the same container taken just before and after it: the same counters, seen from
+    inside; the exec'd shell is not among the threads."""
+    from tests.test_remote_checks import running_netty
+
+    with running_netty() as (container, port):
+        subprocess.run(["docker", "run", "--rm", "--network", "host", "httplab/wrk:latest",
+                        "-t1", "-c8", "-d2s", f"http://127.0.0.1:{port}/"],
+                       capture_output=True, timeout=120, check=True)
+        host, inside = CgroupProbe.for_pid(container_main_pid(container)), ExecProbe(
+            container, dict(os.environ))
+        readings = [(host.read(), inside.read(), host.read()) for _ in range(3)]
+    for before, seen, after in readings:
+        assert before.cpu_seconds <= seen.cpu_seconds <= after.cpu_seconds
+        assert seen.memory_bytes == pytest.approx(before.memory_bytes, rel=0.1)
+        # The JVM may end a thread (a JIT compiler's) meanwhile, taking its switches along.
+        if before.threads == after.threads:
+            assert seen.threads == before.threads
+            assert before.context_switches <= seen.context_switches <= after.context_switches
+    assert readings[0][0].cpu_seconds > 0.1  # the load counted: the comparison means something
+    assert inside.source == f"{EXEC_SOURCE}, {host.source}"

@@ -1,12 +1,15 @@
 """The conformance check: does a running server answer the hello world correctly?
 
 The conformance tests run it against every jar, and the harness runs it before any
-load, so a server that answers wrongly is never benchmarked."""
+load, so a server that answers wrongly is never benchmarked. For a server on another
+host the harness runs `python3 -m httplab.checking.conformance --json` in the wrk image
+on a load generator host: this module and what it imports need the stdlib only."""
 
 from __future__ import annotations
 
 import argparse
 import email.utils
+import json
 import sys
 import time
 from dataclasses import dataclass
@@ -224,21 +227,42 @@ def startup_problems(startup: StartupInfo | None, manifest: ServerManifest,
 def verify_started(startup: StartupInfo | None, manifest: ServerManifest, port: int,
                    cpus: int | None = None) -> Verification:
     """The whole check of a started server: its ready line, then its answers."""
+    return with_ready_line(verify_server(port, manifest.server_header), startup, manifest, cpus)
+
+
+def with_ready_line(answers: Verification, startup: StartupInfo | None,
+                    manifest: ServerManifest, cpus: int | None = None) -> Verification:
+    """The ready line's check, then the answers' checks, wherever they ran (verify_server
+    here, or on a load generator host)."""
     line_check = _run_check("ready line", lambda: startup_problems(startup, manifest, cpus))
-    answers = verify_server(port, manifest.server_header)
     return Verification((line_check, *answers.checks))
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Check that a server on 127.0.0.1 answers "
-                                                 "the httplab hello world correctly.")
+    """Exits 0 when every check passed, 1 when one failed (--json prints them either way),
+    2 on wrong arguments."""
+    parser = argparse.ArgumentParser(description="Check that a server answers the httplab "
+                                                 "hello world correctly.")
+    parser.add_argument("--host", default="127.0.0.1", help="the server's address")
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--server-header", required=True, help="expected Server header value")
+    parser.add_argument("--json", action="store_true",
+                        help="print the result as one JSON object, for the harness")
     args = parser.parse_args(argv)
-    verification = verify_server(args.port, args.server_header)
-    for check in verification.checks:
-        print(f"{'ok  ' if check.passed else 'FAIL'} {check.name} {check.detail}".rstrip())
+    verification = verify_server(args.port, args.server_header, host=args.host)
+    print(_as_json(verification) if args.json else _as_lines(verification))
     return 0 if verification.passed else 1
+
+
+def _as_lines(verification: Verification) -> str:
+    return "\n".join(f"{'ok  ' if check.passed else 'FAIL'} {check.name} {check.detail}".rstrip()
+                     for check in verification.checks)
+
+
+def _as_json(verification: Verification) -> str:
+    # Imported here: verification_json imports this module, for Verification.
+    from httplab.checking.verification_json import verification_to_dict
+    return json.dumps(verification_to_dict(verification))
 
 
 if __name__ == "__main__":

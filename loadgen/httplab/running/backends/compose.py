@@ -17,6 +17,7 @@ SERVER_SERVICE = "server"
 WRK_SERVICE = "wrk"
 DOCKERFILE = "Dockerfile"  # servers/Dockerfile for every Maven server, or a folder's own
 WRK_SCRIPT_IN_IMAGE = "/opt/httplab/done.lua"
+WRK_IMAGE = "httplab/wrk:latest"  # the wrk service's image in docker-compose.yml
 WRK_OUT_DIR_IN_IMAGE = "/out"
 CANDIDATES = (("docker", "compose"), ("docker-compose",))
 

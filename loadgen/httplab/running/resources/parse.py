@@ -204,3 +204,86 @@ def resolve_cgroup_layout(cgroup_text: str, mountinfo_text: str) -> CgroupLayout
                             "found for the process")
     directory = _directory_under(mount, unified.path)
     return CgroupLayout(2, directory, directory)
+
+
+# --- A container read from inside by one `docker exec` (ExecProbe) -----------------------
+
+EXEC_MARK = "@@httplab "  # starts the marker lines that the exec'd shell prints
+EXEC_SAMPLER_MARK = "sampler"  # its line names the PIDs of the sampling shell itself
+EXEC_THREADS_MARK = "threads"
+EXEC_V2_FILES = ("cpu.stat", "memory.current", "memory.stat")
+EXEC_V1_FILES = ("cpuacct.usage", "memory.usage_in_bytes", "memory.stat")
+
+
+def split_exec_output(text: str) -> tuple[dict[str, str], frozenset[int] | None]:
+    """The sections of the exec'd shell's output by marker name, and the PIDs of the shell's
+    own processes (None when their closing line is missing: the output was cut short)."""
+    sections: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    sampler: frozenset[int] | None = None
+    for line in text.splitlines():
+        if not line.startswith(EXEC_MARK):
+            if current is not None:
+                current.append(line)
+            continue
+        name, *values = line[len(EXEC_MARK):].split()
+        if name == EXEC_SAMPLER_MARK:
+            sampler = frozenset(int(value) for value in values if value.isdigit())
+        current = sections.setdefault(name, [])
+    return {name: "\n".join(lines) for name, lines in sections.items()}, sampler
+
+
+def exec_thread_switches(grep_text: str, excluded_pids: frozenset[int],
+                         ) -> tuple[int | None, int | None]:
+    """Context switches and thread count from `grep -H` lines such as
+    "7/task/9/status:voluntary_ctxt_switches:\t12" (paths relative to /proc), leaving out
+    the processes in excluded_pids. A thread missing a line ended while grep read it: it
+    no longer counts, as in task_switches."""
+    by_thread: dict[str, list[str]] = {}
+    for line in grep_text.splitlines():
+        path, _, status_line = line.partition(":")
+        pid = path.split("/", 1)[0]
+        if pid.isdigit() and int(pid) not in excluded_pids:
+            by_thread.setdefault(path, []).append(status_line)
+    switches = threads = 0
+    for lines in by_thread.values():
+        try:
+            switches += parse_context_switches("\n".join(lines))
+        except (SamplingError, ValueError):
+            continue
+        threads += 1
+    return (switches, threads) if threads else (None, None)
+
+
+def _exec_section(sections: dict[str, str], name: str) -> str:
+    text = sections.get(name, "")
+    if not text.strip():
+        raise SamplingError(f"the container printed no {name} (missing under /sys/fs/cgroup?)")
+    return text
+
+
+def _exec_cgroup(sections: dict[str, str]) -> tuple[int, float, int]:
+    """The cgroup version, CPU seconds and working set from the cgroup files' sections."""
+    if EXEC_V2_FILES[0] in sections:
+        cpu, usage, stat = (_exec_section(sections, name) for name in EXEC_V2_FILES)
+        return 2, parse_cpu_stat_seconds(cpu), working_set_bytes(usage, stat, "inactive_file")
+    if EXEC_V1_FILES[0] in sections:
+        cpu, usage, stat = (_exec_section(sections, name) for name in EXEC_V1_FILES)
+        return (1, parse_cpuacct_usage_seconds(cpu),
+                working_set_bytes(usage, stat, "total_inactive_file"))
+    raise SamplingError("the container printed neither cgroup v2 cpu.stat nor cgroup v1 "
+                        "cpuacct.usage")
+
+
+def parse_exec_sample(text: str) -> tuple[int, ResourceSample]:
+    """The cgroup version and the sample in the output of ExecProbe's shell script. Raises
+    only SamplingError, saying what is missing."""
+    sections, sampler_pids = split_exec_output(text)
+    if sampler_pids is None:
+        raise SamplingError("the container's output ended early (no sampler line)")
+    try:
+        version, cpu_seconds, memory = _exec_cgroup(sections)
+    except ValueError as error:
+        raise SamplingError(f"unexpected cgroup file contents: {error}") from error
+    switches, threads = exec_thread_switches(sections.get(EXEC_THREADS_MARK, ""), sampler_pids)
+    return version, ResourceSample(cpu_seconds, memory, switches, threads)
