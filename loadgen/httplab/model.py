@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from enum import Enum
+from fractions import Fraction
 from pathlib import Path
+from typing import Iterable
+
 
 @dataclass(frozen=True)
 class Latency:
@@ -22,6 +26,98 @@ class Latency:
             if known == p:
                 return value
         return None
+
+
+@dataclass(frozen=True)
+class LatencyHistogram:
+    """wrk's latency histogram of a run, or of several generators' runs summed: (value in
+    µs, count) pairs ascending by value. Exact: every distinct value as wrk counted it
+    (with its coordinated-omission correction). Otherwise a quantile grid, whose
+    percentiles may be off by up to rank_error_pct percentile points."""
+
+    buckets: tuple[tuple[int, int], ...]
+    exact: bool = True
+    rank_error_pct: float = 0.0
+
+    @property
+    def total(self) -> int:
+        return sum(count for _, count in self.buckets)
+
+    @property
+    def min(self) -> int | None:
+        return self.buckets[0][0] if self.buckets else None
+
+    @property
+    def max(self) -> int | None:
+        return self.buckets[-1][0] if self.buckets else None
+
+    def percentile(self, p: float) -> int | None:
+        """wrk's stats_percentile: the smallest value whose cumulative count reaches the
+        rank. None without samples; the maximum past the last rank (p = 100, where wrk 4.x
+        itself returns 0)."""
+        if not self.buckets:
+            return None
+        rank, cumulative = wrk_percentile_rank(p, self.total), 0
+        for value, count in self.buckets:
+            cumulative += count
+            if cumulative >= rank:
+                return value
+        return self.max
+
+    @property
+    def mean(self) -> float | None:
+        total = self.total
+        if total == 0:
+            return None
+        return float(Fraction(sum(value * count for value, count in self.buckets), total))
+
+    @property
+    def stdev(self) -> float | None:
+        """wrk's stats_stdev: the sample standard deviation (n - 1), 0 below two samples;
+        computed exactly, then rounded once."""
+        total = self.total
+        if total == 0:
+            return None
+        if total < 2:
+            return 0.0
+        linear = sum(value * count for value, count in self.buckets)
+        square = sum(value * value * count for value, count in self.buckets)
+        return math.sqrt(Fraction(square * total - linear * linear, total * (total - 1)))
+
+    @classmethod
+    def merged(cls, histograms: Iterable[LatencyHistogram]) -> LatencyHistogram:
+        """The counts summed per value: exact only if every part is; a grid's rank error
+        bounds the merged one's too (each part's CDF is off by at most its own)."""
+        histograms = tuple(histograms)
+        counts: dict[int, int] = {}
+        for histogram in histograms:
+            for value, count in histogram.buckets:
+                counts[value] = counts.get(value, 0) + count
+        return cls(tuple(sorted(counts.items())), all(h.exact for h in histograms),
+                   max((h.rank_error_pct for h in histograms), default=0.0))
+
+
+def wrk_percentile_rank(p: float, total: int) -> int:
+    """stats_percentile's rank (p >= 0), round((p / 100.0) * count + 0.5), as wrk computes it on
+    x86-64: in long double (64-bit significand), converted to double for C's round(),
+    which takes halves away from zero. Exact rationals would differ just below a whole
+    rank: e.g. p = 99.99 (a double a little under 99.99) with 100000 samples."""
+    scaled = _to_significand(_to_significand(Fraction(p) / 100, 64) * total, 64)
+    as_double = _to_significand(_to_significand(scaled + Fraction(1, 2), 64), 53)
+    return math.floor(as_double + Fraction(1, 2))  # p >= 0: the value is positive
+
+
+def _to_significand(value: Fraction, bits: int) -> Fraction:
+    """value rounded to the nearest binary float with a `bits`-bit significand (ties to
+    even), as the FPU rounds each step."""
+    if value == 0:
+        return value
+    magnitude = abs(value)
+    exponent = magnitude.numerator.bit_length() - magnitude.denominator.bit_length()
+    if Fraction(2) ** exponent > magnitude:
+        exponent -= 1
+    scale = Fraction(2) ** (bits - 1 - exponent)
+    return Fraction(round(value * scale)) / scale
 
 
 @dataclass(frozen=True)
@@ -65,6 +161,22 @@ class WrkRun:
     connections: int | None = None
     url: str | None = None
     thread_requests_per_sec: ThreadRequestRate | None = None
+    # wrk's whole latency histogram (from done.lua's JSON; results.json does not keep it),
+    # and what results.json keeps of it: exact or a quantile grid, and its sample count.
+    latency_histogram: LatencyHistogram | None = None
+    latency_histogram_exact: bool | None = None
+    latency_samples: int | None = None
+    ended_at_s: float | None = None  # Unix time when wrk finished (done() ran)
+    # A run spread over several load generators: each one's own run (in the order of their
+    # index), of which this one is the merge, and how far apart they started.
+    generators: tuple[WrkRun, ...] = ()
+    engine: str | None = None  # on a generator's own run: where it ran
+    start_skew_s: float | None = None  # latest start - earliest start
+    notes: tuple[str, ...] = ()  # what a reader must know about these figures
+
+    @property
+    def started_at_s(self) -> float | None:
+        return None if self.ended_at_s is None else self.ended_at_s - self.duration_s
 
     @property
     def successful_requests_per_sec(self) -> float:

@@ -1,6 +1,10 @@
-"""A small, fixed BenchResult for export and chart tests: test data, not a measurement."""
+"""A small, fixed BenchResult for export and chart tests: test data, not a measurement.
+Netty at 5 threads ran on two load generators whose starts were 0.13 s apart."""
+
+from dataclasses import replace
 
 from httplab.results.serialize import FORMAT_VERSION
+from httplab.results.stability import skew_warning
 from httplab.model import (BenchResult, Cell, CellStatus, HostInfo, Latency, ResourceUsage,
                            ServerRecord, Settings, SocketErrors, ThreadRequestRate, WrkRun)
 
@@ -15,6 +19,36 @@ def _run(rps: float, threads: int, non_2xx: int = 0) -> WrkRun:
         errors=SocketErrors(connect=0, read=498, write=1, timeout=2), non_2xx_3xx=non_2xx,
         threads=threads, connections=500, url="http://127.0.0.1:8080/",
         thread_requests_per_sec=ThreadRequestRate(mean=7020.0, stdev=1190.0, max=9980.0))
+
+
+def _generator(index: int, engine: str, threads: int, started_at_s: float, duration_s: float,
+               errors: SocketErrors) -> WrkRun:
+    """One of two generators' halves of a _run(75561.34, 5, non_2xx=1000)."""
+    requests, bytes_read = 380829, 38082900
+    return WrkRun(
+        duration_s=duration_s, requests=requests, bytes_read=bytes_read,
+        requests_per_sec=requests / duration_s, transfer_per_sec=bytes_read / duration_s,
+        latency=Latency(mean_us=7600.0 + index * 40, stdev_us=10100.0 + index * 50,
+                        max_us=150000.0 + index * 500, min_us=45.0 + index,
+                        percentiles_us=((50.0, 5200.0 + index), (99.0, 60900.0 + index * 50))),
+        errors=errors, non_2xx_3xx=500, threads=threads, connections=250,
+        url="http://10.0.0.5:8080/",
+        thread_requests_per_sec=ThreadRequestRate(mean=12600.0, stdev=1100.0, max=15000.0),
+        latency_histogram_exact=True, latency_samples=requests + 2000 * index,
+        ended_at_s=started_at_s + duration_s, engine=engine)
+
+
+def _merged_run() -> WrkRun:
+    """As results/merge.py leaves it: the 10.08 s window from the second start to the
+    first end, 0.13 s of start skew (more than 1 % of it: a warning)."""
+    generators = (
+        _generator(1, "ssh://lab@loadgen-a", 3, 1795400000.0, 10.21, SocketErrors(0, 249, 1, 1)),
+        _generator(2, "ssh://lab@loadgen-b", 2, 1795400000.13, 10.08, SocketErrors(0, 249, 0, 1)),
+    )
+    return replace(_run(75561.34, 5, non_2xx=1000), url="http://10.0.0.5:8080/",
+                   thread_requests_per_sec=None, latency_histogram_exact=True,
+                   latency_samples=sum(g.latency_samples for g in generators),
+                   ended_at_s=1795400010.21, generators=generators, start_skew_s=0.13)
 
 
 def _usage(cores: float, peak_mib: int) -> ResourceUsage:
@@ -40,7 +74,7 @@ def sample_result() -> BenchResult:
         Cell("netty", 10, 500, CellStatus.OK,
              (_run(69296.64, 10), _run(61000.5, 10), _run(72000.0, 10)),
              resources=(_usage(1.51, 300), _usage(1.49, 310), _usage(1.55, 305)), rounds=(1, 2, 3)),
-        Cell("netty", 5, 500, CellStatus.OK, (_run(75561.34, 5, non_2xx=1000),)
+        Cell("netty", 5, 500, CellStatus.OK, (_merged_run(),)
              * 3, resources=(ResourceUsage(unavailable="no cgroup access", source="cgroup v1"),)
              * 3),
         Cell("undertow", 10, 500, CellStatus.FAILED, reason="verification failed: GET /: status 500"),
@@ -56,4 +90,5 @@ def sample_result() -> BenchResult:
                       docker="Docker version 28.2.2", compose="Docker Compose version v2.29.7",
                       java="openjdk version \"17.0.15\"", wrk="wrk 4.1.0", python="3.11.7"),
         servers=servers, cells=cells, lab_commit="0123456789ab+dirty",
-        warnings=("Netty t10 c500: Requests/sec varies by 8.3% (example warning)",))
+        warnings=("Netty t10 c500: Requests/sec varies by 8.3% (example warning)",
+                  skew_warning(cells[1], "Netty")))

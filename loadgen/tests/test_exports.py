@@ -3,6 +3,8 @@
 The tests only compare. After an intended format change, regenerate the files with
 `make golden` (tests/support/update_golden.py) and review the diff."""
 
+import csv
+import io
 import json
 
 import pytest
@@ -55,9 +57,9 @@ def test_json_carries_format_version_host_and_failure_reasons():
 def test_markdown_successful_rate_excludes_non_2xx():
     markdown = next(e for e in all_exporters() if e.file_name == "results.md").render(sample_result())
     # 75561.34 req/s with 1000 of 761658 requests non-2xx: 75561.34 * 760658 / 761658
-    assert "| Netty | 5 | 500 | 75561.34 | 75561.34–75561.34 | 0.0% | 75462.13 |" in markdown
+    assert "| Netty | 5 | 500 | 2 | 75561.34 | 75561.34–75561.34 | 0.0% | 75462.13 |" in markdown
     # the median of three runs, their range and coefficient of variation
-    assert "| Netty | 10 | 500 | 69296.64 | 61000.50–72000.00 | 8.5% | 69296.64 |" in markdown
+    assert "| Netty | 10 | 500 | 1 | 69296.64 | 61000.50–72000.00 | 8.5% | 69296.64 |" in markdown
 
 
 def test_unknown_format_version_is_refused():
@@ -76,3 +78,77 @@ def test_a_multi_line_reason_stays_on_one_table_row():
     markdown = next(e for e in all_exporters() if e.file_name == "results.md").render(result)
     assert ("| failed: never healthy; logs: / line a / x \\| y (server output: raw/undertow.log) |"
             in markdown)
+
+
+def render(name: str, result) -> str:
+    return next(e for e in all_exporters() if e.file_name == name).render(result)
+
+
+def one_machine(result):
+    """The sample with its two-generator runs replaced by plain one-machine runs."""
+    from dataclasses import replace
+
+    cells = tuple(replace(cell, runs=tuple(replace(run, generators=()) for run in cell.runs))
+                  for cell in result.cells)
+    return replace(result, cells=cells)
+
+
+# (exporter, result, the Generators header it shows or None)
+GENERATOR_COLUMNS = [
+    ("results.md", "two generators", "| Connections | Generators | Requests/sec |"),
+    ("results.md", "one machine", None),
+    ("results.csv", "two generators", "connections,generators,runs"),
+    ("results.csv", "one machine", "connections,generators,runs"),
+]
+
+
+@pytest.mark.parametrize(("name", "case", "header"), GENERATOR_COLUMNS,
+                         ids=[f"{n}-{c}" for n, c, _ in GENERATOR_COLUMNS])
+def test_the_generators_column_shows_in_markdown_only_when_a_cell_had_several(name, case, header):
+    result = sample_result() if case == "two generators" else one_machine(sample_result())
+    text = render(name, result)
+    if header is None:
+        assert "Generators" not in text
+        assert "| Netty | 5 | 500 | 75561.34 |" in text
+    else:
+        assert header in text
+
+
+def test_csv_counts_each_cells_generators():
+    rows = list(csv.DictReader(io.StringIO(render("results.csv", sample_result()))))
+    assert [(row["threads"], row["generators"]) for row in rows] == [
+        ("10", "1"), ("5", "2"), ("10", ""), ("5", "")]
+
+
+def test_a_runs_notes_show_in_the_status_and_the_csv():
+    from dataclasses import replace
+
+    result = sample_result()
+    note = "latency unknown: generator 2 (ssh://b) wrote no latency histogram"
+    cell = result.cells[1]
+    noted = replace(cell, runs=tuple(replace(run, notes=(note,)) for run in cell.runs))
+    result = replace(result, cells=(noted,))
+    assert f"ok (CPU and memory unavailable: no cgroup access) ({note}) |" in render("results.md", result)
+    (row,) = csv.DictReader(io.StringIO(render("results.csv", result)))
+    assert row["notes"] == note
+
+
+def test_json_keeps_each_generators_run_but_no_histogram():
+    data = json.loads(render("results.json", sample_result()))
+    run = data["cells"][1]["runs"][0]
+    assert [g["engine"] for g in run["generators"]] == ["ssh://lab@loadgen-a", "ssh://lab@loadgen-b"]
+    assert (run["start_skew_s"], run["latency_samples"], run["latency_histogram_exact"]) == (
+        0.13, 767658, True)
+    assert "latency_histogram" not in json.dumps(data).replace("latency_histogram_exact", "")
+
+
+def test_a_format_4_file_still_reads_with_the_new_fields_unknown():
+    data = json.loads(render("results.json", one_machine(sample_result())))
+    data["format_version"] = 4
+    for cell in data["cells"]:
+        for run in cell["runs"]:
+            for key in ("latency_histogram_exact", "latency_samples", "ended_at_s", "engine",
+                        "start_skew_s", "notes", "generators"):
+                del run[key]
+    run = result_from_dict(data).cells[0].runs[0]
+    assert (run.generators, run.ended_at_s, run.latency_samples, run.notes) == ((), None, None, ())

@@ -96,3 +96,90 @@ def test_a_run_with_no_completed_request_keeps_every_count_in_every_export(tmp_p
     (csv_row,) = list(csv.DictReader(io.StringIO(csv_text)))
     assert (csv_row["requests_per_sec"], csv_row["socket_errors_read"], csv_row["status"]) == (
         "0.00", "2492", "failed")
+
+
+GENERATOR_FIXTURES = FIXTURES / "generators"
+
+
+def spread_run_dir(raw, stem_name: str = "undertow-t2-c50", failure: str | None = None):
+    """A run over two generators as the bench leaves it: each one's report and JSON, and
+    the record of which engine wrote which; returns the bench-side outcome."""
+    from httplab.model import CellOutcome, GeneratorOutcome
+    from httplab.results.store import write_generators_file
+
+    generators = []
+    for index, engine in ((1, "ssh://lab@a"), (2, "ssh://lab@b")):
+        for suffix in (".txt", ".json"):
+            shutil.copy(GENERATOR_FIXTURES / f"undertow-t2-c50.g{index}{suffix}",
+                        raw / f"{stem_name}.g{index}{suffix}")
+        generators.append(GeneratorOutcome(index, engine, 1, 25, raw / f"{stem_name}.g{index}.txt",
+                                           raw / f"{stem_name}.g{index}.json",
+                                           failure if index == 2 else None))
+    write_generators_file(raw / stem_name, tuple(generators))
+    repeat = int(stem_name.rsplit("-r", 1)[1]) if "-r" in stem_name else 1
+    # A generator's failure is its own, not the run's (the runner leaves failure None).
+    return CellOutcome("undertow", 2, 50, repeat=repeat,
+                       generators=tuple(generators))
+
+
+@pytest.mark.parametrize("failure", [None, "wrk on ssh://lab@b exited with 1: killed"],
+                         ids=["ok", "a-generator-failed"])
+def test_report_rebuilds_a_run_over_generators_exactly_as_the_bench_merged_it(tmp_path, failure):
+    from httplab.results.collect import cells_from_outcomes, find_raw_files
+
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    bench_side = [spread_run_dir(raw, "undertow-t2-c50-r1", failure),
+                  spread_run_dir(raw, "undertow-t2-c50-r2")]
+    shutil.copy(WRK / "nginx-hello.txt", raw / "nginx-t2-c10.txt")  # one machine, beside
+    rebuilt = [found.outcome() for found in find_raw_files(raw)]
+    assert [outcome.server for outcome in rebuilt] == ["nginx", "undertow", "undertow"]
+    spread_cell = cells_from_outcomes(rebuilt)[1]
+    assert cells_from_outcomes(bench_side) == (spread_cell,)
+    assert [len(run.generators) for run in spread_cell.runs] == [2, 2]
+    assert [g.engine for g in spread_cell.runs[0].generators] == ["ssh://lab@a", "ssh://lab@b"]
+    assert spread_cell.reason == (None if failure is None else f"round 1: generator 2 (ssh://lab@b): {failure}")
+
+
+def test_report_of_generator_files_shows_the_merged_cell_and_keeps_each_generator(tmp_path, repo):
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    spread_run_dir(raw)
+    code = main(["--repo", str(repo), "report", "--from", str(raw), "--out", str(tmp_path),
+                 "--image", str(tmp_path / "chart.png")])
+    assert code == 0
+    markdown = (tmp_path / "results.md").read_text()
+    assert "| Framework | Threads | Connections | Generators | Requests/sec |" in markdown
+    assert "| Undertow (200 workers) | 2 | 50 | 2 |" in markdown
+    (cell,) = json.loads((tmp_path / "results.json").read_text())["cells"]
+    (run,) = cell["runs"]
+    assert run["requests"] == 7594 + 6963
+    assert run["start_skew_s"] == pytest.approx(0.221, abs=1e-3)
+    assert [g["engine"] for g in run["generators"]] == ["ssh://lab@a", "ssh://lab@b"]
+    assert (run["latency_samples"], run["latency_histogram_exact"]) == (9476 + 8687, True)
+    (row,) = csv.DictReader(io.StringIO((tmp_path / "results.csv").read_text()))
+    assert row["generators"] == "2"
+
+
+def test_without_the_generators_record_engines_are_unknown(tmp_path):
+    from httplab.results.collect import cells_from_outcomes, find_raw_files
+
+    spread_run_dir(tmp_path)
+    (tmp_path / "undertow-t2-c50.generators.json").unlink()
+    (found,) = find_raw_files(tmp_path)
+    assert found.generator_indexes == (1, 2)
+    (cell,) = cells_from_outcomes([found.outcome()])
+    (run,) = cell.runs
+    assert [(g.engine, g.connections, g.threads) for g in run.generators] == [(None, None, 1)] * 2
+    assert (run.connections, run.requests, cell.status.value) == (50, 7594 + 6963, "ok")
+
+
+def test_one_generator_is_read_as_one_machine_always_was(tmp_path):
+    from httplab.results.collect import find_raw_files
+
+    shutil.copy(GENERATOR_FIXTURES / "netty-t2-c50.txt", tmp_path / "netty-t2-c50.txt")
+    shutil.copy(GENERATOR_FIXTURES / "netty-t2-c50.json", tmp_path / "netty-t2-c50.json")
+    (found,) = find_raw_files(tmp_path)
+    outcome = found.outcome()
+    assert (outcome.generators, outcome.text_path, outcome.json_path) == (
+        (), tmp_path / "netty-t2-c50.txt", tmp_path / "netty-t2-c50.json")

@@ -1,18 +1,20 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
 
-from httplab.model import Latency, SocketErrors, ThreadRequestRate, WrkRun
+from httplab.model import Latency, LatencyHistogram, SocketErrors, ThreadRequestRate, WrkRun
 from httplab.wrk.done_json import WrkJsonError, parse_done_json
 from httplab.wrk.text_report import parse_report
 
 from tests.test_wrk_text import assert_same_run
 
 FIXTURES = Path(__file__).parent / "fixtures" / "wrk"
+HISTOGRAMS = Path(__file__).parent / "fixtures" / "generators"
 JSON_NAMES = sorted(path.name for path in FIXTURES.glob("*.json"))
 NGINX = "http://127.0.0.1:18081"
 PYTHON = "http://127.0.0.1:18082/"
@@ -142,3 +144,85 @@ def assert_rates_agree(printed: ThreadRequestRate | None, exact: ThreadRequestRa
         return
     for field in ("mean", "stdev", "max"):
         assert close_to_printed(getattr(printed, field), getattr(exact, field)), field
+
+
+def test_json_without_histogram_or_end_time_has_them_unknown() -> None:
+    run = parse_done_json(read_fixture("nginx-hello.json"))
+    assert (run.latency_histogram, run.latency_histogram_exact, run.latency_samples, run.ended_at_s,
+            run.started_at_s) == (None, None, None, None, None)
+
+
+def read_histogram_fixture(name: str) -> WrkRun:
+    return parse_done_json((HISTOGRAMS / name).read_text(), name)
+
+
+# (fixture, exact, distinct values, samples, requests, ended_at_us, duration_us)
+HISTOGRAM_FIXTURES = [
+    ("netty-t2-c50.json", True, 6664, 62562, 58010, 1795404273455803, 2098481),
+    ("undertow-t2-c50.g1.json", True, 7241, 9476, 7594, 1795404288725260, 2022605),
+    ("undertow-t2-c50.g2.json", True, 6931, 8687, 6963, 1795404289035973, 2112026),
+    ("netty-t5-c500-grid.json", False, 1180, 812961, 718456, None, None),
+]
+
+
+@pytest.mark.parametrize(("name", "exact", "distinct", "samples", "requests", "ended_at_us", "duration_us"),
+                         HISTOGRAM_FIXTURES, ids=[case[0] for case in HISTOGRAM_FIXTURES])
+def test_reads_the_histogram_and_the_end_time(name, exact, distinct, samples, requests, ended_at_us,
+                                              duration_us) -> None:
+    run = read_histogram_fixture(name)
+    histogram = run.latency_histogram
+    assert (histogram.exact, len(histogram.buckets), histogram.total) == (exact, distinct, samples)
+    assert (run.latency_histogram_exact, run.latency_samples, run.requests) == (exact, samples, requests)
+    assert histogram.rank_error_pct == (0.0 if exact else 0.1)
+    if ended_at_us is not None:
+        assert run.ended_at_s == ended_at_us / 1e6
+        assert run.started_at_s == pytest.approx((ended_at_us - duration_us) / 1e6, abs=1e-6)
+
+
+@pytest.mark.parametrize("name", [case[0] for case in HISTOGRAM_FIXTURES if case[1]])
+def test_an_exact_histogram_gives_wrks_own_figures(name: str) -> None:
+    """Percentiles by wrk's rule, and its mean, stdev, min and max, from the histogram alone."""
+    run = read_histogram_fixture(name)
+    histogram, latency = run.latency_histogram, run.latency
+    for p, value in latency.percentiles_us:
+        assert histogram.percentile(p) == value, p
+    assert (histogram.min, histogram.max) == (latency.min_us, latency.max_us)
+    assert histogram.mean == pytest.approx(latency.mean_us, rel=1e-12)
+    assert histogram.stdev == pytest.approx(latency.stdev_us, rel=1e-12)
+
+
+def test_a_quantile_grid_is_within_its_rank_error_of_wrks_percentiles() -> None:
+    """Each grid step's samples sit at its upper percentile's value: the grid's p is wrk's
+    p or a value up to one step (0.1 percentile points) above it."""
+    run = read_histogram_fixture("netty-t5-c500-grid.json")
+    histogram, latency = run.latency_histogram, run.latency
+    assert histogram.max == latency.max_us  # the grid's 100th percentile is wrk's max
+    assert latency.min_us < histogram.min == 173  # the first step's samples sit at p0.1
+    for p, value in latency.percentiles_us:
+        assert value <= histogram.percentile(p) <= histogram.percentile(p + histogram.rank_error_pct), p
+    assert histogram.percentile(99) == 38172 != latency.percentile(99) == 38080
+
+
+# (what is wrong, the change, the reason given)
+BAD_HISTOGRAMS: list[tuple[str, Any, str]] = [
+    ("not a list", {"latency_histogram": 3}, "'latency_histogram' must be a list, got 3"),
+    ("not pairs", {"latency_histogram": [[1, 2, 3]]}, "'latency_histogram' holds [value, count] pairs"),
+    ("negative count", {"latency_histogram": [[1, -2]]}, "'latency_histogram' must be a number >= 0"),
+    ("descending", {"latency_histogram": [[5, 1], [4, 1]]}, "'latency_histogram' values must ascend"),
+    ("exact as text", {"latency_histogram": [[5, 1]], "latency_histogram_exact": "yes"},
+     "'latency_histogram_exact' must be true or false"),
+    ("end time as text", {"ended_at_us": "now"}, "'ended_at_us' must be a number >= 0"),
+]
+
+
+@pytest.mark.parametrize(("change", "reason"), [case[1:] for case in BAD_HISTOGRAMS],
+                         ids=[case[0] for case in BAD_HISTOGRAMS])
+def test_a_malformed_histogram_is_named(change: dict[str, Any], reason: str) -> None:
+    with pytest.raises(WrkJsonError, match=re.escape(reason)):
+        parse_done_json(edit(lambda document: document.update(change)), "g1.json")
+
+
+def test_samples_default_to_the_histograms_total() -> None:
+    text = edit(lambda document: document.update(latency_histogram=[[10, 3], [12, 1]]))
+    run = parse_done_json(text)
+    assert (run.latency_samples, run.latency_histogram) == (4, LatencyHistogram(((10, 3), (12, 1))))

@@ -2,7 +2,12 @@
 
 A run's figures come from done.lua's JSON when it is there (exact numbers), and from
 wrk's printed report otherwise (rounded, as printed; the only source for reports made
-elsewhere). The server's CPU and memory come from the .resources.json beside them."""
+elsewhere). The server's CPU and memory come from the .resources.json beside them.
+
+A run spread over several load generators left one report and JSON per generator
+(<stem>.g1.txt, <stem>.g1.json, ...) and <stem>.generators.json, naming each one's
+engine: their runs are merged into one (results/merge.py), which keeps each generator's
+own run. One generator writes <stem>.txt and <stem>.json, as one machine always did."""
 
 from __future__ import annotations
 
@@ -11,13 +16,17 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from httplab.model import Cell, CellOutcome, CellStatus, ResourceUsage, WrkRun
-from httplab.results.serialize import resources_from_dict
+from httplab.model import Cell, CellOutcome, CellStatus, GeneratorOutcome, ResourceUsage, WrkRun
+from httplab.results.merge import merge_generator_runs
+from httplab.results.serialize import GENERATORS_SUFFIX, generators_from_dict, resources_from_dict
 from httplab.wrk.done_json import parse_done_json
 from httplab.wrk.text_report import parse_report
 
-RAW_NAME = re.compile(r"^(?P<server>.+)-t(?P<threads>\d+)-c(?P<connections>\d+)"
-                      r"(?:-r(?P<repeat>\d+))?\.txt$")
+_STEM = r"(?P<stem>(?P<server>.+)-t(?P<threads>\d+)-c(?P<connections>\d+)(?:-r(?P<repeat>\d+))?)"
+RAW_NAME = re.compile(rf"^{_STEM}\.txt$")
+# One generator's report of a run over several (<stem>.g2.txt), or their record.
+GENERATOR_RAW_NAME = re.compile(rf"^{_STEM}\.g(?P<generator>\d+)\.txt$")
+GENERATORS_NAME = re.compile(rf"^{_STEM}{re.escape(GENERATORS_SUFFIX)}$")
 
 
 class RawOutputError(Exception):
@@ -69,12 +78,55 @@ def zero_requests_reason(run: WrkRun) -> str:
 
 def _run_or_failure(outcome: CellOutcome) -> tuple[WrkRun | None, str | None]:
     """A failed run keeps whatever figures wrk gave, so nothing measured is lost."""
+    if outcome.generators:
+        return _merged_run_or_failure(outcome)
     run, unreadable = _readable_run(outcome)
     if outcome.failure:
         return run, outcome.failure
     if run is None:
         return None, unreadable
     return run, zero_requests_reason(run) if run.requests == 0 else None
+
+
+def generator_name(generator: GeneratorOutcome) -> str:
+    return f"generator {generator.index}" + (f" ({generator.engine})" if generator.engine else "")
+
+
+def _generator_run(generator: GeneratorOutcome) -> tuple[WrkRun | None, str | None]:
+    """One generator's own run, with its engine, and its share of the load where wrk's
+    output lacks it (an unknown share, 0, stays unknown); else why it cannot be read."""
+    try:
+        run = read_run(generator.text_path, generator.json_path)
+    except RawOutputError as error:
+        return None, str(error)
+    return replace(run, engine=generator.engine or None,
+                   threads=run.threads if run.threads is not None else generator.threads or None,
+                   connections=(run.connections if run.connections is not None
+                                else generator.connections or None)), None
+
+
+def _merged_run_or_failure(outcome: CellOutcome) -> tuple[WrkRun | None, str | None]:
+    """The generators' runs merged; any generator's failure (or one that completed no
+    request) fails the run, naming it, while the figures of every generator that left any
+    stay in the merge."""
+    runs, failures = [], []
+    for generator in sorted(outcome.generators, key=lambda g: g.index):
+        run, failure = _generator_run(generator)
+        if run is not None:
+            runs.append(run)
+            failure = zero_requests_reason(run) if run.requests == 0 else None
+        if generator.failure or failure:
+            failures.append(f"{generator_name(generator)}: {generator.failure or failure}")
+    if outcome.failure:  # the run's own, such as the server stopping during it
+        failures.insert(0, outcome.failure)
+    if not runs:
+        return None, "; ".join(failures)
+    merged = merge_generator_runs(runs)
+    if merged.connections is None:
+        merged = replace(merged, connections=outcome.connections)
+    if failures:
+        return merged, "; ".join(failures)
+    return merged, zero_requests_reason(merged) if merged.requests == 0 else None
 
 
 def cell_from_outcomes(outcomes: list[CellOutcome]) -> Cell:
@@ -106,26 +158,72 @@ def cells_from_outcomes(outcomes: list[CellOutcome]) -> tuple[Cell, ...]:
 
 @dataclass(frozen=True)
 class RawFile:
+    """One measured run's raw output, found by name: <stem>.txt, or with several load
+    generators <stem>.g<N>.txt (and .json) each, beside <stem>.generators.json."""
+
     server: str
     threads: int
     connections: int
     repeat: int
-    text_path: Path
+    stem: Path  # raw/netty-t10-c500-r2
+    generator_indexes: tuple[int, ...] = ()  # those with a report, when spread
+
+    @property
+    def text_path(self) -> Path:
+        return _beside(self.stem, ".txt")
+
+    @property
+    def spread(self) -> bool:
+        """Run over several load generators."""
+        return bool(self.generator_indexes) or _beside(self.stem, GENERATORS_SUFFIX).is_file()
 
     def outcome(self) -> CellOutcome:
-        json_path = self.text_path.with_suffix(".json")
-        resources_path = self.text_path.with_suffix(".resources.json")
-        return CellOutcome(self.server, self.threads, self.connections, self.text_path,
-                           json_path if json_path.is_file() else None, repeat=self.repeat,
-                           resources_path=resources_path if resources_path.is_file() else None)
+        key = (self.server, self.threads, self.connections)
+        resources = _existing(_beside(self.stem, ".resources.json"))
+        if not self.spread:
+            return CellOutcome(*key, self.text_path, _existing(_beside(self.stem, ".json")),
+                               repeat=self.repeat, resources_path=resources)
+        return CellOutcome(*key, repeat=self.repeat, resources_path=resources,
+                           generators=self._generators())
+
+    def _generators(self) -> tuple[GeneratorOutcome, ...]:
+        """As the runner recorded them; without its record (or with one that cannot be
+        read), by file name, with engines and each one's share of the load unknown."""
+        try:
+            recorded = json.loads(_beside(self.stem, GENERATORS_SUFFIX).read_text())
+            return generators_from_dict(recorded, self.stem.parent)
+        except (OSError, ValueError):  # ResultsFormatError and JSON errors are ValueErrors
+            pass
+        return tuple(GeneratorOutcome(
+            index, "", 0, 0, _beside(self.stem, f".g{index}.txt"),
+            _existing(_beside(self.stem, f".g{index}.json"))) for index in self.generator_indexes)
+
+
+def _beside(stem: Path, suffix: str) -> Path:
+    return stem.with_name(stem.name + suffix)
+
+
+def _existing(path: Path) -> Path | None:
+    return path if path.is_file() else None
 
 
 def find_raw_files(directory: Path) -> list[RawFile]:
-    """Every <server>-t<threads>-c<connections>[-r<repeat>].txt in a directory, by name."""
-    found = []
-    for path in sorted(directory.glob("*.txt")):
-        match = RAW_NAME.match(path.name)
-        if match:
-            found.append(RawFile(match["server"], int(match["threads"]),
-                                 int(match["connections"]), int(match["repeat"] or 1), path))
-    return found
+    """Every measured run in a directory, by name: <server>-t<threads>-c<connections>
+    [-r<repeat>].txt, and runs over several generators (.g<N>.txt, .generators.json)."""
+    found: dict[str, RawFile] = {}
+    spread: dict[str, tuple[re.Match[str], set[int]]] = {}
+    for path in sorted(directory.glob("*")):
+        if match := RAW_NAME.match(path.name):
+            found[match["stem"]] = _raw_file(match, directory)
+        elif match := GENERATOR_RAW_NAME.match(path.name) or GENERATORS_NAME.match(path.name):
+            _, indexes = spread.setdefault(match["stem"], (match, set()))
+            if match.re is GENERATOR_RAW_NAME:
+                indexes.add(int(match["generator"]))
+    for stem, (match, indexes) in spread.items():
+        found.setdefault(stem, _raw_file(match, directory, tuple(sorted(indexes))))
+    return [found[stem] for stem in sorted(found, key=lambda stem: f"{stem}.txt")]
+
+
+def _raw_file(match: re.Match[str], directory: Path, generators: tuple[int, ...] = ()) -> RawFile:
+    return RawFile(match["server"], int(match["threads"]), int(match["connections"]),
+                   int(match["repeat"] or 1), directory / match["stem"], generators)

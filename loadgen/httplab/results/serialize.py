@@ -1,16 +1,23 @@
-"""BenchResult <-> plain dicts for results.json. Pure: no files here."""
+"""BenchResult <-> plain dicts for results.json, and the runner's record of a run's load
+generators (<stem>.generators.json) <-> GeneratorOutcome. Pure: no files here."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from httplab.model import (BenchResult, Cell, CellStatus, HostInfo, Latency, ResourceUsage,
-                           ServerRecord, Settings, SocketErrors, ThreadRequestRate, WrkRun)
+from httplab.model import (BenchResult, Cell, CellStatus, GeneratorOutcome, HostInfo, Latency,
+                           ResourceUsage, ServerRecord, Settings, SocketErrors,
+                           ThreadRequestRate, WrkRun)
 
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 # Later versions added fields (3: each server's log file; 4: each run's round and the CPU
-# figures beside the server's); older files read with their defaults.
-READABLE_VERSIONS = (1, 2, 3, 4)
+# figures beside the server's; 5: each run's end time, latency sample count and whether its
+# histogram was exact, and for a run over several load generators each one's own run and
+# their start skew); older files read with their defaults.
+READABLE_VERSIONS = (1, 2, 3, 4, 5)
+# Beside a measured run's raw files (<stem>.g1.txt, ...): which generator wrote which.
+GENERATORS_SUFFIX = ".generators.json"
 
 
 class ResultsFormatError(ValueError):
@@ -41,6 +48,11 @@ def run_to_dict(run: WrkRun) -> dict[str, Any]:
         "threads": run.threads, "connections": run.connections, "url": run.url,
         "thread_requests_per_sec": (None if run.thread_requests_per_sec is None
                                     else vars(run.thread_requests_per_sec).copy()),
+        # The histogram itself stays in the raw done() JSON.
+        "latency_histogram_exact": run.latency_histogram_exact,
+        "latency_samples": run.latency_samples, "ended_at_s": run.ended_at_s,
+        "engine": run.engine, "start_skew_s": run.start_skew_s, "notes": list(run.notes),
+        "generators": [run_to_dict(generator) for generator in run.generators],
     }
 
 
@@ -95,6 +107,11 @@ def run_from_dict(data: dict[str, Any]) -> WrkRun:
         threads=data.get("threads"), connections=data.get("connections"), url=data.get("url"),
         thread_requests_per_sec=(None if data.get("thread_requests_per_sec") is None
                                  else ThreadRequestRate(**data["thread_requests_per_sec"])),
+        latency_histogram_exact=data.get("latency_histogram_exact"),
+        latency_samples=data.get("latency_samples"), ended_at_s=data.get("ended_at_s"),
+        engine=data.get("engine"), start_skew_s=data.get("start_skew_s"),
+        notes=tuple(data.get("notes", ())),
+        generators=tuple(run_from_dict(generator) for generator in data.get("generators", ())),
     )
 
 
@@ -128,3 +145,39 @@ def result_from_dict(data: dict[str, Any]) -> BenchResult:
         )
     except (KeyError, TypeError) as error:
         raise ResultsFormatError(f"results.json is missing or has an unknown field: {error}") from error
+
+
+def generators_to_dict(generators: tuple[GeneratorOutcome, ...], stem_dir: Path) -> dict[str, Any]:
+    """What <stem>.generators.json holds: each generator's engine, its share of the load,
+    its raw files (relative to stem_dir, the raw folder) and its failure."""
+    return {"generators": [{
+        "index": generator.index, "engine": generator.engine, "threads": generator.threads,
+        "connections": generator.connections,
+        "text": _relative_name(generator.text_path, stem_dir),
+        "json": _relative_name(generator.json_path, stem_dir), "failure": generator.failure,
+    } for generator in generators]}
+
+
+def generators_from_dict(data: dict[str, Any], directory: Path) -> tuple[GeneratorOutcome, ...]:
+    """ResultsFormatError when data is not what generators_to_dict writes."""
+    try:
+        return tuple(GeneratorOutcome(
+            index=item["index"], engine=item["engine"], threads=item["threads"],
+            connections=item["connections"], text_path=_path_in(item.get("text"), directory),
+            json_path=_path_in(item.get("json"), directory), failure=item.get("failure"),
+        ) for item in data["generators"])
+    except (KeyError, TypeError) as error:
+        raise ResultsFormatError(f"generators file is missing or has an unknown field: {error}") from error
+
+
+def _relative_name(path: Path | None, directory: Path) -> str | None:
+    if path is None:
+        return None
+    try:
+        return str(path.relative_to(directory))
+    except ValueError:
+        return str(path)  # elsewhere: kept whole
+
+
+def _path_in(name: str | None, directory: Path) -> Path | None:
+    return None if name is None else directory / name

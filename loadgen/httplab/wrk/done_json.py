@@ -2,6 +2,9 @@
 
 These are wrk's exact figures (the printed report rounds them). Takes text;
 does no I/O. Latency keys p50, p99_9, ... are percentiles (p99_9 is 99.9).
+Later keys are optional, so older JSON still reads: ended_at_us (when done() ran) and
+the latency histogram (latency_histogram, exact or a quantile grid, and its total as
+latency_samples).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import math
 import re
 from typing import Any
 
-from httplab.model import Latency, SocketErrors, ThreadRequestRate, WrkRun
+from httplab.model import Latency, LatencyHistogram, SocketErrors, ThreadRequestRate, WrkRun
 
 LATENCY_KEYS = ("min", "mean", "stdev", "max", "p50", "p75", "p90", "p99", "p99_9")
 _PERCENTILE_KEY = re.compile(r"p(\d+)(?:_(\d+))?")
@@ -36,6 +39,8 @@ def parse_done_json(text: str, source: str = "<json>") -> WrkRun:
     # wrk's "status" error is an HTTP answer outside 2xx/3xx, not a socket error.
     non_2xx_3xx = _count(errors, "status", source, "errors.")
     duration_s = duration_us / 1e6
+    histogram = _read_histogram(document, source)
+    ended_at_us = _optional_number_key(document, "ended_at_us", source)
     return WrkRun(
         duration_s=duration_s,
         requests=requests,
@@ -49,6 +54,10 @@ def parse_done_json(text: str, source: str = "<json>") -> WrkRun:
         connections=_optional_count(document, "connections", source),
         url=_optional_string(document, "url", source),
         thread_requests_per_sec=_read_rate(document, source),
+        latency_histogram=histogram,
+        latency_histogram_exact=None if histogram is None else histogram.exact,
+        latency_samples=_samples(document, histogram, source),
+        ended_at_s=None if ended_at_us is None else ended_at_us / 1e6,
     )
 
 
@@ -104,6 +113,41 @@ def _read_rate(document: dict[str, Any], source: str) -> ThreadRequestRate | Non
     if mean is None:
         return None  # no sample was taken: nothing is known
     return ThreadRequestRate(mean=mean, stdev=stdev, max=maximum, min=minimum)
+
+
+def _read_histogram(document: dict[str, Any], source: str) -> LatencyHistogram | None:
+    pairs = document.get("latency_histogram")
+    if pairs is None:
+        return None
+    if not isinstance(pairs, list):
+        raise WrkJsonError(source, f"'latency_histogram' must be a list, got {pairs!r}")
+    buckets = tuple(_bucket(pair, source) for pair in pairs)
+    if any(earlier[0] >= later[0] for earlier, later in zip(buckets, buckets[1:])):
+        raise WrkJsonError(source, "'latency_histogram' values must ascend")
+    exact = document.get("latency_histogram_exact", True)
+    if not isinstance(exact, bool):
+        raise WrkJsonError(source, f"'latency_histogram_exact' must be true or false, got {exact!r}")
+    rank_error = _optional_number_key(document, "latency_histogram_rank_error_pct", source)
+    return LatencyHistogram(buckets, exact, rank_error or 0.0)
+
+
+def _bucket(pair: Any, source: str) -> tuple[int, int]:
+    if not isinstance(pair, list) or len(pair) != 2:
+        raise WrkJsonError(source, f"'latency_histogram' holds [value, count] pairs, got {pair!r}")
+    value, count = (_count({"latency_histogram": item}, "latency_histogram", source)
+                    for item in pair)
+    return value, count
+
+
+def _samples(document: dict[str, Any], histogram: LatencyHistogram | None, source: str) -> int | None:
+    samples = _optional_count(document, "latency_samples", source)
+    if samples is None and histogram is not None:
+        return histogram.total
+    return samples
+
+
+def _optional_number_key(document: dict[str, Any], key: str, source: str) -> float | None:
+    return None if document.get(key) is None else _number(document, key, source)
 
 
 def _per_second(amount: int, duration_s: float) -> float:

@@ -1,5 +1,6 @@
 """The results table as CSV, in base units (µs, bytes, bytes/s) for spreadsheets and scripts.
-Figures are as in results.md: medians over a cell's runs, error counts summed."""
+Figures are as in results.md: medians over a cell's runs, error counts summed. The
+generators column is always there (1 for wrk on one machine)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,12 @@ import io
 
 from httplab.presentation.figures import CellFigures, cell_figures
 from httplab.model import BenchResult, Cell
-from httplab.presentation.export.columns import server_log
+from httplab.presentation.export.columns import generator_count, run_notes, server_log
 from httplab.results.bottleneck import cell_bottleneck
 from httplab.results.ceiling import ceiling_share
 
-HEADER = ("framework", "server", "threads", "connections", "runs", "requests_per_sec",
+HEADER = ("framework", "server", "threads", "connections", "generators", "runs",
+          "requests_per_sec",
           "requests_per_sec_min", "requests_per_sec_max", "requests_per_sec_cv",
           "successful_requests_per_sec", "latency_avg_us", "latency_stdev_us",
           "latency_max_us", "latency_p50_us", "latency_p99_us", "latency_p99_9_us",
@@ -22,7 +24,7 @@ HEADER = ("framework", "server", "threads", "connections", "runs", "requests_per
           "share_of_ceiling", "cpu_us_per_request", "context_switches_per_request",
           "server_threads",
           "loadgen_cores", "host_busy_cores", "limited_by", "limited_by_detail", "status",
-          "reason", "server_log")
+          "reason", "notes", "server_log")
 
 
 class CsvExporter:
@@ -38,10 +40,12 @@ class CsvExporter:
 
 
 def _row(result: BenchResult, cell: Cell) -> tuple[object, ...]:
-    head = (result.label(cell.server), cell.server, cell.threads, cell.connections, len(cell.runs))
+    count = generator_count(cell)
+    head = (result.label(cell.server), cell.server, cell.threads, cell.connections,
+            "" if count is None else count, len(cell.runs))
     verdict = cell_bottleneck(cell, result)
     tail = (verdict.limit.value, verdict.detail, cell.status.value, cell.reason or "",
-            server_log(cell, result) or "")
+            "; ".join(run_notes(cell)), server_log(cell, result) or "")
     figures = cell_figures(cell)
     if figures is None:
         return head + ("",) * (len(HEADER) - len(head) - len(tail)) + tail

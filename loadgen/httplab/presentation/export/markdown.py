@@ -5,7 +5,8 @@ from __future__ import annotations
 from httplab.presentation.figures import CellFigures, cell_figures
 from httplab.presentation.formatting import MISSING, format_bytes, format_duration_us, format_rate
 from httplab.model import BenchResult, Cell, ServerRecord, Settings
-from httplab.presentation.export.columns import cell_status, socket_errors
+from httplab.presentation.export.columns import (cell_status, generator_count, run_notes,
+                                                 socket_errors, spread_over_generators)
 from httplab.results.bottleneck import cell_bottleneck
 from httplab.results.ceiling import ceiling_share
 
@@ -25,7 +26,7 @@ class MarkdownExporter:
     file_name = "results.md"
 
     def render(self, result: BenchResult) -> str:
-        lines = [*_preamble(result), "", *_table(HEADER, [_cell_row(result, c) for c in result.cells])]
+        lines = [*_preamble(result), "", *_cells_table(result)]
         lines += ["", "Where the CPU went (the rule is in the README, \"Bottlenecks\"):", "",
                   *_table(CPU_HEADER, [_cpu_row(result, c) for c in result.cells])]
         if result.servers:
@@ -61,6 +62,22 @@ def describe_settings(settings: Settings) -> str:
     return text
 
 
+def _cells_table(result: BenchResult) -> list[str]:
+    """The Generators column (after Connections) only where some cell had several."""
+    rows = [_cell_row(result, cell) for cell in result.cells]
+    if not spread_over_generators(result):
+        return _table(HEADER, rows)
+    counts = [generator_count(cell) for cell in result.cells]
+    return _table(_with_generators(HEADER, "Generators"),
+                  [_with_generators(row, MISSING if count is None else str(count))
+                   for row, count in zip(rows, counts)])
+
+
+def _with_generators(row: tuple[str, ...], value: str) -> tuple[str, ...]:
+    at = HEADER.index("Connections") + 1
+    return row[:at] + (value,) + row[at:]
+
+
 def _cell_row(result: BenchResult, cell: Cell) -> tuple[str, ...]:
     head = (result.label(cell.server), str(cell.threads), str(cell.connections))
     figures = cell_figures(cell)
@@ -69,6 +86,8 @@ def _cell_row(result: BenchResult, cell: Cell) -> tuple[str, ...]:
     status = cell_status(cell, result)
     if figures.resources_unavailable:
         status += f" (CPU and memory unavailable: {figures.resources_unavailable})"
+    for note in run_notes(cell):
+        status += f" ({note})"
     return head + _measured(figures) + (status,)
 
 
