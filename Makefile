@@ -5,7 +5,8 @@ SHELL := /bin/bash
 # set it; unset, the harness's own default applies, so every default is stated once, in
 # loadgen/httplab/cli.py (`make help` lists them). VARIABLE becomes --variable, _ as -.
 BENCH_SETTINGS := SERVERS THREADS CONNECTIONS DURATION REPEAT PRIMER WARMUP SERVER_CPUS SETTINGS \
-	CEILING LOADGEN_CPUS CV_THRESHOLD BACKEND BASE_IMAGES IMAGE
+	CEILING LOADGEN_CPUS CV_THRESHOLD BACKEND BASE_IMAGES IMAGE SERVER_HOST LOADGEN_HOSTS \
+	TARGET_ADDRESS
 REPORT_SETTINGS := FROM OUT IMAGE
 user_flags = $(foreach v,$(1),$(if $(filter command line environment%,$(origin $(v))),--$(shell echo '$(v)' | tr 'A-Z_' 'a-z-')='$($(v))'))
 # make compare: BASE= and NEW= name two run directories (or their results.json); no default

@@ -15,7 +15,8 @@ from httplab.commands.common import EXIT_OK, EXIT_USAGE, say
 from httplab.running.hostinfo import usable_cpu_set
 from httplab.manifest import ManifestError, discover
 from httplab.paths import DEFAULT_REPO, LUA_SCRIPT, servers_dir
-from httplab.running.plan import PRIMER_CONNECTIONS, Options, PlanError, make_plan
+from httplab.running.engines import Topology, make_topology, split_load
+from httplab.running.plan import PRIMER_CONNECTIONS, BenchPlan, Options, PlanError, make_plan
 from httplab.results.stability import DEFAULT_CV_THRESHOLD
 
 if TYPE_CHECKING:
@@ -51,6 +52,12 @@ BENCH_SETTINGS = (
     ("base-images", "auto", "docker: official images, local ones (make base-images), or auto: "
                             "official when they can be pulled"),
     ("image", str(DEFAULT_IMAGE), IMAGE_HELP),
+    ("server-host", "", "docker: the engine that runs the server: ssh://user@host, a Docker "
+                        "context or unix:///path.sock (empty: this machine)"),
+    ("loadgen-hosts", "", "docker: the engines that run wrk, comma-separated, the load split "
+                          "between them (empty: this machine)"),
+    ("target-address", "", "the server's address as the load generators reach it, the only "
+                           "one it binds (empty: SERVER_HOST's host, or 127.0.0.1)"),
 )
 CHOICES = {"backend": BACKENDS, "base-images": BASE_IMAGE_CHOICES}
 
@@ -103,7 +110,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def make_backend(args: argparse.Namespace) -> "Backend":
+def make_backend(args: argparse.Namespace, topology: Topology | None = None) -> "Backend":
     if args.backend == "local":
         from httplab.running.backends.local import LocalBackend
 
@@ -111,7 +118,8 @@ def make_backend(args: argparse.Namespace) -> "Backend":
     from httplab.running.backends.docker import DockerBackend
 
     # HTTPLAB_COMPOSE="docker-compose" picks Compose v1 where both are installed.
-    return DockerBackend(args.repo, args.base_images, os.environ.get("HTTPLAB_COMPOSE"))
+    return DockerBackend(args.repo, args.base_images, os.environ.get("HTTPLAB_COMPOSE"),
+                         topology=topology)
 
 
 def _raise_interrupt(signum: int, frame: object) -> None:
@@ -125,11 +133,26 @@ def run_bench(args: argparse.Namespace) -> int:
     plan = make_plan(args.servers, args.threads, args.connections, args.duration, known,
                      options, frozenset(usable_cpu_set()))
     cv_threshold = parse_cv_threshold(args.cv_threshold)
+    topology = checked_topology(args, plan)
     signal.signal(signal.SIGTERM, _raise_interrupt)  # so `kill` cleans up like Ctrl-C
     from httplab.commands.bench import bench
 
-    return bench(plan, make_backend(args), args.results_dir or args.repo / "results",
+    return bench(plan, make_backend(args, topology), args.results_dir or args.repo / "results",
                           args.repo / args.image, cv_threshold, args.repo)
+
+
+def checked_topology(args: argparse.Namespace, plan: BenchPlan) -> Topology | None:
+    """SERVER_HOST, LOADGEN_HOSTS and TARGET_ADDRESS, refused before any load when they
+    cannot work together with the rest of the plan."""
+    topology = make_topology(args.server_host, args.loadgen_hosts, args.target_address)
+    if topology is None:
+        return None
+    if args.backend != "docker":
+        raise PlanError("SERVER_HOST, LOADGEN_HOSTS and TARGET_ADDRESS drive Docker engines: "
+                        "they need BACKEND=docker")
+    for threads in plan.threads:
+        split_load(threads, plan.connections, topology.generator_count)
+    return topology
 
 
 def parse_cv_threshold(text: str) -> float:

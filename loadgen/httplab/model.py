@@ -245,6 +245,10 @@ class Settings:
     server_cpus: str | None = None
     loadgen_cpus: str | None = None
     worker_settings: tuple[str, ...] = ("original",)
+    # Other machines (SERVER_HOST, LOADGEN_HOSTS): None and () mean this machine.
+    server_host: str | None = None
+    loadgen_hosts: tuple[str, ...] = ()
+    target_address: str = "127.0.0.1"
 
 
 @dataclass(frozen=True)
@@ -275,6 +279,23 @@ class HostInfo:
         if self.kernel:
             parts.append(f"Linux {self.kernel}" if self.os == "Linux" else self.kernel)
         return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class EngineRecord:
+    """Another machine's Docker engine that ran part of the bench, as it describes itself,
+    with its clock against the harness's and the image ids it ran. Unknown values are None."""
+
+    engine: str  # as the user named it: ssh://user@host, a context, unix:///path
+    role: str  # "server" or "load generator"
+    docker: str | None = None
+    hostname: str | None = None
+    cores: int | None = None
+    memory_bytes: int | None = None
+    kernel: str | None = None
+    os: str | None = None
+    clock_offset_s: float | None = None
+    images: tuple[tuple[str, str], ...] = ()  # (image, id)
 
 
 @dataclass(frozen=True)
@@ -312,6 +333,7 @@ class BenchResult:
     cells: tuple[Cell, ...]
     lab_commit: str | None = None  # the lab's git commit, "+dirty" when the tree had changes
     warnings: tuple[str, ...] = ()
+    engines: tuple[EngineRecord, ...] = ()  # the other machines' engines, when there were any
 
     def server(self, name: str) -> ServerRecord | None:
         return next((server for server in self.servers if server.name == name), None)

@@ -108,3 +108,14 @@ def test_the_bottleneck_rule(server, server_limit, loadgen, loadgen_limit, host,
 @pytest.mark.parametrize("cpus, size", [(None, None), ("", None), ("1", 1), ("0-3,6", 5)])
 def test_cpuset_size(cpus, size):
     assert cpuset_size(cpus) == size
+
+
+@pytest.mark.parametrize("server, limit, expected", [
+    (1.9, 2, Limit.SERVER),  # the server machine's CPUs were the limit
+    (1.0, 2, Limit.UNKNOWN),  # the generators' CPUs are not seen from here
+])
+def test_with_wrk_on_other_machines_only_the_server_can_be_judged(server, limit, expected):
+    cpu = CpuFigures(server, limit, None, 4, None, limit, loadgen_elsewhere=True)
+    verdict = judge(cpu)
+    assert verdict.limit is expected
+    assert "wrk ran on other machines" in verdict.detail

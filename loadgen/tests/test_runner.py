@@ -17,6 +17,7 @@ from httplab.running.plan import Options, make_plan
 from httplab.running.progress import Progress
 from httplab.running.resources.probes import UnavailableProbe
 from httplab.running.runner import Runner
+from httplab.checking.conformance import verify_started
 from httplab.checking.ready_line import parse_startup_line
 
 from tests.conftest import FIXTURES
@@ -32,6 +33,9 @@ class FakeBackend:
     """Serves a fake hello-world server and 'runs' wrk by copying a captured report."""
 
     name = "fake"
+    target_address = "127.0.0.1"
+    server_engine = None
+    load_generators = ()
 
     def __init__(self, fail_start: bool = False, wrk_exit: int = 0, report: str = "nginx-hello",
                  dies_after_wrk_calls: int | None = None):
@@ -51,6 +55,9 @@ class FakeBackend:
             line = READY.format(w=manifest.expected_workers(), port=server.port)
             yield StartedServer(port_manifest, parse_startup_line(line), 0.5, pid=None,
                                 log_path=log_path)
+
+    def verify(self, started):
+        return verify_started(started.startup, started.manifest, started.manifest.port)
 
     def exit_status(self, started):
         dies = self.dies_after_wrk_calls

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from httplab.results.assemble import assemble
@@ -22,7 +23,8 @@ def _refusal(plan: BenchPlan, backend: Backend) -> str | None:
     try:
         backend.check_available()
         for port in sorted({server.port for server in plan.servers}):
-            ensure_port_free(port)
+            if backend.server_engine is None:  # a server here: its port must be free here
+                ensure_port_free(port, backend.target_address)
     except BackendError as error:
         return str(error)
     return None
@@ -44,13 +46,16 @@ def bench(plan: BenchPlan, backend: Backend, results_root: Path, image: Path,
         return EXIT_FAILED
     stamp, commit = utc_stamp(), lab_commit(repo)
     run_dir = new_run_dir(results_root, stamp)
-    settings = settings_of(plan, backend.name, cv_threshold)
+    settings = replace(settings_of(plan, backend.name, cv_threshold, backend.target_address),
+                       server_host=backend.server_engine.spec if backend.server_engine else None,
+                       loadgen_hosts=tuple(engine.spec for engine in backend.load_generators))
+    engines = backend.engine_records()
     host = collect_host(backend.versions())
     outcomes: list[ServerOutcome] = []
 
     def server_done(outcome: ServerOutcome) -> None:
         outcomes.append(outcome)
-        write_results(assemble(outcomes, settings, host, stamp, commit), run_dir, image)
+        write_results(assemble(outcomes, settings, host, stamp, commit, engines), run_dir, image)
         point_latest(results_root, run_dir)
 
     try:

@@ -6,7 +6,8 @@ from dataclasses import replace
 
 from httplab.results.collect import cells_from_outcomes
 from httplab.manifest import ServerManifest
-from httplab.model import BenchResult, HostInfo, ServerOutcome, ServerRecord, Settings
+from httplab.model import (BenchResult, EngineRecord, HostInfo, ServerOutcome, ServerRecord,
+                           Settings)
 from httplab.results.serialize import FORMAT_VERSION
 from httplab.results.bottleneck import bottleneck_warnings
 from httplab.results.stability import DEFAULT_CV_THRESHOLD, stability_warnings
@@ -35,9 +36,10 @@ def with_warnings(result: BenchResult) -> BenchResult:
 
 
 def assemble(outcomes: list[ServerOutcome], settings: Settings, host: HostInfo,
-             created_utc: str, lab_commit: str | None) -> BenchResult:
+             created_utc: str, lab_commit: str | None,
+             engines: tuple[EngineRecord, ...] = ()) -> BenchResult:
     cells = cells_from_outcomes([cell for outcome in outcomes for cell in outcome.cells])
     return with_warnings(BenchResult(
         format_version=FORMAT_VERSION, created_utc=created_utc, settings=settings, host=host,
         servers=first_record_per_server(outcomes), cells=cells,
-        lab_commit=lab_commit))
+        lab_commit=lab_commit, engines=engines))

@@ -6,7 +6,9 @@ The rule, in order, with SATURATED = 90 %:
 2. server: the server used at least 90 % of the CPUs it may use (its cpuset, or every core);
 3. loadgen: wrk used at least 90 % of what it may use (its threads, within its cpuset);
 4. shared: neither alone, but together they kept at least 90 % of the host's cores busy;
-5. none of them."""
+5. none of them.
+With wrk on other machines (LOADGEN_HOSTS), whose CPU this machine cannot see, only
+rule 2 applies against the server machine's cores; otherwise the verdict is unknown."""
 
 from __future__ import annotations
 
@@ -49,9 +51,12 @@ class CpuFigures:
     loadgen_limit: float
     host_busy: float | None
     host_cores: float
+    loadgen_elsewhere: bool = False  # wrk ran on other machines
 
 
 def judge(cpu: CpuFigures) -> Bottleneck:
+    if cpu.loadgen_elsewhere and cpu.server is not None:
+        return _judge_server_alone(cpu)
     if cpu.server is None or cpu.host_busy is None:
         return Bottleneck(Limit.UNKNOWN, "the server's or the host's CPU use was not measured")
     detail = (f"server {cpu.server:.2f} of {cpu.server_limit:g} cores, wrk "
@@ -64,6 +69,14 @@ def judge(cpu: CpuFigures) -> Bottleneck:
     if cpu.host_busy >= SATURATED * cpu.host_cores:
         return Bottleneck(Limit.SHARED, detail)
     return Bottleneck(Limit.NONE, detail)
+
+
+def _judge_server_alone(cpu: CpuFigures) -> Bottleneck:
+    detail = (f"server {cpu.server:.2f} of {cpu.server_limit:g} cores; wrk ran on other "
+              "machines, whose CPU is not measured here")
+    if cpu.server >= SATURATED * cpu.server_limit:
+        return Bottleneck(Limit.SERVER, detail)
+    return Bottleneck(Limit.UNKNOWN, detail)
 
 
 def _cores(value: float | None) -> str:
@@ -83,16 +96,24 @@ def cpuset_size(cpus: str | None) -> int | None:
 
 def cell_cpu_figures(cell: Cell, result: BenchResult) -> CpuFigures | None:
     """The medians of a cell's runs, with the limits its settings and host put on them."""
-    host_cores = result.host.cores
+    settings = result.settings
+    host_cores = _server_machine_cores(result)
     if not cell.resources or not host_cores:
         return None
-    settings = result.settings
     server_limit = cpuset_size(settings.server_cpus if settings else None) or host_cores
     loadgen_cpus = cpuset_size(settings.loadgen_cpus if settings else None) or host_cores
     return CpuFigures(
         _median(cell.resources, "cpu_cores"), server_limit,
         _median(cell.resources, "loadgen_cores"), min(cell.threads, loadgen_cpus),
-        _median(cell.resources, "host_busy_cores"), host_cores)
+        _median(cell.resources, "host_busy_cores"), host_cores,
+        bool(settings and settings.loadgen_hosts))
+
+
+def _server_machine_cores(result: BenchResult) -> int | None:
+    """This machine's cores, or those of the SERVER_HOST engine's machine."""
+    if result.settings is None or result.settings.server_host is None:
+        return result.host.cores
+    return next((engine.cores for engine in result.engines if engine.role == "server"), None)
 
 
 def cell_bottleneck(cell: Cell, result: BenchResult) -> Bottleneck:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from httplab.model import (BenchResult, Cell, CellStatus, GeneratorOutcome, HostInfo, Latency,
-                           ResourceUsage, ServerRecord, Settings, SocketErrors,
-                           ThreadRequestRate, WrkRun)
+from httplab.model import (BenchResult, Cell, CellStatus, EngineRecord, GeneratorOutcome,
+                           HostInfo, Latency, ResourceUsage, ServerRecord, Settings,
+                           SocketErrors, ThreadRequestRate, WrkRun)
 
 FORMAT_VERSION = 5
 # Later versions added fields (3: each server's log file; 4: each run's round and the CPU
@@ -81,13 +81,19 @@ def result_to_dict(result: BenchResult) -> dict[str, Any]:
         "settings": None if result.settings is None else {
             **vars(result.settings), "servers": list(result.settings.servers),
             "threads": list(result.settings.threads),
-            "worker_settings": list(result.settings.worker_settings)},
+            "worker_settings": list(result.settings.worker_settings),
+            "loadgen_hosts": list(result.settings.loadgen_hosts)},
         "host": vars(result.host).copy(),
         "servers": [vars(server).copy() for server in result.servers],
         "cells": [cell_to_dict(cell) for cell in result.cells],
         "lab_commit": result.lab_commit,
         "warnings": list(result.warnings),
+        "engines": [{**vars(engine), "images": dict(engine.images)} for engine in result.engines],
     }
+
+
+def engine_from_dict(data: dict[str, Any]) -> EngineRecord:
+    return EngineRecord(**{**data, "images": tuple(data.get("images", {}).items())})
 
 
 def latency_from_dict(data: dict[str, Any]) -> Latency:
@@ -137,11 +143,13 @@ def result_from_dict(data: dict[str, Any]) -> BenchResult:
             settings=None if settings is None else Settings(
                 **{**settings, "servers": tuple(settings["servers"]),
                    "threads": tuple(settings["threads"]),
-                   "worker_settings": tuple(settings.get("worker_settings", ("original",)))}),
+                   "worker_settings": tuple(settings.get("worker_settings", ("original",))),
+                   "loadgen_hosts": tuple(settings.get("loadgen_hosts", ()))}),
             host=HostInfo(**data["host"]),
             servers=tuple(ServerRecord(**server) for server in data["servers"]),
             cells=tuple(cell_from_dict(cell) for cell in data["cells"]),
             lab_commit=data.get("lab_commit"), warnings=tuple(data.get("warnings", ())),
+            engines=tuple(engine_from_dict(engine) for engine in data.get("engines", ())),
         )
     except (KeyError, TypeError) as error:
         raise ResultsFormatError(f"results.json is missing or has an unknown field: {error}") from error

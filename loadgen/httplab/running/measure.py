@@ -10,11 +10,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from httplab.running.backends.base import Backend, StartedServer, WrkOutcome
-from httplab.model import ResourceUsage
+from httplab.model import GeneratorOutcome, ResourceUsage
 from httplab.running.resources.parse import HostCpu, SamplingError
 from httplab.running.resources.probes import read_host_cpu
-from httplab.running.resources.sampler import Sampler, busy_cores
+from httplab.running.resources.sampler import DEFAULT_INTERVAL_S, Sampler, busy_cores
 from httplab.results.serialize import resources_to_dict
+from httplab.results.store import write_generators_file
 from httplab.wrk.command import WrkRequest
 
 TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK")
@@ -23,10 +24,11 @@ UNMEASURED_DIR = "unmeasured"  # primer and warm-up output, kept apart from meas
 
 @dataclass(frozen=True)
 class RunOutcome:
-    text_path: Path
+    text_path: Path | None  # None when the run was spread over several generators
     json_path: Path | None
     resources_path: Path | None
     failure: str | None
+    generators: tuple[GeneratorOutcome, ...] = ()  # each one's part, when more than one
 
 
 def raw_stem(server: str, request: WrkRequest, repeat: int, repeats: int) -> str:
@@ -49,9 +51,13 @@ class Measurer:
     def measured(self, started: StartedServer, request: WrkRequest, repeat: int,
                  repeats: int) -> RunOutcome:
         stem = self.raw_dir / raw_stem(started.manifest.key, request, repeat, repeats)
-        return self._run(request, stem, Sampler(self.backend.resource_probe(started)))
+        probe = self.backend.resource_probe(started)
+        return self._run(request, stem,
+                         Sampler(probe, getattr(probe, "interval_s", DEFAULT_INTERVAL_S)))
 
     def _run(self, request: WrkRequest, stem: Path, sampler: Sampler | None) -> RunOutcome:
+        if self.backend.load_generators:
+            return self._spread(request, stem, sampler)
         text_path, json_path = stem.with_suffix(".txt"), stem.with_suffix(".json")
         json_path.unlink(missing_ok=True)
         if sampler is None:
@@ -65,6 +71,24 @@ class Measurer:
         return RunOutcome(text_path, json_path if json_path.exists() else None,
                           _write_resources(stem, usage), failure)
 
+
+    def _spread(self, request: WrkRequest, stem: Path, sampler: Sampler | None) -> RunOutcome:
+        """wrk on other machines: this machine's CPU says nothing of theirs or the server's,
+        so only the server's own figures are kept."""
+        if sampler is None:
+            generators = self.backend.run_spread(request, stem, self.loadgen_cpus)
+            usage = None
+        else:
+            with sampler:
+                generators = self.backend.run_spread(request, stem, self.loadgen_cpus)
+            usage = sampler.usage()
+        resources = _write_resources(stem, usage)
+        if len(generators) == 1:
+            only = generators[0]
+            return RunOutcome(only.text_path, only.json_path, resources, only.failure)
+        write_generators_file(stem, generators)
+        # Each generator's failure stays its own: collect.py fails the run, naming it.
+        return RunOutcome(None, None, resources, None, generators)
 
     def _sampled(self, request: WrkRequest, text_path: Path, json_path: Path,
                  sampler: Sampler) -> tuple[WrkOutcome, ResourceUsage]:
@@ -81,7 +105,7 @@ class Measurer:
 def _write_resources(stem: Path, usage: ResourceUsage | None) -> Path | None:
     if usage is None:
         return None
-    path = stem.with_suffix(".resources.json")
+    path = stem.with_name(stem.name + ".resources.json")
     path.write_text(json.dumps(resources_to_dict(usage), indent=2) + "\n")
     return path
 

@@ -19,14 +19,16 @@ class PlanError(ValueError):
     """Bad bench input; the message is the one line the user sees."""
 
 
-def target_url(manifest: ServerManifest) -> str:
-    """What wrk loads: the server's port and path, from its manifest, on loopback."""
-    return f"http://{LOOPBACK}:{manifest.port}{manifest.path}"
+def target_url(manifest: ServerManifest, address: str = LOOPBACK) -> str:
+    """What wrk loads: the server's port and path, from its manifest, at the target address
+    (loopback on one machine)."""
+    host = f"[{address}]" if ":" in address else address
+    return f"http://{host}:{manifest.port}{manifest.path}"
 
 
-def target_urls(servers: tuple[ServerManifest, ...]) -> str:
+def target_urls(servers: tuple[ServerManifest, ...], address: str = LOOPBACK) -> str:
     """The plan's wrk URLs, for the record: one when every server shares it."""
-    return ", ".join(dict.fromkeys(target_url(server) for server in servers))
+    return ", ".join(dict.fromkeys(target_url(server, address) for server in servers))
 
 
 PRIMER_CONNECTIONS = 8
@@ -251,14 +253,16 @@ def expand_settings(servers: tuple[ServerManifest, ...], worker_settings: tuple[
     return tuple(expanded)
 
 
-def settings_of(plan: BenchPlan, backend: str, cv_threshold: float) -> Settings:
+def settings_of(plan: BenchPlan, backend: str, cv_threshold: float,
+                address: str = LOOPBACK) -> Settings:
     """The plan as the results record it."""
     primer, warmup = plan.phase("primer"), plan.phase("warmup")
     return Settings(servers=tuple(server.key for server in plan.servers), threads=plan.threads,
                     connections=plan.connections, duration_s=float(plan.duration_s),
-                    backend=backend, url=target_urls(plan.servers), repeat=plan.repeat,
+                    backend=backend, url=target_urls(plan.servers, address), repeat=plan.repeat,
                     primer_s=float(primer.duration_s) if primer else 0.0,
                     primer_connections=(primer.connections or 0) if primer else 0,
                     warmup_s=float(warmup.duration_s) if warmup else 0.0,
                     cv_threshold=cv_threshold, server_cpus=plan.server_cpus,
-                    loadgen_cpus=plan.loadgen_cpus, worker_settings=plan.worker_settings)
+                    loadgen_cpus=plan.loadgen_cpus, worker_settings=plan.worker_settings,
+                    target_address=address)

@@ -17,7 +17,7 @@ from httplab.model import CellOutcome, ServerOutcome, ServerRecord
 from httplab.running.measure import UNMEASURED_DIR, Measurer, RunOutcome
 from httplab.running.plan import BenchPlan, Phase, rotated, target_url
 from httplab.running.progress import START_AND_VERIFY_S, Progress
-from httplab.checking.conformance import Verification, verify_started
+from httplab.checking.conformance import Verification
 from httplab.wrk.command import WrkRequest
 
 
@@ -30,8 +30,9 @@ class Runner:
 
     def requests(self, manifest: ServerManifest) -> list[WrkRequest]:
         plan = self.plan
-        return [WrkRequest(threads, plan.connections, plan.duration, plan.duration_s,
-                           target_url(manifest)) for threads in plan.threads]
+        url = target_url(manifest, self.backend.target_address)
+        return [WrkRequest(threads, plan.connections, plan.duration, plan.duration_s, url)
+                for threads in plan.threads]
 
     def run(self) -> list[ServerOutcome]:
         """Round after round, every server (in a rotated order) is started, warmed up and
@@ -82,7 +83,7 @@ class Runner:
     def _verify_and_measure(self, index: int, started: StartedServer,
                             round_number: int) -> ServerOutcome:
         manifest = started.manifest
-        verification = verify_started(started.startup, manifest, manifest.port)
+        verification = self.backend.verify(started)
         if not verification.passed:
             reason = f"verification failed: {verification.summary()}"
             return self._give_up(index, manifest, reason, round_number, started, verification)
@@ -144,7 +145,9 @@ class Runner:
         self.progress.spent(request.duration_s)
         stopped = self.backend.exit_status(started)
         failure = outcome.failure or (f"{stopped} during this run" if stopped else None)
-        if failure:
-            self.progress.step(index, name, failure)
+        for problem in [failure] + [g.failure for g in outcome.generators]:
+            if problem:
+                self.progress.step(index, name, problem)
         return CellOutcome(name, request.threads, request.connections, outcome.text_path,
-                           outcome.json_path, failure, repeat, outcome.resources_path)
+                           outcome.json_path, failure, repeat, outcome.resources_path,
+                           outcome.generators)

@@ -11,7 +11,10 @@ from typing import Protocol
 from httplab.manifest import ServerManifest
 from httplab.running.plan import LOOPBACK
 from httplab.running.resources.probes import ResourceProbe
+from httplab.checking.conformance import Verification
 from httplab.checking.ready_line import StartupInfo
+from httplab.model import EngineRecord, GeneratorOutcome
+from httplab.running.engines import Engine
 from httplab.wrk.command import WrkRequest
 
 
@@ -42,6 +45,9 @@ class WrkOutcome:
 
 class Backend(Protocol):
     name: str
+    target_address: str  # what wrk aims at and the server binds: 127.0.0.1 on one machine
+    server_engine: Engine | None  # the server's other engine (SERVER_HOST); None: here
+    load_generators: tuple[Engine, ...]  # wrk's other engines (LOADGEN_HOSTS); (): here
 
     def check_available(self) -> None:
         """Raises BackendError when a tool is missing: called before any load."""
@@ -55,6 +61,9 @@ class Backend(Protocol):
         log_path, waits until it is ready (readiness.py: a correct answer and its ready
         line), and always stops it on exit. Raises BackendError when it is not ready."""
 
+    def verify(self, started: StartedServer) -> Verification:
+        """The conformance check of a ready server, from where wrk runs."""
+
     def exit_status(self, started: StartedServer) -> str | None:
         """None while the server runs; once it has stopped, a phrase saying how."""
 
@@ -64,6 +73,14 @@ class Backend(Protocol):
     def run_wrk(self, request: WrkRequest, text_path: Path, json_path: Path,
                 cpus: str | None = None) -> WrkOutcome:
         """Runs wrk once; its report goes to text_path and done()'s JSON to json_path."""
+
+    def run_spread(self, request: WrkRequest, stem: Path,
+                   cpus: str | None = None) -> tuple[GeneratorOutcome, ...]:
+        """Runs wrk on every load generator at once (only when there are some); each
+        one's report and JSON go to stem.txt/.json, or stem.g<i>.txt/.json for several."""
+
+    def engine_records(self) -> tuple[EngineRecord, ...]:
+        """The other machines' engines this bench drove (none on one machine)."""
 
     def versions(self) -> dict[str, str | None]:
         """Versions of the tools this backend uses (java, wrk, docker, compose)."""

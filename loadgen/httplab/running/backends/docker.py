@@ -7,13 +7,20 @@ from __future__ import annotations
 import os
 import subprocess
 import time
+from dataclasses import replace
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from httplab.manifest import ServerManifest
 from httplab.paths import servers_dir
-from httplab.running.resources.probes import ResourceProbe, probe_for_container
+from httplab.running.resources.probes import (ResourceProbe, probe_for_container,
+                                              probe_for_remote_container)
+from httplab.checking.conformance import Verification, verify_started, with_ready_line
+from httplab.running.backends.remote_checks import (ANSWER_PROBE_TIMEOUT_S,
+                                                    CONFORMANCE_TIMEOUT_S, RemoteCheckError,
+                                                    answer_probe_command, conformance_command,
+                                                    verification_from_output)
 from httplab.running.process import ServerProcess
 from httplab.checking.readiness import (READY_TIMEOUT_S, Readiness, ServerProbes,
                                         answers_correctly, not_ready_reason, wait_until_ready)
@@ -25,6 +32,10 @@ from httplab.running.backends.base import (LOOPBACK, BackendError, StartedServer
                                            ensure_port_free)
 from httplab.running.base_images import (BASE_IMAGES_ENV, BUILD_ARGS, OFFICIAL_PROBE_IMAGE,
                                          local_build_args)
+from httplab.running.backends.generators import run_generators
+from httplab.running.backends.remote_engines import engine_env, inspect_engine, ship_image
+from httplab.running.engines import Engine, Topology
+from httplab.model import EngineRecord, GeneratorOutcome
 
 BUILD_TIMEOUT_S = 3600
 WAYS_ON = ("Either install and start Docker (README, \"Installing Docker on Debian\": "
@@ -53,13 +64,19 @@ class DockerBackend:
     name = "docker"
 
     def __init__(self, repo: Path, base_images: str = "auto", compose: str | None = None,
-                 ready_timeout_s: float = READY_TIMEOUT_S):
+                 ready_timeout_s: float = READY_TIMEOUT_S, topology: Topology | None = None):
         self.repo, self.base_images_choice = repo.resolve(), base_images
         self.ready_timeout_s = ready_timeout_s
         self.preferred_compose = compose
         self.compose: list[str] = []
         self.build_args: dict[str, str] = {}
         self.serving: str | None = None  # the server whose container is up, for wrk's runs
+        # Other machines' engines (issue 11); None: everything on this machine's engine.
+        self.server_engine: Engine | None = topology.server if topology else None
+        self.load_generators: tuple[Engine, ...] = topology.generators if topology else ()
+        self.target_address = topology.target_address if topology else LOOPBACK
+        self.engines: list[EngineRecord] = []  # every other engine's machine, for the record
+        self.image_ids: dict[str, dict[str, str]] = {}  # engine -> image -> id it ran
 
     def check_available(self) -> None:
         if command_output(["docker", "--version"]) is None:
@@ -74,6 +91,13 @@ class DockerBackend:
             raise BackendError("Docker Compose not found: install the compose plugin "
                                "(`docker compose`) or docker-compose v1.29, or use BACKEND=local")
         self.compose = compose
+        self.engines = self._inspect_engines()
+
+    def _inspect_engines(self) -> list[EngineRecord]:
+        """Each other engine answers and keeps time with this machine, before any load."""
+        roles = ([(self.server_engine, "server")] if self.server_engine else []) + \
+            [(engine, "load generator") for engine in self.load_generators]
+        return [inspect_engine(engine, role) for engine, role in roles]
 
     def prepare(self, servers: tuple[ServerManifest, ...]) -> None:
         self.build_args = self._resolve_base_images()
@@ -82,6 +106,15 @@ class DockerBackend:
             self._build(cmd.SERVER_SERVICE, name, label)
         if servers:  # Compose reads the whole file: wrk's build needs a server named too
             self._build(cmd.WRK_SERVICE, servers[0].name, "wrk")
+        self._ship([f"httplab/{name}:latest" for name in dict.fromkeys(s.name for s in servers)])
+
+    def _ship(self, server_images: list[str]) -> None:
+        """The images built here, sent to the engines that run them where they differ."""
+        wanted = ([(self.server_engine, image) for image in server_images]
+                  if self.server_engine else [])
+        wanted += [(engine, cmd.WRK_IMAGE) for engine in self.load_generators]
+        for engine, image in wanted:
+            self.image_ids.setdefault(engine.spec, {})[image] = ship_image(image, engine)
 
     def _build(self, service: str, server: str, label: str) -> None:
         build = _run(cmd.build_command(self.compose, self.repo, service), self._env(server),
@@ -107,6 +140,14 @@ class DockerBackend:
         """The Compose command's environment, with `server` as the file's server."""
         return {**os.environ, **self.build_args, **self.server_environment(server), **extra}
 
+    def _server_env(self, server: str, **extra: str) -> dict[str, str]:
+        """The same, aimed at the engine that runs the server (SERVER_HOST, if set)."""
+        engine = self.server_engine.environment() if self.server_engine else {}
+        return {**self._env(server, **extra), **engine}
+
+    def _on_server_engine(self) -> dict[str, str]:
+        return {**os.environ, **(self.server_engine.environment() if self.server_engine else {})}
+
     def server_environment(self, server: str) -> dict[str, str]:
         """HTTPLAB_SERVER and HTTPLAB_DOCKERFILE, which make the Compose file's one server
         service this server; set always, so a stray value in the caller's shell is ignored."""
@@ -120,19 +161,20 @@ class DockerBackend:
     @contextmanager
     def serve(self, manifest: ServerManifest, cpus: str | None = None,
               log_path: Path | None = None) -> Iterator[StartedServer]:
-        ensure_port_free(manifest.port)
+        if self.server_engine is None:
+            ensure_port_free(manifest.port, self.target_address)
         follower: ServerProcess | None = None
         self.serving = manifest.name
         try:
             container, up_seconds = self._start(manifest, cpus)
             # `docker logs -f` gives everything from the container's start, then follows it.
-            follower = ServerProcess(["docker", "logs", "-f", container], dict(os.environ),
-                                     log_path=log_path)
+            follower = ServerProcess(["docker", "logs", "-f", container],
+                                     self._on_server_engine(), log_path=log_path)
             readiness = self._wait_ready(manifest, container, follower)
             yield self._describe(manifest, container, up_seconds + (readiness.first_answer_s or 0),
                                  readiness.startup, log_path)
         finally:
-            _run(cmd.down_command(self.compose, self.repo), self._env(manifest.name))
+            _run(cmd.down_command(self.compose, self.repo), self._server_env(manifest.name))
             self.serving = None
             if follower is not None:
                 follower.stop(let_finish_s=LOG_FOLLOW_GRACE_S)
@@ -141,46 +183,75 @@ class DockerBackend:
         """Starts the container; returns its id and the seconds `up` took."""
         started_at = time.monotonic()
         up = _run(cmd.up_command(self.compose, self.repo),
-                  self._env(manifest.name, JAVA_OPTS=manifest.jvm_options,
-                            HTTPLAB_SERVER_CPUS=cpus or "",
-                            HTTPLAB_WORKERS=manifest.workers_variable))
+                  self._server_env(manifest.name, JAVA_OPTS=manifest.jvm_options,
+                                   HTTPLAB_SERVER_CPUS=cpus or "",
+                                   HTTPLAB_WORKERS=manifest.workers_variable,
+                                   HTTPLAB_BIND_ADDRESS=self.target_address))
         if up.returncode != 0:
             raise BackendError(f"cannot start {manifest.name}: {_tail(up.stderr, 5)}")
         return self._container_id(manifest.name), time.monotonic() - started_at
 
     def _wait_ready(self, manifest: ServerManifest, container: str,
                     follower: ServerProcess) -> Readiness:
-        probes = ServerProbes(lambda: answers_correctly(LOOPBACK, manifest.port,
-                                                        manifest.server_header),
-                              follower.output, lambda: _is_running(container))
+        probes = ServerProbes(lambda: self._answers(manifest, container), follower.output,
+                              lambda: self._is_running(container))
         readiness = wait_until_ready(probes, self.ready_timeout_s)
         if not readiness.ready:
-            exit_note = f" with code {_inspect(container, '{{.State.ExitCode}}')}"
+            exit_note = f" with code {self._inspect(container, '{{.State.ExitCode}}')}"
             raise BackendError(f"{manifest.name} " + not_ready_reason(
                 readiness, self.ready_timeout_s, follower.output(), exit_note))
         return readiness
+
+    def _answers(self, manifest: ServerManifest, container: str) -> bool:
+        """Does the server answer GET / correctly yet? Asked from here when the server runs
+        on this machine, else from inside its container (this machine may not reach it)."""
+        if self.server_engine is None:
+            return answers_correctly(self.target_address, manifest.port, manifest.server_header)
+        probe = answer_probe_command(container, self.target_address, manifest.port)
+        return _run(probe, self._on_server_engine(),
+                    ANSWER_PROBE_TIMEOUT_S).returncode == 0
 
     def _describe(self, manifest: ServerManifest, container: str, startup_seconds: float,
                   startup: StartupInfo | None, log_path: Path | None) -> StartedServer:
         image = f"httplab/{manifest.name}:latest"
         # nginx's image may hold a JRE (the local base image has one), which it does not run.
-        java = (java_version(["docker", "exec", container, "java"])
+        java = (java_version(["docker", *self._engine_flags(), "exec", container, "java"])
                 if manifest.is_maven_module else None)
-        return StartedServer(manifest, startup, startup_seconds, _image_size(image), java,
-                             _image_id(image), container=container, log_path=log_path)
+        size = self._inspect(image, "{{.Size}}")
+        return StartedServer(manifest, startup, startup_seconds,
+                             int(size) if size.isdigit() else None, java,
+                             self._inspect(image, "{{.Id}}") or None, container=container,
+                             log_path=log_path)
+
+    def _engine_flags(self) -> list[str]:
+        """The server's engine as docker CLI flags, for commands run by helpers that take
+        a command prefix rather than an environment."""
+        engine = self.server_engine
+        if engine is None:
+            return []
+        return ["--context", engine.spec] if engine.kind == "context" else ["-H", engine.spec]
+
+    def _inspect(self, target: str, template: str) -> str:
+        return _run(["docker", "inspect", "-f", template, target],
+                    self._on_server_engine()).stdout.strip()
+
+    def _is_running(self, container: str) -> bool:
+        return self._inspect(container, "{{.State.Running}}") == "true"
 
     def exit_status(self, started: StartedServer) -> str | None:
-        state = _inspect(started.container or "", "{{.State.Running}} {{.State.ExitCode}}")
+        state = self._inspect(started.container or "", "{{.State.Running}} {{.State.ExitCode}}")
         if state.startswith("true"):
             return None
         code = state.split()[-1] if state else "unknown"
         return f"the server's container stopped (exit code {code})"
 
     def resource_probe(self, started: StartedServer) -> ResourceProbe:
+        if self.server_engine is not None:
+            return probe_for_remote_container(started.container or "", self._on_server_engine())
         return probe_for_container(started.container or "")
 
     def _container_id(self, server: str) -> str:
-        ids = _run(cmd.container_id_command(self.compose, self.repo), self._env(server))
+        ids = _run(cmd.container_id_command(self.compose, self.repo), self._server_env(server))
         container = ids.stdout.strip()
         if not container:
             raise BackendError(f"{server} started no container: {_tail(ids.stderr, 5)}")
@@ -206,8 +277,38 @@ class DockerBackend:
             command_output(["docker", "rm", "-f", name])
         return WrkOutcome(completed.returncode, _tail(completed.stderr, 5))
 
+    def run_spread(self, request: WrkRequest, stem: Path,
+                   cpus: str | None = None) -> tuple[GeneratorOutcome, ...]:
+        """wrk on every engine of LOADGEN_HOSTS at once, the load split between them."""
+        if self.serving is None:
+            raise BackendError("wrk runs only while a server is up (inside serve())")
+        return run_generators(request, self.load_generators, stem,
+                              f"httplab-wrk-{os.getpid()}", cpus)
+
+    def verify(self, started: StartedServer) -> Verification:
+        """The conformance check, from where wrk runs: this machine, or the first load
+        generator's engine, in the wrk image, against the target address."""
+        manifest = started.manifest
+        if self.server_engine is None and not self.load_generators:
+            return verify_started(started.startup, manifest, manifest.port)
+        engine = self.load_generators[0] if self.load_generators else None
+        command = conformance_command(self.target_address, manifest.port, manifest.server_header)
+        checked = _run(command, engine_env(engine), timeout=CONFORMANCE_TIMEOUT_S)
+        try:
+            answers = verification_from_output(checked.stdout, checked.stderr)
+        except RemoteCheckError as error:
+            where = engine.spec if engine else "this machine"
+            raise BackendError(f"the conformance check on {where} gave no answer: {error}") from error
+        return with_ready_line(answers, started.startup, manifest)
+
+    def engine_records(self) -> tuple[EngineRecord, ...]:
+        """The other engines' machines, each with the image ids it ran."""
+        return tuple(replace(engine, images=tuple(sorted(self.image_ids.get(engine.engine, {})
+                                                         .items())))
+                     for engine in self.engines)
+
     def versions(self) -> dict[str, str | None]:
-        wrk = command_output(["docker", "run", "--rm", "--network", "none", "httplab/wrk:latest", "-v"])
+        wrk = command_output(["docker", "run", "--rm", "--network", "none", cmd.WRK_IMAGE, "-v"])
         return {"docker": first_line(command_output(["docker", "version", "--format",
                                                      "client {{.Client.Version}}, engine {{.Server.Version}}"])),
                 "compose": first_line(command_output([*self.compose, "version"])),
@@ -233,18 +334,3 @@ def _official_images_reachable() -> bool:
     return _run(["docker", "pull", "-q", OFFICIAL_PROBE_IMAGE], timeout=300).returncode == 0
 
 
-def _inspect(target: str, template: str) -> str:
-    return _run(["docker", "inspect", "-f", template, target]).stdout.strip()
-
-
-def _is_running(container: str) -> bool:
-    return _inspect(container, "{{.State.Running}}") == "true"
-
-
-def _image_id(image: str) -> str | None:
-    return _inspect(image, "{{.Id}}") or None
-
-
-def _image_size(image: str) -> int | None:
-    size = _inspect(image, "{{.Size}}")
-    return int(size) if size.isdigit() else None

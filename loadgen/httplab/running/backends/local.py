@@ -19,6 +19,7 @@ from httplab.running.process import ServerProcess, pin_to
 from httplab.running.resources.probes import ProcProbe, ResourceProbe, UnavailableProbe
 from httplab.checking.readiness import (READY_TIMEOUT_S, ServerProbes, answers_correctly,
                                         not_ready_reason, wait_until_ready)
+from httplab.checking.conformance import Verification, verify_started
 from httplab.checking.ready_line import StartupInfo
 from httplab.running.tools import java_version, wrk_version
 from httplab.wrk.command import JSON_PATH_VARIABLE, WrkRequest, wrk_arguments, wrk_time_limit_s
@@ -105,7 +106,12 @@ def _run_ready(command: list[str], env: dict[str, str], manifest: ServerManifest
 
 
 class LocalBackend:
+    """Everything on this host: no other engine, wrk aimed at loopback."""
+
     name = "local"
+    target_address = LOOPBACK
+    server_engine = None
+    load_generators: tuple = ()
 
     def __init__(self, servers_dir: Path, lua_script: Path, java: str = "java", wrk: str = "wrk",
                  ready_timeout_s: float = READY_TIMEOUT_S, nginx: Path = HOST_NGINX):
@@ -119,6 +125,16 @@ class LocalBackend:
                            (self.wrk, "install wrk (Debian: apt-get install wrk) or use BACKEND=docker")):
             if shutil.which(tool) is None:
                 raise BackendError(f"{tool} not found on PATH: {hint}")
+
+    def verify(self, started: StartedServer) -> Verification:
+        return verify_started(started.startup, started.manifest, started.manifest.port)
+
+    def run_spread(self, request: WrkRequest, stem: Path, cpus: str | None = None) -> tuple:
+        raise BackendError("BACKEND=local runs wrk on this host only: LOADGEN_HOSTS needs "
+                           "BACKEND=docker")
+
+    def engine_records(self) -> tuple:
+        return ()
 
     def prepare(self, servers: tuple[ServerManifest, ...]) -> None:
         missing = [str(m.jar_path(self.servers_dir)) for m in servers

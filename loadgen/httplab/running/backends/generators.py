@@ -1,0 +1,125 @@
+"""wrk on other Docker engines (LOADGEN_HOSTS): the protocol's threads and connections
+split across them, every generator started at once, each one's report and done.lua JSON
+brought back here. The containers are created, started, copied from and removed with
+plain docker commands over each engine's own connection: no file is shared with them."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from httplab.model import GeneratorOutcome
+from httplab.running.backends.base import BackendError
+from httplab.running.backends.remote_engines import docker, engine_env
+from httplab.running.engines import Engine, split_load
+from httplab.wrk.command import JSON_PATH_VARIABLE, WrkRequest, wrk_arguments, wrk_time_limit_s
+from httplab.running.backends.compose import WRK_IMAGE, WRK_SCRIPT_IN_IMAGE
+
+JSON_IN_CONTAINER = "/tmp/httplab-wrk.json"
+# The wrk service's limit in docker-compose.yml (a test keeps the two equal).
+WRK_NOFILE = 16384
+
+
+@dataclass(frozen=True)
+class GeneratorJob:
+    index: int
+    engine: Engine
+    request: WrkRequest
+    container: str
+    text_path: Path
+    json_path: Path
+
+
+def generator_paths(stem: Path, index: int, count: int) -> tuple[Path, Path]:
+    """stem.txt and stem.json for one generator; stem.g<index>.txt and .json for several."""
+    base = stem if count == 1 else stem.with_name(f"{stem.name}.g{index}")
+    return base.with_name(base.name + ".txt"), base.with_name(base.name + ".json")
+
+
+def plan_jobs(request: WrkRequest, engines: tuple[Engine, ...], stem: Path,
+              name_prefix: str) -> tuple[GeneratorJob, ...]:
+    shares = split_load(request.threads, request.connections, len(engines))
+    jobs = []
+    for index, (engine, (threads, connections)) in enumerate(zip(engines, shares), start=1):
+        text_path, json_path = generator_paths(stem, index, len(engines))
+        jobs.append(GeneratorJob(index, engine, replace(request, threads=threads,
+                                                        connections=connections),
+                                 f"{name_prefix}-g{index}", text_path, json_path))
+    return tuple(jobs)
+
+
+def create_command(job: GeneratorJob, cpus: str | None) -> list[str]:
+    pinning = ["--cpuset-cpus", cpus] if cpus else []
+    return ["create", "--name", job.container, "--network", "host", *pinning,
+            "--ulimit", f"nofile={WRK_NOFILE}:{WRK_NOFILE}",
+            "-e", f"{JSON_PATH_VARIABLE}={JSON_IN_CONTAINER}", WRK_IMAGE,
+            *wrk_arguments(job.request, WRK_SCRIPT_IN_IMAGE)]
+
+
+def run_generators(request: WrkRequest, engines: tuple[Engine, ...], stem: Path,
+                   name_prefix: str, cpus: str | None = None) -> tuple[GeneratorOutcome, ...]:
+    """One wrk per engine, started together; each generator's failure is its own, and
+    every container is removed whatever happens."""
+    jobs = plan_jobs(request, engines, stem, name_prefix)
+    for job in jobs:
+        job.json_path.unlink(missing_ok=True)
+    try:
+        failures = {job.index: _create(job, cpus) for job in jobs}
+        ready = [job for job in jobs if failures[job.index] is None]
+        failures.update(_start_all(ready, wrk_time_limit_s(request)))
+        for job in ready:
+            _copy_json(job)
+    finally:
+        for job in jobs:
+            _remove(job)
+    return tuple(GeneratorOutcome(job.index, job.engine.spec, job.request.threads,
+                                  job.request.connections, job.text_path,
+                                  job.json_path if job.json_path.exists() else None,
+                                  failures.get(job.index))
+                 for job in jobs)
+
+
+def _create(job: GeneratorJob, cpus: str | None) -> str | None:
+    _remove(job)  # a container left by an interrupted run of the same name
+    created = docker(job.engine, *create_command(job, cpus))
+    if created.returncode != 0:
+        return f"cannot create wrk on {job.engine.spec}: {created.stderr.strip()[-300:]}"
+    return None
+
+
+def _start_all(jobs: list[GeneratorJob], limit_s: float) -> dict[int, str | None]:
+    """Starts every generator back to back, then waits for all of them."""
+    running = []
+    for job in jobs:
+        with job.text_path.open("w") as text:
+            running.append((job, subprocess.Popen(
+                ["docker", "start", "-a", job.container], stdout=text,
+                stderr=subprocess.PIPE, text=True, env=engine_env(job.engine))))
+    deadline = time.monotonic() + limit_s
+    results = {}
+    for job, process in running:
+        try:
+            _, stderr = process.communicate(timeout=max(deadline - time.monotonic(), 1))
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+            results[job.index] = f"wrk on {job.engine.spec} did not finish within {limit_s:g} s"
+            continue
+        results[job.index] = (None if process.returncode == 0 else
+                              f"wrk on {job.engine.spec} exited with {process.returncode}: "
+                              f"{(stderr or '').strip()[-300:] or 'no message'}")
+    return results
+
+
+def _copy_json(job: GeneratorJob) -> None:
+    """done.lua's JSON, when wrk wrote one (a generator that died has none)."""
+    docker(job.engine, "cp", f"{job.container}:{JSON_IN_CONTAINER}", str(job.json_path))
+
+
+def _remove(job: GeneratorJob) -> None:
+    try:
+        docker(job.engine, "rm", "-f", job.container)
+    except BackendError:  # cleanup goes on to the other generators
+        pass
