@@ -47,6 +47,10 @@ compare: venv ## Compare two runs' Requests/sec cell by cell, beyond their noise
 test: venv jars ## Run every test (unit, conformance, end to end; Docker ones need an engine)
 	cd loadgen && ../$(VENV)/bin/python -m pytest $(PYTEST_ARGS)
 
+.PHONY: hosts-test
+hosts-test: venv ## Run the multi-machine tests on network namespaces of this host (root and Docker)
+	cd loadgen && ../$(VENV)/bin/python -m pytest tests/test_hosts_units.py tests/test_hosts.py $(PYTEST_ARGS)
+
 golden: venv ## Regenerate the exporters' golden files after an intended format change; review the diff
 	cd loadgen && ../$(VENV)/bin/python -m tests.support.update_golden
 
