@@ -1,18 +1,21 @@
 """SERVER_HOST, LOADGEN_HOSTS and TARGET_ADDRESS: parsing, defaults, the load split, the
-generators' commands and the engines' clocks. Pure: no engine is contacted."""
+generators' commands and the engines' clocks; pure but for one docker test of the common start."""
 
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
 
 from httplab.cli import main
-from httplab.running.backends.compose import WRK_SCRIPT_IN_IMAGE
-from httplab.running.backends.generators import (JSON_IN_CONTAINER, WRK_NOFILE, create_command,
-                                                 generator_paths, plan_jobs)
+from httplab.running.backends.compose import WRK_IMAGE, WRK_SCRIPT_IN_IMAGE
+from httplab.running.backends.generators import (JSON_IN_CONTAINER, WAIT_THEN_WRK, WRK_NOFILE,
+                                                 create_command, generator_paths, plan_jobs)
 from httplab.running.backends.remote_engines import parse_info, parse_system_time
 from httplab.running.engines import Engine, make_topology, parse_engine, split_evenly, split_load
 from httplab.running.plan import PlanError
 from httplab.wrk.command import WrkRequest
+from tests.docker_support import engine_problem, first_present_image, require
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -100,10 +103,12 @@ def test_each_generator_gets_its_share_and_its_own_files(tmp_path):
     assert [(j.request.threads, j.request.connections) for j in jobs] == [(3, 250), (2, 250)]
     assert [j.text_path.name for j in jobs] == ["netty-t5-c500.g1.txt", "netty-t5-c500.g2.txt"]
     assert [j.container for j in jobs] == ["httplab-wrk-1-g1", "httplab-wrk-1-g2"]
-    command = create_command(jobs[0], cpus="0")
+    command = create_command(jobs[0], cpus="0", start_at_s=1795404001.25)
     assert command[:3] == ["create", "--name", "httplab-wrk-1-g1"]
     assert ["--network", "host"] == command[3:5] and "--cpuset-cpus" in command
     assert f"HTTPLAB_WRK_JSON={JSON_IN_CONTAINER}" in command
+    assert command[command.index("-c"):command.index("-c") + 3] == ["-c", WAIT_THEN_WRK,
+                                                                    "1795404001.250"]
     assert command[-7:] == ["-t3", "-c250", "-d10s", "--latency", "-s", WRK_SCRIPT_IN_IMAGE,
                             "http://10.9.0.2:8080/"]
 
@@ -145,3 +150,17 @@ def test_an_engines_machine_is_recorded_with_its_clock_offset():
 def test_bad_host_settings_stop_the_bench_before_any_load(extra, message, capsys):
     assert main(["--repo", str(REPO), "bench", "--servers", "netty", *extra]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.docker
+@pytest.mark.slow
+def test_a_generator_waits_for_the_common_start_then_becomes_wrk():
+    require(engine_problem())
+    if first_present_image(WRK_IMAGE) is None:
+        pytest.skip(f"{WRK_IMAGE} is not built (make bench builds it)")
+    start_at = time.time() + 2.0
+    done = subprocess.run(["docker", "run", "--rm", "--network", "none", "--entrypoint", "sh",
+                           WRK_IMAGE, "-c", WAIT_THEN_WRK, f"{start_at:.3f}", "-v"],
+                          capture_output=True, text=True, timeout=60)
+    assert time.time() >= start_at
+    assert "wrk" in (done.stdout + done.stderr).splitlines()[0]

@@ -1,6 +1,6 @@
 """wrk on other Docker engines (LOADGEN_HOSTS): the protocol's threads and connections
-split across them, every generator started at once, each one's report and done.lua JSON
-brought back here. The containers are created, started, copied from and removed with
+split across them, every generator started at one agreed wall-clock time, each one's
+report and done.lua JSON brought back here. The containers are created, started, copied from and removed with
 plain docker commands over each engine's own connection: no file is shared with them."""
 
 from __future__ import annotations
@@ -20,6 +20,16 @@ from httplab.running.backends.compose import WRK_IMAGE, WRK_SCRIPT_IN_IMAGE
 JSON_IN_CONTAINER = "/tmp/httplab-wrk.json"
 # The wrk service's limit in docker-compose.yml (a test keeps the two equal).
 WRK_NOFILE = 16384
+# Starting a container over SSH takes about a second more than over a socket, so each
+# generator sleeps until a common start time instead (clocks agree within 1 s, checked
+# before any load; what skew remains is measured and reported). Set this far ahead: one
+# create and one start per generator, each up to ~1.5 s over SSH.
+START_MARGIN_S, START_MARGIN_PER_GENERATOR_S = 2.0, 1.5
+# Run as `sh -c WAIT_THEN_WRK START_AT WRK_ARGS...`: sleeps until START_AT (Unix seconds)
+# on the generator's own clock, then becomes wrk.
+WAIT_THEN_WRK = ('d=$(awk -v t="$0" -v n="$(date +%s.%N)" '
+                 "'BEGIN { d = t - n; printf \"%.3f\", (d > 0 ? d : 0) }'); "
+                 'sleep "$d"; exec wrk "$@"')
 
 
 @dataclass(frozen=True)
@@ -50,12 +60,17 @@ def plan_jobs(request: WrkRequest, engines: tuple[Engine, ...], stem: Path,
     return tuple(jobs)
 
 
-def create_command(job: GeneratorJob, cpus: str | None) -> list[str]:
+def create_command(job: GeneratorJob, cpus: str | None, start_at_s: float) -> list[str]:
     pinning = ["--cpuset-cpus", cpus] if cpus else []
     return ["create", "--name", job.container, "--network", "host", *pinning,
             "--ulimit", f"nofile={WRK_NOFILE}:{WRK_NOFILE}",
-            "-e", f"{JSON_PATH_VARIABLE}={JSON_IN_CONTAINER}", WRK_IMAGE,
+            "-e", f"{JSON_PATH_VARIABLE}={JSON_IN_CONTAINER}", "--entrypoint", "sh",
+            WRK_IMAGE, "-c", WAIT_THEN_WRK, f"{start_at_s:.3f}",
             *wrk_arguments(job.request, WRK_SCRIPT_IN_IMAGE)]
+
+
+def start_margin_s(generators: int) -> float:
+    return START_MARGIN_S + START_MARGIN_PER_GENERATOR_S * generators
 
 
 def run_generators(request: WrkRequest, engines: tuple[Engine, ...], stem: Path,
@@ -65,10 +80,12 @@ def run_generators(request: WrkRequest, engines: tuple[Engine, ...], stem: Path,
     jobs = plan_jobs(request, engines, stem, name_prefix)
     for job in jobs:
         job.json_path.unlink(missing_ok=True)
+    margin = start_margin_s(len(jobs))
+    start_at = time.time() + margin
     try:
-        failures = {job.index: _create(job, cpus) for job in jobs}
+        failures = {job.index: _create(job, cpus, start_at) for job in jobs}
         ready = [job for job in jobs if failures[job.index] is None]
-        failures.update(_start_all(ready, wrk_time_limit_s(request)))
+        failures.update(_start_all(ready, wrk_time_limit_s(request) + margin))
         for job in ready:
             _copy_json(job)
     finally:
@@ -81,9 +98,9 @@ def run_generators(request: WrkRequest, engines: tuple[Engine, ...], stem: Path,
                  for job in jobs)
 
 
-def _create(job: GeneratorJob, cpus: str | None) -> str | None:
+def _create(job: GeneratorJob, cpus: str | None, start_at_s: float) -> str | None:
     _remove(job)  # a container left by an interrupted run of the same name
-    created = docker(job.engine, *create_command(job, cpus))
+    created = docker(job.engine, *create_command(job, cpus, start_at_s))
     if created.returncode != 0:
         return f"cannot create wrk on {job.engine.spec}: {created.stderr.strip()[-300:]}"
     return None
