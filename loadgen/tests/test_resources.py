@@ -10,6 +10,7 @@ burned by their own measure."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 import os
 import re
 import resource
@@ -233,14 +234,18 @@ EXEC_THREADS = """@@httplab threads
 63/task/63/status:nonvoluntary_ctxt_switches:\t1
 @@httplab sampler 57 63
 """
-EXEC_V2 = """@@httplab cpu.stat
+EXEC_V2 = """@@httplab time
+1795404001.250000000
+@@httplab cpu.stat
 usage_usec 2500000
 @@httplab memory.current
 236978176
 @@httplab memory.stat
 inactive_file 41943040
 """ + EXEC_THREADS
-EXEC_V1 = """@@httplab cpuacct.usage
+EXEC_V1 = """@@httplab time
+1795404001.250000000
+@@httplab cpuacct.usage
 906046722
 @@httplab memory.usage_in_bytes
 7724992
@@ -248,15 +253,17 @@ EXEC_V1 = """@@httplab cpuacct.usage
 inactive_file 1000
 total_inactive_file 3000000
 """ + EXEC_THREADS
+AT = 1795404001.25  # the container's clock when it read its counters
 # Thread 12 ended between the shell listing it and grep reading it: one line, or none.
 EXEC_VANISHED = EXEC_V2.replace("1/task/12/status:voluntary_ctxt_switches:\t1000\n", "")
 
 
 @pytest.mark.parametrize("text, version, sample", [
-    (EXEC_V2, 2, ResourceSample(2.5, 236978176 - 41943040, 1100, 2)),
-    (EXEC_V1, 1, ResourceSample(0.906046722, 7724992 - 3000000, 1100, 2)),
-    (EXEC_VANISHED, 2, ResourceSample(2.5, 236978176 - 41943040, 42, 1)),
-    (EXEC_V2.replace("1/task/", "57/task/"), 2, ResourceSample(2.5, 236978176 - 41943040)),
+    (EXEC_V2, 2, ResourceSample(2.5, 236978176 - 41943040, 1100, 2, AT)),
+    (EXEC_V1, 1, ResourceSample(0.906046722, 7724992 - 3000000, 1100, 2, AT)),
+    (EXEC_VANISHED, 2, ResourceSample(2.5, 236978176 - 41943040, 42, 1, AT)),
+    (EXEC_V2.replace("1/task/", "57/task/"), 2,
+     ResourceSample(2.5, 236978176 - 41943040, taken_at_s=AT)),
 ], ids=["cgroup v2", "cgroup v1", "a thread vanished", "no thread but the shell's"])
 def test_exec_output_gives_the_container_sample_without_the_shell(text, version, sample):
     assert parse_exec_sample(text) == (version, sample)
@@ -264,13 +271,14 @@ def test_exec_output_gives_the_container_sample_without_the_shell(text, version,
 
 @pytest.mark.parametrize("text, message", [
     (EXEC_V2.replace("@@httplab sampler 57 63\n", ""), "ended early"),
+    (EXEC_V2.replace("1795404001.250000000\n", ""), "clock did not answer"),
     (EXEC_V2.replace("236978176\n", ""), "no memory.current"),
     (EXEC_V2.replace("usage_usec 2500000\n", ""), "no cpu.stat"),
     (EXEC_V2.split("@@httplab memory.stat")[0] + EXEC_THREADS, "no memory.stat"),
     (EXEC_THREADS, "neither cgroup v2 cpu.stat nor cgroup v1 cpuacct.usage"),
     (EXEC_V1.replace("906046722", "max"), "cpuacct.usage"),
     ("", "ended early"),
-], ids=["cut short", "empty section", "nothing needed in cpu.stat", "missing section",
+], ids=["cut short", "no time", "empty section", "nothing needed in cpu.stat", "missing section",
         "no cgroup files", "garbage counter", "no output"])
 def test_incomplete_exec_output_is_a_sampling_error_saying_what_is_missing(text, message):
     with pytest.raises(SamplingError, match=message):
@@ -308,8 +316,11 @@ V1_FILES = {"cgroup/cpuacct/cpuacct.usage": "906046722\n",
      (1, ResourceSample(0.906046722, 7724992 - 3000000, 1044, 2))),
 ], ids=["cgroup v2", "cgroup v1"])
 def test_the_exec_script_prints_what_the_parser_reads(tmp_path, cgroup_line, files, expected):
+    before = time.time()
     output = run_exec_script(tmp_path, cgroup_line, files)
-    assert parse_exec_sample(output) == expected
+    version, sample = parse_exec_sample(output)
+    assert before <= sample.taken_at_s <= time.time()  # dated by the container's clock
+    assert (version, replace(sample, taken_at_s=None)) == expected
     assert "anon" not in output  # only the lines needed
 
 
@@ -330,14 +341,14 @@ def test_exec_probe_reads_its_commands_output_and_names_the_cgroup_version(tmp_p
     (tmp_path / "output").write_text(EXEC_V1)
     probe = ExecProbe("c0ffee", fake_docker(tmp_path, f'cat "{tmp_path}/output"'))
     assert probe.source == EXEC_SOURCE
-    assert probe.read() == ResourceSample(0.906046722, 7724992 - 3000000, 1100, 2)
+    assert probe.read() == ResourceSample(0.906046722, 7724992 - 3000000, 1100, 2, AT)
     assert probe.source == f"{EXEC_SOURCE}, {CGROUP_V1}"
 
 
 @pytest.mark.parametrize("script, message", [
     ('echo "Error: No such container: c0ffee" >&2; exit 1', "exited 1: Error: No such container"),
     ("echo 'sh: 1: cannot open /sys/fs/cgroup/cpu.stat' >&2", "ended early .*cannot open"),
-    ("exec sleep 5", "failed: .*timed out"),
+    ("exec sleep 5", "did not answer within 0.5 s"),
 ], ids=["no such container", "missing files", "hangs"])
 def test_a_failing_exec_is_a_sampling_error_and_no_probe(tmp_path, script, message):
     env = fake_docker(tmp_path, script)
@@ -350,7 +361,7 @@ def test_a_failing_exec_is_a_sampling_error_and_no_probe(tmp_path, script, messa
 
 
 def test_without_docker_the_exec_probe_says_so(tmp_path):
-    with pytest.raises(SamplingError, match="docker exec in c0ffee failed"):
+    with pytest.raises(SamplingError, match="cannot run docker exec"):
         ExecProbe("c0ffee", {"PATH": str(tmp_path)}).read()
 
 
@@ -616,3 +627,24 @@ def test_exec_probe_reads_what_the_cgroup_probe_reads_around_it():
             assert before.context_switches <= seen.context_switches <= after.context_switches
     assert readings[0][0].cpu_seconds > 0.1  # the load counted: the comparison means something
     assert inside.source == f"{EXEC_SOURCE}, {host.source}"
+
+
+class SelfDatingProbe:
+    """Reads as ExecProbe does: each sample dated by the container's clock, here 2 s apart
+    while the sampler's own clock says 100 s passed (a slow exec would misdate them)."""
+
+    source = "docker exec"
+
+    def __init__(self):
+        self.reads = iter([ResourceSample(10.0, MiB, taken_at_s=5000.0),
+                           ResourceSample(11.0, MiB, taken_at_s=5002.0)])
+
+    def read(self):
+        return next(self.reads)
+
+
+def test_a_probe_that_dates_its_reads_is_timed_by_its_own_clock():
+    ticks = iter([0.0, 100.0])
+    with Sampler(SelfDatingProbe(), interval_s=60, clock=lambda: next(ticks)) as sampler:
+        pass
+    assert sampler.usage().cpu_cores == pytest.approx(0.5)

@@ -16,6 +16,7 @@ class ResourceSample:
     memory_bytes: int  # at the moment of reading
     context_switches: int | None = None  # cumulative, over the threads alive now
     threads: int | None = None  # alive now
+    taken_at_s: float | None = None  # when read, on the reader's own clock (else the sampler's)
 
 
 @dataclass(frozen=True)
@@ -211,6 +212,7 @@ def resolve_cgroup_layout(cgroup_text: str, mountinfo_text: str) -> CgroupLayout
 EXEC_MARK = "@@httplab "  # starts the marker lines that the exec'd shell prints
 EXEC_SAMPLER_MARK = "sampler"  # its line names the PIDs of the sampling shell itself
 EXEC_THREADS_MARK = "threads"
+EXEC_TIME_MARK = "time"
 EXEC_V2_FILES = ("cpu.stat", "memory.current", "memory.stat")
 EXEC_V1_FILES = ("cpuacct.usage", "memory.usage_in_bytes", "memory.stat")
 
@@ -286,4 +288,12 @@ def parse_exec_sample(text: str) -> tuple[int, ResourceSample]:
     except ValueError as error:
         raise SamplingError(f"unexpected cgroup file contents: {error}") from error
     switches, threads = exec_thread_switches(sections.get(EXEC_THREADS_MARK, ""), sampler_pids)
-    return version, ResourceSample(cpu_seconds, memory, switches, threads)
+    return version, ResourceSample(cpu_seconds, memory, switches, threads,
+                                   _exec_time(sections.get(EXEC_TIME_MARK, "")))
+
+
+def _exec_time(text: str) -> float:
+    try:
+        return float(text.strip())
+    except ValueError:
+        raise SamplingError(f"the container's clock did not answer: {text.strip()[:40]!r}") from None

@@ -19,7 +19,7 @@ from httplab.running.resources.parse import (CgroupLayout, HostCpu, ResourceSamp
 PROC = Path("/proc")
 CGROUP_V1, CGROUP_V2, PROC_SOURCE = "cgroup v1", "cgroup v2", "/proc"
 EXEC_SOURCE = "docker exec"
-EXEC_TIMEOUT_S = 10.0
+EXEC_TIMEOUT_S = 30.0  # an exec over SSH on a machine that wrk and the server saturate
 
 
 class ResourceProbe(Protocol):
@@ -143,7 +143,9 @@ def probe_for_container(container: str) -> ResourceProbe:
 # too: the last line names their PIDs ($$ and $!), which the parser leaves out. A lone
 # "0::" line in /proc/self/cgroup is cgroup v2, where the directory is relative to the
 # cgroup namespace's root ("/" by default); anything else is v1, where Docker mounts the
-# container's own cpuacct and memory directories.
+# container's own cpuacct and memory directories. The time, read just before the CPU
+# counter on the container's own clock, dates the sample: an exec over SSH on a busy
+# machine can take seconds, so the harness's clock would misdate it.
 EXEC_SCRIPT = r"""
 read -r first < /proc/self/cgroup
 case $first in
@@ -152,6 +154,8 @@ case $first in
   *) files="/sys/fs/cgroup/cpuacct/cpuacct.usage /sys/fs/cgroup/memory/memory.usage_in_bytes
             /sys/fs/cgroup/memory/memory.stat" ;;
 esac
+echo "@@httplab time"
+date +%s.%N
 for file in $files; do
   echo "@@httplab ${file##*/}"
   while read -r key value; do
@@ -192,8 +196,11 @@ class ExecProbe:
         try:
             completed = subprocess.run(command, env=self.env, capture_output=True, text=True,
                                        errors="replace", timeout=self.timeout_s)
-        except (OSError, subprocess.TimeoutExpired) as error:
-            raise SamplingError(f"docker exec in {self.container} failed: {error}") from error
+        except subprocess.TimeoutExpired as error:
+            raise SamplingError(f"docker exec in container {self.container[:12]} did not answer "
+                                f"within {self.timeout_s:g} s") from error
+        except OSError as error:
+            raise SamplingError(f"cannot run docker exec: {error}") from error
         problem = completed.stderr.strip()[:200]
         if completed.returncode != 0:
             raise SamplingError(f"docker exec in {self.container} exited "

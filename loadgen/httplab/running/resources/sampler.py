@@ -83,7 +83,8 @@ class Sampler:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  traceback: TracebackType | None) -> None:
         self._stop.set()
-        self._thread.join(timeout=self.interval_s + 10)
+        # Long enough for a read in progress: a remote probe may take its whole timeout.
+        self._thread.join(timeout=self.interval_s + getattr(self.probe, "timeout_s", 10) + 5)
         if self._thread.is_alive():
             self._failure = self._failure or "the sampling thread did not stop"
         self._sample_once()
@@ -96,7 +97,10 @@ class Sampler:
         if self._failure is not None:
             return
         try:
-            self._samples.append((self._clock(), self.probe.read()))
+            sample = self.probe.read()
+            # A probe that dates its own reads (ExecProbe) must date them all.
+            when = sample.taken_at_s if sample.taken_at_s is not None else self._clock()
+            self._samples.append((when, sample))
         except Exception as error:  # a broken probe must never break the measured run
             self._failure = str(error) or type(error).__name__
 
