@@ -146,7 +146,7 @@ class DockerBackend:
         return {**self._env(server, **extra), **engine}
 
     def _on_server_engine(self) -> dict[str, str]:
-        return {**os.environ, **(self.server_engine.environment() if self.server_engine else {})}
+        return engine_env(self.server_engine)
 
     def server_environment(self, server: str) -> dict[str, str]:
         """HTTPLAB_SERVER and HTTPLAB_DOCKERFILE, which make the Compose file's one server
