@@ -215,21 +215,13 @@ class DockerBackend:
                   startup: StartupInfo | None, log_path: Path | None) -> StartedServer:
         image = f"httplab/{manifest.name}:latest"
         # nginx's image may hold a JRE (the local base image has one), which it does not run.
-        java = (java_version(["docker", *self._engine_flags(), "exec", container, "java"])
+        java = (java_version(["docker", "exec", container, "java"], self._on_server_engine())
                 if manifest.is_maven_module else None)
         size = self._inspect(image, "{{.Size}}")
         return StartedServer(manifest, startup, startup_seconds,
                              int(size) if size.isdigit() else None, java,
                              self._inspect(image, "{{.Id}}") or None, container=container,
                              log_path=log_path)
-
-    def _engine_flags(self) -> list[str]:
-        """The server's engine as docker CLI flags, for commands run by helpers that take
-        a command prefix rather than an environment."""
-        engine = self.server_engine
-        if engine is None:
-            return []
-        return ["--context", engine.spec] if engine.kind == "context" else ["-H", engine.spec]
 
     def _inspect(self, target: str, template: str) -> str:
         return _run(["docker", "inspect", "-f", template, target],
