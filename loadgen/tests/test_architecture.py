@@ -19,12 +19,13 @@ MAY_IMPORT = {
     "manifest": {"worker_counts"},
     "paths": set(),
     "wrk": {"model"},
+    "h2load": {"model"},
     "checking": {"manifest", "model"},
-    "results": {"model", "manifest", "wrk"},
+    "results": {"model", "manifest", "wrk", "h2load"},
     "presentation": {"model", "manifest", "results"},
-    "running": {"model", "manifest", "paths", "wrk", "checking", "results"},
-    "commands": {"model", "manifest", "paths", "wrk", "checking", "results", "presentation",
-                 "running"},
+    "running": {"model", "manifest", "paths", "wrk", "h2load", "checking", "results"},
+    "commands": {"model", "manifest", "paths", "wrk", "h2load", "checking", "results",
+                 "presentation", "running"},
     "cli": {"commands", "manifest", "paths", "running", "results"},
 }
 
