@@ -207,6 +207,34 @@ class ResourceUsage:
     host_busy_cores: float | None = None
 
 
+@dataclass(frozen=True)
+class FairnessRun:
+    """One h2load run at a cell's connections (HTTP/1.1: one client per connection, one
+    request in flight each), after the cell's measured wrk run, to see how evenly the
+    server shares itself among connections. Unknown values are None."""
+
+    connections: int
+    duration_s: float  # h2load's measured time ("finished in")
+    requests_per_sec: float
+    succeeded: int
+    failed: int  # h2load's failed requests (errored and timed-out ones are among them)
+    # h2load's own per-client req/s summary (min, max, mean, sd), as it printed it.
+    client_rps_min: float | None = None
+    client_rps_max: float | None = None
+    client_rps_mean: float | None = None
+    client_rps_sd: float | None = None
+    # Each connection's request bytes acknowledged by the server between two readings of
+    # the sockets during the run (from sockets_from_s to sockets_to_s after h2load
+    # started), ascending: proportional to its completed requests, as every request is
+    # the same bytes. A connection never seen established counts as 0; one the server
+    # closed in between (reopened_connections) is left out, its share unknown.
+    connection_bytes: tuple[int, ...] = ()
+    sockets_from_s: float | None = None
+    sockets_to_s: float | None = None
+    reopened_connections: int = 0
+    tool: str | None = None  # e.g. "h2load nghttp2/1.52.0"
+
+
 class CellStatus(str, Enum):
     OK = "ok"
     FAILED = "failed"
@@ -225,6 +253,7 @@ class Cell:
     # One per measured run, in the order of runs; empty where nothing was sampled.
     resources: tuple[ResourceUsage, ...] = ()
     rounds: tuple[int, ...] = ()  # the round of each run, in the order of runs
+    fairness: tuple[FairnessRun, ...] = ()  # h2load's runs of this cell (FAIRNESS=1)
 
 
 @dataclass(frozen=True)
@@ -233,7 +262,7 @@ class Settings:
 
     servers: tuple[str, ...]
     threads: tuple[int, ...]
-    connections: int
+    connections: tuple[int, ...]  # one point, or a sweep
     duration_s: float
     backend: str
     url: str = "http://127.0.0.1:8080/"
@@ -249,6 +278,7 @@ class Settings:
     server_host: str | None = None
     loadgen_hosts: tuple[str, ...] = ()
     target_address: str = "127.0.0.1"
+    fairness: bool = False  # h2load after each measured run (FAIRNESS)
 
 
 @dataclass(frozen=True)
@@ -376,6 +406,9 @@ class CellOutcome:
     repeat: int = 1
     resources_path: Path | None = None
     generators: tuple[GeneratorOutcome, ...] = ()
+    # h2load's output and the socket snapshot taken during it (FAIRNESS=1), when it ran.
+    h2load_path: Path | None = None
+    sockets_path: Path | None = None
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,22 @@
 """A small, fixed BenchResult for export and chart tests: test data, not a measurement.
-Netty at 5 threads ran on two load generators whose starts were 0.13 s apart."""
+Netty at 5 threads ran on two load generators whose starts were 0.13 s apart. The bench swept
+16 and 500 connections with h2load after each measured run: at 500 connections h2load's
+runs kept only its per-client summary, at 16 the socket readings too, and in two of those
+rounds one connection completed no request (an infinite spread)."""
 
+import statistics
 from dataclasses import replace
 
 from httplab.results.serialize import FORMAT_VERSION
 from httplab.results.stability import skew_warning
-from httplab.model import (BenchResult, Cell, CellStatus, HostInfo, Latency, ResourceUsage,
-                           ServerRecord, Settings, SocketErrors, ThreadRequestRate, WrkRun)
+from httplab.model import (BenchResult, Cell, CellStatus, FairnessRun, HostInfo, Latency,
+                           ResourceUsage, ServerRecord, Settings, SocketErrors,
+                           ThreadRequestRate, WrkRun)
+
+REQUEST_BYTES = 70  # one h2load request, as the server acknowledges it
 
 
-def _run(rps: float, threads: int, non_2xx: int = 0) -> WrkRun:
+def _run(rps: float, threads: int, non_2xx: int = 0, connections: int = 500) -> WrkRun:
     return WrkRun(
         duration_s=10.08, requests=int(rps * 10.08), bytes_read=int(rps * 10.08 * 100),
         requests_per_sec=rps, transfer_per_sec=rps * 100,
@@ -17,8 +24,42 @@ def _run(rps: float, threads: int, non_2xx: int = 0) -> WrkRun:
                         percentiles_us=((50.0, 5210.0), (75.0, 8000.0), (90.0, 12000.0),
                                         (99.0, 61000.0), (99.9, 120500.5))),
         errors=SocketErrors(connect=0, read=498, write=1, timeout=2), non_2xx_3xx=non_2xx,
-        threads=threads, connections=500, url="http://127.0.0.1:8080/",
+        threads=threads, connections=connections, url="http://127.0.0.1:8080/",
         thread_requests_per_sec=ThreadRequestRate(mean=7020.0, stdev=1190.0, max=9980.0))
+
+
+def _h2load_summary(low: float, high: float, mean: float, sd: float) -> FairnessRun:
+    """h2load at 500 connections without socket readings: only its per-client req/s."""
+    return FairnessRun(connections=500, duration_s=10.02, requests_per_sec=round(mean * 500, 2),
+                       succeeded=round(mean * 500 * 10.02), failed=0, client_rps_min=low,
+                       client_rps_max=high, client_rps_mean=mean, client_rps_sd=sd,
+                       tool="h2load nghttp2/1.52.0")
+
+
+def _h2load_sockets(requests: tuple[int, ...], reopened: int = 0) -> FairnessRun:
+    """h2load at 16 connections, with each connection's requests between the readings."""
+    window_s, total = 6.0, sum(requests)
+    return FairnessRun(connections=16, duration_s=10.01,
+                       requests_per_sec=round(total / window_s, 2),
+                       succeeded=round(total / window_s * 10.01), failed=0,
+                       client_rps_min=round(min(requests) / window_s, 2),
+                       client_rps_max=round(max(requests) / window_s, 2),
+                       client_rps_mean=round(total / len(requests) / window_s, 2),
+                       client_rps_sd=round(statistics.pstdev(requests) / window_s, 2),
+                       connection_bytes=tuple(
+                           count * REQUEST_BYTES for count in sorted(requests)),
+                       sockets_from_s=2.0, sockets_to_s=8.0, reopened_connections=reopened,
+                       tool="h2load nghttp2/1.52.0")
+
+
+FAIRNESS_AT_500 = (_h2load_summary(72.1, 90.9, 84.3, 4.6), _h2load_summary(70.0, 91.7, 83.9, 5.2),
+                   _h2load_summary(74.4, 90.8, 84.8, 4.1))
+FAIRNESS_AT_16 = (
+    _h2load_sockets((0, 120, 130, 133, 135, 137, 138, 139, 140, 141, 142, 143, 144, 146, 150, 160)),
+    _h2load_sockets((0, 128, 131, 134, 135, 136, 138, 139, 140, 141, 142, 143, 145, 148, 151, 155),
+                    reopened=1),
+    _h2load_sockets((125, 128, 130, 133, 135, 136, 137, 138, 139, 140, 141, 142, 144, 147, 152, 158)),
+)
 
 
 def _generator(index: int, engine: str, threads: int, started_at_s: float, duration_s: float,
@@ -73,18 +114,22 @@ def sample_result() -> BenchResult:
     cells = (
         Cell("netty", 10, 500, CellStatus.OK,
              (_run(69296.64, 10), _run(61000.5, 10), _run(72000.0, 10)),
-             resources=(_usage(1.51, 300), _usage(1.49, 310), _usage(1.55, 305)), rounds=(1, 2, 3)),
+             resources=(_usage(1.51, 300), _usage(1.49, 310), _usage(1.55, 305)), rounds=(1, 2, 3),
+             fairness=FAIRNESS_AT_500),
         Cell("netty", 5, 500, CellStatus.OK, (_merged_run(),)
              * 3, resources=(ResourceUsage(unavailable="no cgroup access", source="cgroup v1"),)
              * 3),
         Cell("undertow", 10, 500, CellStatus.FAILED, reason="verification failed: GET /: status 500"),
         Cell("undertow", 5, 500, CellStatus.FAILED, reason="verification failed: GET /: status 500"),
+        Cell("netty", 10, 16, CellStatus.OK,
+             tuple(_run(rate, 10, connections=16) for rate in (58000.25, 59500.0, 57250.75)),
+             resources=(_usage(1.21, 280),) * 3, rounds=(1, 2, 3), fairness=FAIRNESS_AT_16),
     )
     return BenchResult(
         format_version=FORMAT_VERSION, created_utc="2026-11-22T04-30-00Z",
-        settings=Settings(("netty", "undertow"), (10, 5), 500, 10.0, "docker", repeat=3,
+        settings=Settings(("netty", "undertow"), (10, 5), (16, 500), 10.0, "docker", repeat=3,
                           primer_s=5.0, primer_connections=8, warmup_s=10.0, server_cpus="1",
-                          loadgen_cpus="0"),
+                          loadgen_cpus="0", fairness=True),
         host=HostInfo(hostname="lab-host", cpu_model="Test CPU @ 3.40GHz", cores=4,
                       memory_bytes=16 * 2**30, kernel="6.1.0", os="Linux",
                       docker="Docker version 28.2.2", compose="Docker Compose version v2.29.7",

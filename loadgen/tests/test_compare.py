@@ -170,10 +170,46 @@ def test_comparability_notes_name_what_differs_besides_the_software():
 
     base = sample_result()
     assert comparability_notes(base, base) == []
-    new = replace(base, settings=replace(base.settings, warmup_s=0.0, connections=100),
+    new = replace(base, settings=replace(base.settings, warmup_s=0.0, connections=(100,),
+                                         fairness=False),
                   host=replace(base.host, hostname="other-host"))
     notes = comparability_notes(base, new)
     assert notes[0].startswith("different hosts: base lab-host")
-    assert "connections differs: base 500, new 100" in notes
+    assert "connections differs: base 16, 500, new 100" in notes
+    assert "fairness differs: base True, new False" in notes
     assert "warmup_s differs: base 10.0, new 0.0" in notes
     assert comparability_notes(base, replace(base, settings=None))[-1].startswith("one run has no")
+
+
+def test_sweeps_compare_cell_by_cell_at_each_connection_count():
+    base = result_of(measured([100, 101], connections=16), measured([200, 201], connections=128),
+                     measured([300, 301], connections=500))
+    new = result_of(measured([150, 151], connections=16), measured([200, 202], connections=128),
+                    measured([250, 251], connections=500))
+    verdicts = [(c.connections, c.verdict) for c in compare_results(base, new)]
+    assert verdicts == [(16, Verdict.FASTER), (128, Verdict.NO_CHANGE), (500, Verdict.SLOWER)]
+
+
+def as_format_5(result: BenchResult) -> dict:
+    """results.json as version 5 wrote it: one connection count, no fairness anywhere."""
+    data = result_to_dict(result)
+    data["format_version"] = 5
+    data["settings"]["connections"] = data["settings"]["connections"][0]
+    del data["settings"]["fairness"]
+    for cell in data["cells"]:
+        del cell["fairness"]
+    return data
+
+
+def test_cli_compares_a_format_5_file_with_a_format_6_one(tmp_path, capsys):
+    base = tmp_path / "base"
+    base.mkdir()
+    old = replace(sample_result(), cells=(measured([100, 102, 101]),))
+    (base / "results.json").write_text(json.dumps(as_format_5(
+        replace(old, settings=replace(old.settings, connections=(500,), fairness=False)))))
+    new = write_results(tmp_path / "new", result_of(measured([110, 112, 111])))
+    assert main(["compare", "--base", str(base), "--new", str(new)]) == 0
+    out = capsys.readouterr().out
+    assert "1.10x" in out and "1 faster." in out
+    assert "note: connections differs: base 500, new 16, 500" in out
+    assert "note: fairness differs: base False, new True" in out

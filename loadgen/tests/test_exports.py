@@ -117,7 +117,7 @@ def test_the_generators_column_shows_in_markdown_only_when_a_cell_had_several(na
 def test_csv_counts_each_cells_generators():
     rows = list(csv.DictReader(io.StringIO(render("results.csv", sample_result()))))
     assert [(row["threads"], row["generators"]) for row in rows] == [
-        ("10", "1"), ("5", "2"), ("10", ""), ("5", "")]
+        ("10", "1"), ("5", "2"), ("10", ""), ("5", ""), ("10", "1")]
 
 
 def test_a_runs_notes_show_in_the_status_and_the_csv():
@@ -152,3 +152,62 @@ def test_a_format_4_file_still_reads_with_the_new_fields_unknown():
                 del run[key]
     run = result_from_dict(data).cells[0].runs[0]
     assert (run.generators, run.ended_at_s, run.latency_samples, run.notes) == ((), None, None, ())
+
+
+def test_a_format_5_file_reads_one_connection_count_and_no_fairness():
+    data = json.loads(render("results.json", sample_result()))
+    data["format_version"] = 5
+    data["settings"]["connections"] = 500
+    del data["settings"]["fairness"]
+    for cell in data["cells"]:
+        del cell["fairness"]
+    result = result_from_dict(data)
+    assert (result.settings.connections, result.settings.fairness) == ((500,), False)
+    assert all(cell.fairness == () for cell in result.cells)
+
+
+# (connections, fairness, what the preamble says, what it must not)
+PREAMBLES = [
+    ((500,), False, "wrk with 500 connections, threads 10 and 5,", "fairness"),
+    ((16, 500), True, "wrk with 16 and 500 connections,", None),
+    ((16, 128, 500), True, "wrk with 16, 128 and 500 connections,", None),
+    ((500,), True, "(not measured); fairness: h2load after each measured run; server on", None),
+]
+
+
+@pytest.mark.parametrize(("connections", "fairness", "said", "unsaid"), PREAMBLES)
+def test_the_preamble_names_every_connection_count_and_whether_h2load_ran(
+        connections, fairness, said, unsaid):
+    from dataclasses import replace
+
+    result = sample_result()
+    result = replace(result, settings=replace(result.settings, connections=connections,
+                                              fairness=fairness))
+    preamble = render("results.md", result).split("\n\n| Framework")[0]
+    assert said in preamble
+    assert unsaid is None or unsaid not in preamble
+
+
+def test_each_export_carries_a_cells_fairness_figures_or_says_none():
+    markdown = render("results.md", sample_result())
+    assert "| Netty | 10 | 500 | 3 | 1.26× | 5.5% | — |" in markdown  # h2load's summary only
+    assert "| Netty | 10 | 16 | 3 | ∞ | 26.3% | 3.6% |" in markdown  # a connection got nothing
+    assert "| Netty | 5 | 500 | 0 | — | — | — |" in markdown
+    rows = list(csv.DictReader(io.StringIO(render("results.csv", sample_result()))))
+    assert [(row["connections"], row["fairness_spread"], row["fairness_cv"],
+             row["fairness_slowest_10pct_share"]) for row in rows] == [
+        ("500", "1.2607", "0.0546", ""), ("500", "", "", ""), ("500", "", "", ""),
+        ("500", "", "", ""), ("16", "inf", "0.2634", "0.0365")]
+    cells = json.loads(render("results.json", sample_result()))["cells"]
+    assert [cell["fairness_summary"] and cell["fairness_summary"]["spread"] for cell in cells] == [
+        pytest.approx(1.2607, abs=1e-4), None, None, None, "inf"]
+    assert len(cells[4]["fairness"][0]["connection_bytes"]) == 16
+
+
+def test_the_fairness_table_shows_only_when_h2load_ran():
+    from dataclasses import replace
+
+    result = sample_result()
+    result = replace(result, cells=tuple(replace(cell, fairness=()) for cell in result.cells))
+    assert "Per-connection fairness" not in render("results.md", result)
+    assert "Per-connection fairness (h2load" in render("results.md", sample_result())

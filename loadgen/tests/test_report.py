@@ -183,3 +183,30 @@ def test_one_generator_is_read_as_one_machine_always_was(tmp_path):
     outcome = found.outcome()
     assert (outcome.generators, outcome.text_path, outcome.json_path) == (
         (), tmp_path / "netty-t2-c50.txt", tmp_path / "netty-t2-c50.json")
+
+
+def test_report_rebuilds_each_cells_fairness_runs_as_the_bench_read_them(tmp_path, repo):
+    """A sweep (10 and 50 connections) with h2load after each measured run at 50: real wrk
+    and h2load captures, one of whose h2load runs never finished (a note, not a failure)."""
+    from httplab.results.collect import cells_from_outcomes
+    from httplab.results.store import read_results
+
+    from tests.test_collect_fairness import measured_run
+
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    bench_side = [measured_run(raw, "nginx-t2-c50-r1", "nginx"),
+                  measured_run(raw, "nginx-t2-c50-r2", "nginx-reopen"),
+                  measured_run(raw, "nginx-t2-c50-r3", "hung")]
+    shutil.copy(WRK / "nginx-hello.json", raw / "nginx-t2-c10.json")
+    shutil.copy(WRK / "nginx-hello.txt", raw / "nginx-t2-c10.txt")
+    assert main(["--repo", str(repo), "report", "--from", str(raw), "--out", str(tmp_path),
+                 "--image", str(tmp_path / "chart.png")]) == 0
+    small, swept = read_results(tmp_path / "results.json").cells
+    assert (small.connections, small.fairness) == (10, ())
+    assert swept == cells_from_outcomes(bench_side)[0]
+    assert [run.reopened_connections for run in swept.fairness] == [0, 25]
+    assert "h2load after round 3" in swept.runs[2].notes[0]
+    markdown = (tmp_path / "results.md").read_text()
+    assert "| nginx | 2 | 10 | 0 | — | — | — |" in markdown
+    assert "| nginx | 2 | 50 | 2 | 1.30× |" in markdown

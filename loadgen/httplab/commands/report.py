@@ -1,4 +1,5 @@
-"""`httplab report`: rebuilds results.{json,md,csv} and the charts from raw wrk output."""
+"""`httplab report`: rebuilds results.{json,md,csv} and the charts from raw wrk output (and
+h2load's, where it ran)."""
 
 from __future__ import annotations
 
@@ -48,7 +49,8 @@ def _rebuilt_result(earlier: BenchResult | None, cells: tuple, servers_dir: Path
     manifests = {m.name: m for m in _manifests_or_none(servers_dir)}
     names = dict.fromkeys(cell.server for cell in cells)
     records = tuple(record_of_manifest(manifests[name]) for name in names if name in manifests)
-    cells = tuple(sorted(cells, key=lambda c: (list(names).index(c.server), -c.threads)))
+    cells = tuple(sorted(cells, key=lambda c: (list(names).index(c.server), -c.threads,
+                                               c.connections)))
     return with_warnings(BenchResult(
         FORMAT_VERSION, "unknown (rebuilt from raw wrk output)", None,
         HostInfo(hostname="unknown host (raw wrk output from elsewhere)"), records, cells))

@@ -199,8 +199,9 @@ def _label(server: str, base: BenchResult, new: BenchResult) -> str:
     return record.label if record else server
 
 
+# h2load after each measured run (fairness) loads the server between the rounds wrk measures.
 COMPARED_SETTINGS = ("threads", "connections", "duration_s", "backend", "repeat", "primer_s",
-                     "warmup_s", "server_cpus", "loadgen_cpus")
+                     "warmup_s", "server_cpus", "loadgen_cpus", "fairness")
 
 
 def comparability_notes(base: BenchResult, new: BenchResult) -> list[str]:
@@ -214,5 +215,10 @@ def comparability_notes(base: BenchResult, new: BenchResult) -> list[str]:
     for name in COMPARED_SETTINGS:
         before, after = getattr(base.settings, name), getattr(new.settings, name)
         if before != after:
-            notes.append(f"{name} differs: base {before}, new {after}")
+            notes.append(f"{name} differs: base {_setting_text(before)}, new {_setting_text(after)}")
     return notes
+
+
+def _setting_text(value: object) -> str:
+    """(16, 128, 500) -> '16, 128, 500'; anything else as Python prints it."""
+    return ", ".join(map(str, value)) if isinstance(value, tuple) else str(value)

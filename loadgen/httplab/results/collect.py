@@ -7,7 +7,12 @@ elsewhere). The server's CPU and memory come from the .resources.json beside the
 A run spread over several load generators left one report and JSON per generator
 (<stem>.g1.txt, <stem>.g1.json, ...) and <stem>.generators.json, naming each one's
 engine: their runs are merged into one (results/merge.py), which keeps each generator's
-own run. One generator writes <stem>.txt and <stem>.json, as one machine always did."""
+own run. One generator writes <stem>.txt and <stem>.json, as one machine always did.
+
+h2load's run after a measured run (FAIRNESS=1) left <stem>.h2load.txt and <stem>.sockets.txt:
+each becomes one of the cell's fairness runs. h2load output that cannot be read does not
+fail the cell, whose wrk figures stand: it becomes a note on that round's wrk run ("fairness
+unknown: ..."), as a latency that cannot be known does."""
 
 from __future__ import annotations
 
@@ -16,7 +21,10 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from httplab.model import Cell, CellOutcome, CellStatus, GeneratorOutcome, ResourceUsage, WrkRun
+from httplab.h2load.command import H2LOAD_SUFFIX, SOCKETS_SUFFIX
+from httplab.h2load.reading import read_fairness_run
+from httplab.model import (Cell, CellOutcome, CellStatus, FairnessRun, GeneratorOutcome,
+                           ResourceUsage, WrkRun)
 from httplab.results.merge import merge_generator_runs
 from httplab.results.serialize import GENERATORS_SUFFIX, generators_from_dict, resources_from_dict
 from httplab.wrk.done_json import parse_done_json
@@ -129,14 +137,44 @@ def _merged_run_or_failure(outcome: CellOutcome) -> tuple[WrkRun | None, str | N
     return merged, zero_requests_reason(merged) if merged.requests == 0 else None
 
 
+def read_fairness(outcome: CellOutcome) -> tuple[FairnessRun | None, str | None]:
+    """h2load's run after this measured run, if one ran; else why its output cannot be read."""
+    if outcome.h2load_path is None:
+        return None, None
+    try:
+        h2load_text = outcome.h2load_path.read_text(errors="replace")
+        sockets_text = (None if outcome.sockets_path is None
+                        else outcome.sockets_path.read_text(errors="replace"))
+        source = str(outcome.h2load_path).removesuffix(H2LOAD_SUFFIX)  # the run's stem
+        return read_fairness_run(h2load_text, sockets_text, outcome.connections, source), None
+    except (OSError, ValueError) as error:
+        return None, str(error)
+
+
+def _round_with_fairness(outcome: CellOutcome, rounds: int
+                         ) -> tuple[WrkRun | None, str | None, FairnessRun | None]:
+    """The round's wrk run (or why it failed) and its h2load run; h2load output that
+    cannot be read is a note on the wrk run, or part of the failure when there is none."""
+    run, failure = _run_or_failure(outcome)
+    fairness, unreadable = read_fairness(outcome)
+    if unreadable is None:
+        return run, failure, fairness
+    if run is None:  # the failure names the round already
+        return None, f"{failure}; fairness unknown: {unreadable}", None
+    after = f" (h2load after round {outcome.repeat})" if rounds > 1 else ""
+    return replace(run, notes=(*run.notes, f"fairness unknown{after}: {unreadable}")), failure, None
+
+
 def cell_from_outcomes(outcomes: list[CellOutcome]) -> Cell:
-    """All measured runs of one cell; any failed run fails the cell and says which, while
-    the figures of every run that has any stay in the cell."""
+    """All measured runs of one cell, and h2load's runs after them; any failed run fails
+    the cell and says which, while the figures of every run that has any stay in the cell."""
     first = outcomes[0]
     key = dict(server=first.server, threads=first.threads, connections=first.connections)
-    runs, usages, reasons, rounds = [], [], [], []
+    runs, usages, reasons, rounds, fairness = [], [], [], [], []
     for outcome in sorted(outcomes, key=lambda o: o.repeat):
-        run, failure = _run_or_failure(outcome)
+        run, failure, fairness_run = _round_with_fairness(outcome, len(outcomes))
+        if fairness_run is not None:
+            fairness.append(fairness_run)
         if failure:
             reasons.append(failure if len(outcomes) == 1 else f"round {outcome.repeat}: {failure}")
         if run is not None:
@@ -145,7 +183,7 @@ def cell_from_outcomes(outcomes: list[CellOutcome]) -> Cell:
             rounds.append(outcome.repeat)
     status = CellStatus.FAILED if reasons else CellStatus.OK
     return Cell(**key, status=status, runs=tuple(runs), reason="; ".join(reasons) or None,
-                resources=tuple(usages), rounds=tuple(rounds))
+                resources=tuple(usages), rounds=tuple(rounds), fairness=tuple(fairness))
 
 
 def cells_from_outcomes(outcomes: list[CellOutcome]) -> tuple[Cell, ...]:
@@ -179,12 +217,14 @@ class RawFile:
 
     def outcome(self) -> CellOutcome:
         key = (self.server, self.threads, self.connections)
-        resources = _existing(_beside(self.stem, ".resources.json"))
+        beside = dict(repeat=self.repeat,
+                      resources_path=_existing(_beside(self.stem, ".resources.json")),
+                      h2load_path=_existing(_beside(self.stem, H2LOAD_SUFFIX)),
+                      sockets_path=_existing(_beside(self.stem, SOCKETS_SUFFIX)))
         if not self.spread:
             return CellOutcome(*key, self.text_path, _existing(_beside(self.stem, ".json")),
-                               repeat=self.repeat, resources_path=resources)
-        return CellOutcome(*key, repeat=self.repeat, resources_path=resources,
-                           generators=self._generators())
+                               **beside)
+        return CellOutcome(*key, generators=self._generators(), **beside)
 
     def _generators(self) -> tuple[GeneratorOutcome, ...]:
         """As the runner recorded them; without its record (or with one that cannot be

@@ -6,16 +6,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from httplab.model import (BenchResult, Cell, CellStatus, EngineRecord, GeneratorOutcome,
-                           HostInfo, Latency, ResourceUsage, ServerRecord, Settings,
-                           SocketErrors, ThreadRequestRate, WrkRun)
+from httplab.model import (BenchResult, Cell, CellStatus, EngineRecord, FairnessRun,
+                           GeneratorOutcome, HostInfo, Latency, ResourceUsage, ServerRecord,
+                           Settings, SocketErrors, ThreadRequestRate, WrkRun)
 
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 # Later versions added fields (3: each server's log file; 4: each run's round and the CPU
 # figures beside the server's; 5: each run's end time, latency sample count and whether its
 # histogram was exact, and for a run over several load generators each one's own run and
-# their start skew); older files read with their defaults.
-READABLE_VERSIONS = (1, 2, 3, 4, 5)
+# their start skew; 6: the connections as a list (a sweep), whether h2load measured
+# fairness, and each cell's h2load runs); older files read with their defaults.
+READABLE_VERSIONS = (1, 2, 3, 4, 5, 6)
 # Beside a measured run's raw files (<stem>.g1.txt, ...): which generator wrote which.
 GENERATORS_SUFFIX = ".generators.json"
 
@@ -71,7 +72,16 @@ def cell_to_dict(cell: Cell) -> dict[str, Any]:
         "runs": [{**run_to_dict(run), "round": round_number} if round_number else run_to_dict(run)
                  for run, round_number in zip(cell.runs, cell.rounds or (None,) * len(cell.runs))],
         "resources": [resources_to_dict(usage) for usage in cell.resources],
+        "fairness": [fairness_run_to_dict(run) for run in cell.fairness],
     }
+
+
+def fairness_run_to_dict(run: FairnessRun) -> dict[str, Any]:
+    return {**vars(run), "connection_bytes": list(run.connection_bytes)}
+
+
+def fairness_run_from_dict(data: dict[str, Any]) -> FairnessRun:
+    return FairnessRun(**{**data, "connection_bytes": tuple(data.get("connection_bytes", ()))})
 
 
 def result_to_dict(result: BenchResult) -> dict[str, Any]:
@@ -81,6 +91,7 @@ def result_to_dict(result: BenchResult) -> dict[str, Any]:
         "settings": None if result.settings is None else {
             **vars(result.settings), "servers": list(result.settings.servers),
             "threads": list(result.settings.threads),
+            "connections": list(result.settings.connections),
             "worker_settings": list(result.settings.worker_settings),
             "loadgen_hosts": list(result.settings.loadgen_hosts)},
         "host": vars(result.host).copy(),
@@ -126,7 +137,8 @@ def cell_from_dict(data: dict[str, Any]) -> Cell:
                 connections=data["connections"], status=CellStatus(data["status"]),
                 runs=tuple(run_from_dict(run) for run in data["runs"]), reason=data.get("reason"),
                 rounds=tuple(run["round"] for run in data["runs"] if "round" in run),
-                resources=tuple(resources_from_dict(usage) for usage in data.get("resources", ())))
+                resources=tuple(resources_from_dict(usage) for usage in data.get("resources", ())),
+                fairness=tuple(fairness_run_from_dict(run) for run in data.get("fairness", ())))
 
 
 def result_from_dict(data: dict[str, Any]) -> BenchResult:
@@ -140,11 +152,7 @@ def result_from_dict(data: dict[str, Any]) -> BenchResult:
     try:
         return BenchResult(
             format_version=version, created_utc=data["created_utc"],
-            settings=None if settings is None else Settings(
-                **{**settings, "servers": tuple(settings["servers"]),
-                   "threads": tuple(settings["threads"]),
-                   "worker_settings": tuple(settings.get("worker_settings", ("original",))),
-                   "loadgen_hosts": tuple(settings.get("loadgen_hosts", ()))}),
+            settings=None if settings is None else settings_from_dict(settings),
             host=HostInfo(**data["host"]),
             servers=tuple(ServerRecord(**server) for server in data["servers"]),
             cells=tuple(cell_from_dict(cell) for cell in data["cells"]),
@@ -153,6 +161,16 @@ def result_from_dict(data: dict[str, Any]) -> BenchResult:
         )
     except (KeyError, TypeError) as error:
         raise ResultsFormatError(f"results.json is missing or has an unknown field: {error}") from error
+
+
+def settings_from_dict(data: dict[str, Any]) -> Settings:
+    """Versions 1-5 wrote one connection count; 6 a list (one point, or a sweep)."""
+    connections = data["connections"]
+    return Settings(**{
+        **data, "servers": tuple(data["servers"]), "threads": tuple(data["threads"]),
+        "connections": (connections,) if isinstance(connections, int) else tuple(connections),
+        "worker_settings": tuple(data.get("worker_settings", ("original",))),
+        "loadgen_hosts": tuple(data.get("loadgen_hosts", ()))})
 
 
 def generators_to_dict(generators: tuple[GeneratorOutcome, ...], stem_dir: Path) -> dict[str, Any]:

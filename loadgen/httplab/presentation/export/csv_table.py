@@ -1,17 +1,20 @@
 """The results table as CSV, in base units (µs, bytes, bytes/s) for spreadsheets and scripts.
 Figures are as in results.md: medians over a cell's runs, error counts summed. The
-generators column is always there (1 for wrk on one machine)."""
+generators column is always there (1 for wrk on one machine). The fairness columns (h2load's
+runs) are fractions like the CV, empty when h2load did not run; an infinite spread is "inf"."""
 
 from __future__ import annotations
 
 import csv
 import io
+import math
 
 from httplab.presentation.figures import CellFigures, cell_figures
 from httplab.model import BenchResult, Cell
 from httplab.presentation.export.columns import generator_count, run_notes, server_log
 from httplab.results.bottleneck import cell_bottleneck
 from httplab.results.ceiling import ceiling_share
+from httplab.results.fairness import cell_fairness
 
 HEADER = ("framework", "server", "threads", "connections", "generators", "runs",
           "requests_per_sec",
@@ -24,7 +27,9 @@ HEADER = ("framework", "server", "threads", "connections", "generators", "runs",
           "share_of_ceiling", "cpu_us_per_request", "context_switches_per_request",
           "server_threads",
           "loadgen_cores", "host_busy_cores", "limited_by", "limited_by_detail", "status",
-          "reason", "notes", "server_log")
+          "reason", "notes", "server_log", "fairness_spread", "fairness_cv",
+          "fairness_slowest_10pct_share")
+FAIRNESS_COLUMNS = 3
 
 
 class CsvExporter:
@@ -48,8 +53,18 @@ def _row(result: BenchResult, cell: Cell) -> tuple[object, ...]:
             "; ".join(run_notes(cell)), server_log(cell, result) or "")
     figures = cell_figures(cell)
     if figures is None:
-        return head + ("",) * (len(HEADER) - len(head) - len(tail)) + tail
-    return head + _measured(figures) + _cpu(figures, ceiling_share(cell, result)) + tail
+        body = ("",) * (len(HEADER) - len(head) - len(tail) - FAIRNESS_COLUMNS)
+    else:
+        body = _measured(figures) + _cpu(figures, ceiling_share(cell, result))
+    return head + body + tail + _fairness(cell)
+
+
+def _fairness(cell: Cell) -> tuple[str, ...]:
+    figures = cell_fairness(cell)
+    if figures is None:
+        return ("",) * FAIRNESS_COLUMNS
+    spread = "inf" if math.isinf(figures.spread) else _number(figures.spread, digits=4)
+    return (spread, _number(figures.cv, digits=4), _number(figures.slowest_share, digits=4))
 
 
 def _cpu(figures: CellFigures, share: float | None) -> tuple[object, ...]:

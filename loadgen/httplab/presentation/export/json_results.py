@@ -1,19 +1,23 @@
 """results.json: the whole BenchResult, with its format version, and for each cell the
-summary of its Requests/sec (derived for readers of the JSON; not read back)."""
+summary of its Requests/sec and its fairness figures (derived for readers of the JSON; not
+read back). JSON has no infinity: an infinite fairness spread is the string "inf"."""
 
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from httplab.model import BenchResult, Cell
 from httplab.results.serialize import result_to_dict
 from httplab.results.bottleneck import cell_bottleneck
+from httplab.results.fairness import cell_fairness
 from httplab.results.stats import cell_summary
 
 SUMMARY_KEY = "requests_per_sec_summary"
 SUMMARY_AFTER = "reason"  # where the summary sits among a cell's keys
 BOTTLENECK_KEY = "limited_by"  # derived by results/bottleneck.py; not read back
+FAIRNESS_KEY = "fairness_summary"  # derived by results/fairness.py; not read back
 
 
 class JsonExporter:
@@ -21,7 +25,8 @@ class JsonExporter:
 
     def render(self, result: BenchResult) -> str:
         document = result_to_dict(result)
-        document["cells"] = [_with_bottleneck(_with_summary(data, cell), cell, result)
+        document["cells"] = [_with_bottleneck(_with_fairness(_with_summary(data, cell), cell),
+                                              cell, result)
                              for data, cell in zip(document["cells"], result.cells)]
         return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
@@ -39,3 +44,11 @@ def _with_summary(data: dict[str, Any], cell: Cell) -> dict[str, Any]:
 def _with_bottleneck(data: dict[str, Any], cell: Cell, result: BenchResult) -> dict[str, Any]:
     verdict = cell_bottleneck(cell, result)
     return {**data, BOTTLENECK_KEY: {"limit": verdict.limit.value, "detail": verdict.detail}}
+
+
+def _with_fairness(data: dict[str, Any], cell: Cell) -> dict[str, Any]:
+    figures = cell_fairness(cell)
+    if figures is None:
+        return {**data, FAIRNESS_KEY: None}
+    spread = "inf" if math.isinf(figures.spread) else figures.spread
+    return {**data, FAIRNESS_KEY: {**vars(figures), "spread": spread}}

@@ -1,6 +1,9 @@
-"""The results as Markdown: the cells table, the servers as run, and any warnings."""
+"""The results as Markdown: the cells table, where the CPU went, per-connection fairness
+(when h2load ran), the servers as run, and any warnings."""
 
 from __future__ import annotations
+
+import math
 
 from httplab.presentation.figures import CellFigures, cell_figures
 from httplab.presentation.formatting import MISSING, format_bytes, format_duration_us, format_rate
@@ -9,6 +12,7 @@ from httplab.presentation.export.columns import (cell_status, generator_count, r
                                                  socket_errors, spread_over_generators)
 from httplab.results.bottleneck import cell_bottleneck
 from httplab.results.ceiling import ceiling_share
+from httplab.results.fairness import cell_fairness
 
 HEADER = ("Framework", "Threads", "Connections", "Requests/sec", "Min–max", "CV",
           "Successful req/s", "Latency avg", "Latency stdev", "Latency max", "p50", "p99",
@@ -18,6 +22,12 @@ CPU_HEADER = ("Framework", "Threads", "Connections", "Requests/sec", "Share of c
               "Server CPU (cores)",
               "Server CPU per request", "Context switches per request", "Server threads",
               "wrk CPU (cores)", "Host busy (cores)", "Limited by", "Figures behind it")
+FAIRNESS_HEADER = ("Framework", "Threads", "Connections", "h2load runs", "Fairness spread",
+                   "CV across connections", "Slowest 10 % share")
+FAIRNESS_INTRO = ("Per-connection fairness (h2load, one request in flight per connection, after "
+                  "each measured run; spread: the busiest connection's requests over the idlest's, "
+                  "∞ when one completed none; the slowest 10 % of connections get 10 % of the "
+                  "requests when the server is fair):")
 SERVER_HEADER = ("Server", "Version", "Transport", "Ready line", "First answer", "Image size",
                  "Java", "Check")
 
@@ -29,6 +39,9 @@ class MarkdownExporter:
         lines = [*_preamble(result), "", *_cells_table(result)]
         lines += ["", "Where the CPU went (the rule is in the README, \"Bottlenecks\"):", "",
                   *_table(CPU_HEADER, [_cpu_row(result, c) for c in result.cells])]
+        if any(cell.fairness for cell in result.cells):
+            lines += ["", FAIRNESS_INTRO, "",
+                      *_table(FAIRNESS_HEADER, [_fairness_row(result, c) for c in result.cells])]
         if result.servers:
             lines += ["", "Servers as run:", "",
                       *_table(SERVER_HEADER, [_server_row(s) for s in result.servers])]
@@ -47,19 +60,27 @@ def _preamble(result: BenchResult) -> list[str]:
 
 
 def describe_settings(settings: Settings) -> str:
-    threads = " and ".join(str(count) for count in settings.threads)
-    text = (f"wrk with {settings.connections} connections, threads {threads}, "
-            f"{settings.duration_s:g} s per run, against {settings.url}; backend {settings.backend}")
+    text = (f"wrk with {spoken_list(settings.connections)} connections, threads "
+            f"{spoken_list(settings.threads)}, {settings.duration_s:g} s per run, against "
+            f"{settings.url}; backend {settings.backend}")
     text += f"; {settings.repeat} measured run{'s' if settings.repeat > 1 else ''} per cell"
     warmups = [f"{name} {seconds:g} s" for name, seconds in
                (("primer", settings.primer_s), ("warm-up", settings.warmup_s)) if seconds]
     text += f", after {' and '.join(warmups)} (not measured)" if warmups else ", no warm-up"
+    if settings.fairness:
+        text += "; fairness: h2load after each measured run"
     if settings.worker_settings != ("original",):
         text += f"; worker settings: {', '.join(settings.worker_settings)}"
     for name, cpus in (("server", settings.server_cpus), ("wrk", settings.loadgen_cpus)):
         if cpus:
             text += f"; {name} on CPUs {cpus}"
     return text
+
+
+def spoken_list(values: tuple[int, ...]) -> str:
+    """(16, 128, 500) -> '16, 128 and 500'."""
+    texts = [str(value) for value in values]
+    return " and ".join(filter(None, (", ".join(texts[:-1]), texts[-1]))) if texts else MISSING
 
 
 def _cells_table(result: BenchResult) -> list[str]:
@@ -121,6 +142,20 @@ def _cpu_row(result: BenchResult, cell: Cell) -> tuple[str, ...]:
         MISSING if figures.threads_max is None else str(figures.threads_max),
         _number(figures.loadgen_cores), _number(figures.host_busy_cores),
         verdict.limit.value, verdict.detail)
+
+
+def _fairness_row(result: BenchResult, cell: Cell) -> tuple[str, ...]:
+    head = (result.label(cell.server), str(cell.threads), str(cell.connections),
+            str(len(cell.fairness)))
+    figures = cell_fairness(cell)
+    if figures is None:
+        return head + (MISSING,) * 3
+    spread = "∞" if math.isinf(figures.spread) else f"{figures.spread:.2f}×"
+    return head + (spread, _percent(figures.cv), _percent(figures.slowest_share))
+
+
+def _percent(value: float | None) -> str:
+    return MISSING if value is None else f"{value:.1%}"
 
 
 def _share(cell: Cell, result: BenchResult) -> str:
