@@ -13,6 +13,7 @@ from httplab.presentation.chart_throughput import (build_throughput_figure, char
 from httplab.presentation.chart_latency import (build_latency_memory_figure,
                                                 draw_latency_memory_chart)
 from httplab.presentation.figures import cell_figures
+from httplab.presentation.points import at_connections, headline_connections
 from httplab.model import Cell, CellStatus, Latency, WrkRun
 from httplab.results.stats import cell_summary
 
@@ -46,6 +47,13 @@ def value_labels(axes) -> dict[float, str]:
     return {round(t.xy[0], 6): t.get_text() for t in axes.texts if hasattr(t, "xy")}
 
 
+def headline_sample():
+    """What publish passes to result1, result2 and the CPU chart: the sample's cells at its
+    headline connection count, 500."""
+    result = sample_result()
+    return at_connections(result, headline_connections(result))
+
+
 def all_failed(result):
     return replace(result, cells=tuple(
         Cell(c.server, c.threads, c.connections, CellStatus.FAILED, reason="never healthy")
@@ -70,7 +78,7 @@ def with_a_failed_cell_carrying_a_zero_request_run(result):
 
 def test_chart_is_a_png_of_readable_size(tmp_path):
     path = tmp_path / "image" / "result1.png"
-    draw_throughput_chart(sample_result(), path)
+    draw_throughput_chart(headline_sample(), path)
     data = path.read_bytes()
     width, height = png_size(data)
     assert 800 <= width <= 2000 and 400 <= height <= 1200
@@ -84,7 +92,7 @@ def test_title_names_the_protocol():
 
 
 def test_throughput_has_one_bar_per_measured_cell_at_its_median():
-    result = sample_result()
+    result = headline_sample()
     (axes,) = build_throughput_figure(result).axes
     servers = [label.get_text() for label in axes.get_xticklabels()]
     colour = {threads: to_rgba(f"C{position}")  # as the legend: one colour per thread setting
@@ -99,14 +107,14 @@ def test_throughput_has_one_bar_per_measured_cell_at_its_median():
 
 
 def test_throughput_bars_are_labelled_with_their_median():
-    (axes,) = build_throughput_figure(sample_result()).axes
+    (axes,) = build_throughput_figure(headline_sample()).axes
     labels = value_labels(axes)
     assert sorted(labels.values()) == ["69,297", "75,561"]  # medians 69296.64 and 75561.34
     assert labels == {round(center(bar), 6): f"{bar.get_height():,.0f}" for bar in bars(axes)}
 
 
 def test_throughput_shows_failed_cells_as_text_not_bars():
-    (axes,) = build_throughput_figure(sample_result()).axes
+    (axes,) = build_throughput_figure(headline_sample()).axes
     failed = texts(axes, "failed")
     assert len(failed) == 2  # undertow at 10 and 5 threads
     assert {round(t.get_position()[0]) for t in failed} == {1}  # undertow's slot
@@ -114,7 +122,7 @@ def test_throughput_shows_failed_cells_as_text_not_bars():
 
 
 def test_throughput_of_all_failed_cells_has_no_bars_and_says_failed():
-    result = all_failed(sample_result())
+    result = all_failed(headline_sample())
     (axes,) = build_throughput_figure(result).axes
     assert bars(axes) == []
     assert len(texts(axes, "failed")) == len(result.cells) == 4
@@ -122,7 +130,7 @@ def test_throughput_of_all_failed_cells_has_no_bars_and_says_failed():
 
 
 def test_a_failed_cell_with_a_zero_request_run_is_failed_not_a_zero_bar():
-    result = with_a_failed_cell_carrying_a_zero_request_run(sample_result())
+    result = with_a_failed_cell_carrying_a_zero_request_run(headline_sample())
     (axes,) = build_throughput_figure(result).axes
     assert sorted(bar.get_height() for bar in bars(axes)) == [
         pytest.approx(69296.64), pytest.approx(75561.34)]
@@ -130,7 +138,7 @@ def test_a_failed_cell_with_a_zero_request_run_is_failed_not_a_zero_bar():
 
 
 def test_a_missing_cell_is_not_applicable():
-    result = sample_result()
+    result = headline_sample()
     result = replace(result, cells=result.cells[:-1])  # no undertow at 5 threads at all
     (axes,) = build_throughput_figure(result).axes
     assert (len(bars(axes)), len(texts(axes, "failed")), len(texts(axes, "n/a"))) == (2, 1, 1)
@@ -141,7 +149,7 @@ def test_a_missing_cell_is_not_applicable():
 
 def test_latency_and_memory_chart_is_a_png_of_readable_size(tmp_path):
     path = tmp_path / "result2.png"
-    draw_latency_memory_chart(sample_result(), path)
+    draw_latency_memory_chart(headline_sample(), path)
     width, height = png_size(path.read_bytes())
     assert 1000 <= width <= 2000 and 400 <= height <= 1200
 
@@ -152,7 +160,7 @@ def bars_by_percentile(axes) -> dict[str, list[tuple[int, float]]]:
 
 
 def test_latency_bars_are_the_measured_cells_percentiles_in_ms():
-    result = sample_result()
+    result = headline_sample()
     latency, _ = build_latency_memory_figure(result).axes
     netty = cell_figures(result.cells[0])  # netty at 10 threads, the first setting
     assert bars_by_percentile(latency) == {
@@ -163,7 +171,7 @@ def test_latency_bars_are_the_measured_cells_percentiles_in_ms():
 
 
 def test_memory_bars_are_peak_mib_labelled_with_cpu_cores():
-    result = sample_result()
+    result = headline_sample()
     _, memory = build_latency_memory_figure(result).axes
     (bar,) = bars(memory)
     assert (round(center(bar)), bar.get_height()) == (0, pytest.approx(310))  # the runs' peak
@@ -171,7 +179,7 @@ def test_memory_bars_are_peak_mib_labelled_with_cpu_cores():
 
 
 def test_latency_and_memory_show_a_failed_server_as_text():
-    latency, memory = build_latency_memory_figure(sample_result()).axes
+    latency, memory = build_latency_memory_figure(headline_sample()).axes
     for axes in (latency, memory):
         (failed,) = texts(axes, "failed")
         assert round(failed.get_position()[0]) == 1  # undertow's slot
@@ -179,14 +187,14 @@ def test_latency_and_memory_show_a_failed_server_as_text():
 
 
 def test_latency_and_memory_of_all_failed_cells_have_no_bars_and_say_failed():
-    latency, memory = build_latency_memory_figure(all_failed(sample_result())).axes
+    latency, memory = build_latency_memory_figure(all_failed(headline_sample())).axes
     for axes in (latency, memory):
         assert bars(axes) == []
         assert len(texts(axes, "failed")) == 2  # both servers at the first thread setting
 
 
 def test_latency_and_memory_draw_a_failed_cell_with_a_run_as_failed():
-    result = with_a_failed_cell_carrying_a_zero_request_run(sample_result())
+    result = with_a_failed_cell_carrying_a_zero_request_run(headline_sample())
     latency, memory = build_latency_memory_figure(result).axes
     for axes in (latency, memory):
         assert {round(center(bar)) for bar in bars(axes)} == {0}
@@ -214,14 +222,14 @@ def _faster_undertow(result):
 def test_frameworks_are_ordered_fastest_first_and_unmeasured_last():
     from httplab.presentation.chart_throughput import server_order
 
-    assert server_order(sample_result()) == ["netty", "undertow"]  # undertow failed
-    assert server_order(_faster_undertow(sample_result())) == ["undertow", "netty"]
+    assert server_order(headline_sample()) == ["netty", "undertow"]  # undertow failed
+    assert server_order(_faster_undertow(headline_sample())) == ["undertow", "netty"]
 
 
 def test_cells_not_limited_by_the_server_alone_are_hatched():
     """In the sample, Netty at 10 threads used its whole CPU ("server"); at 5 threads its
     CPU was not sampled ("unknown")."""
-    result = sample_result()
+    result = headline_sample()
     axes = build_throughput_figure(result).axes[0]
     hatches = {round(bar.get_height(), 2): bar.get_hatch() for bar in bars(axes)}
     assert hatches == {69296.64: None, 75561.34: "//"}
@@ -230,7 +238,7 @@ def test_cells_not_limited_by_the_server_alone_are_hatched():
 def test_cpu_chart_has_one_bar_per_cell_with_a_cpu_figure_at_its_cost():
     from httplab.presentation.chart_cpu import build_cpu_figure, cpu_label
 
-    result = sample_result()
+    result = headline_sample()
     axes = build_cpu_figure(result).axes[0]
     netty10 = cell_figures(result.cells[0]).cpu_us_per_request
     assert [round(bar.get_height(), 3) for bar in bars(axes)] == [round(netty10, 3)]
@@ -241,7 +249,7 @@ def test_cpu_chart_has_one_bar_per_cell_with_a_cpu_figure_at_its_cost():
 def test_cpu_chart_of_all_failed_cells_has_no_bars():
     from httplab.presentation.chart_cpu import build_cpu_figure
 
-    axes = build_cpu_figure(all_failed(sample_result())).axes[0]
+    axes = build_cpu_figure(all_failed(headline_sample())).axes[0]
     assert bars(axes) == [] and len(texts(axes, "failed")) == 4
 
 
@@ -253,3 +261,74 @@ def test_the_cpu_chart_goes_beside_the_first(image, expected):
     from httplab.presentation.publish import cpu_chart_path
 
     assert cpu_chart_path(Path(image)) == Path(expected)
+
+
+# --- one connection count of a sweep: the headline ---------------------------------------
+
+
+def _sweep_of_the_sample():
+    """The sample measured at 16, 128 and 500 connections; the smaller counts at a tenth
+    of the rate, so a chart drawing them would show other medians."""
+    from httplab.model import CellStatus as Status
+
+    sample = headline_sample()
+    smaller = tuple(replace(c, connections=count,
+                            runs=tuple(replace(r, requests_per_sec=r.requests_per_sec / 10,
+                                               connections=count) for r in c.runs))
+                    for count in (16, 128) for c in sample.cells)
+    assert {c.status for c in smaller} == {Status.OK, Status.FAILED}
+    return replace(sample, cells=smaller + sample.cells,
+                   settings=replace(sample.settings, connections=(16, 128, 500)))
+
+
+@pytest.mark.parametrize("counts, cells_at, expected", [
+    ((16, 128, 500), (16, 128, 500), 500),
+    ((500,), (500,), 500),
+    ((16, 128, 500), (16, 128), 128),  # the largest measured, not the largest asked for
+    ((16, 128), (), 128),  # nothing measured: the largest asked for
+])
+def test_the_headline_is_the_largest_connection_count_measured(counts, cells_at, expected):
+    sample = sample_result()
+    result = replace(sample, settings=replace(sample.settings, connections=counts),
+                     cells=tuple(replace(sample.cells[0], connections=n) for n in cells_at))
+    assert headline_connections(result) == expected
+
+
+def test_no_headline_without_settings_or_cells():
+    assert headline_connections(replace(sample_result(), settings=None, cells=())) is None
+
+
+def test_at_connections_keeps_only_the_cells_at_that_count():
+    sweep = _sweep_of_the_sample()
+    assert at_connections(sweep, 500).cells == headline_sample().cells
+    assert {c.connections for c in at_connections(sweep, 16).cells} == {16}
+    assert len(at_connections(sweep, 16).cells) == 4
+
+
+@pytest.mark.parametrize("threads, connections, expected_threads", [
+    (10, 500, 10), (10, 8, 8), (5, 8, 5), (10, 7, None)])
+def test_cell_at_caps_threads_at_the_connection_count(threads, connections, expected_threads):
+    from httplab.presentation.points import cell_at
+
+    base = sample_result().cells[0]
+    result = replace(sample_result(), cells=(base, replace(base, threads=8, connections=8),
+                                             replace(base, threads=5, connections=8)))
+    cell = cell_at(result, "netty", threads, connections)
+    assert (cell and cell.threads) == expected_threads
+    assert cell is None or cell.connections == connections
+
+
+def test_the_charts_of_a_sweep_draw_the_headline_cells_and_say_the_count(tmp_path):
+    from httplab.presentation.chart_cpu import build_cpu_figure
+    from httplab.presentation.publish import draw_charts
+
+    sweep = _sweep_of_the_sample()
+    headline = at_connections(sweep, headline_connections(sweep))
+    (axes,) = build_throughput_figure(headline).axes
+    assert sorted(round(bar.get_height(), 2) for bar in bars(axes)) == [69296.64, 75561.34]
+    assert axes.get_title().startswith("wrk Requests/sec, 500 connections, 10 s per run")
+    latency, memory = build_latency_memory_figure(headline).axes
+    assert latency.get_title().endswith("10 threads, 500 connections")
+    assert "500 connections" in build_cpu_figure(headline).axes[0].get_title()
+    draw_charts(sweep, tmp_path / "result1.png")
+    assert (tmp_path / "result3.png").is_file()

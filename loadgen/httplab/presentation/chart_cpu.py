@@ -17,6 +17,7 @@ from httplab.presentation.chart_throughput import (  # noqa: E402
     DPI, FIGURE_SIZE_IN, caption, find_cell, measured, reference_servers, save_figure,
     server_order, set_server_ticks, thread_settings, unmeasured_text)
 from httplab.presentation.figures import cell_figures  # noqa: E402
+from httplab.presentation.points import headline_connections  # noqa: E402
 
 
 def cpu_label(microseconds: float) -> str:
@@ -52,7 +53,8 @@ def build_cpu_figure(result: BenchResult) -> Figure:
     set_server_ticks(axes, result, servers)
     axes.set_xlim(-0.6, len(servers) - 0.4)
     axes.set_ylabel("server CPU time per request (µs)")
-    axes.set_title("Server CPU time per completed request (lower is better)\n"
+    axes.set_title(f"Server CPU time per completed request, {headline_connections(result)} "
+                   "connections (lower is better)\n"
                    "its CPU time while wrk measured, over the requests wrk completed",
                    fontsize=11)
     axes.legend(handles=[Patch(color=f"C{position}", label=f"{threads} wrk threads")

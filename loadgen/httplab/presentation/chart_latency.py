@@ -1,8 +1,9 @@
 """image/result2.png: latency percentiles and server memory per framework, side by side.
 
-Drawn from a BenchResult only. Latency uses the first thread setting, so every framework is
-shown under the same load; figures are medians over a cell's runs. A cell that failed is
-drawn as "failed" (never as a zero bar), even when it carries a run."""
+Drawn from a BenchResult only. Latency uses the first thread setting and the headline
+connection count, so every framework is shown under the same load; figures are medians over
+a cell's runs. A cell that failed is drawn as "failed" (never as a zero bar), even when it
+carries a run."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ matplotlib.use("Agg")
 from matplotlib.figure import Figure  # noqa: E402
 
 from httplab.presentation.chart_throughput import (  # noqa: E402
-    DPI, caption, measured, save_figure, server_order, set_server_ticks, thread_settings,
-    unmeasured_text)
+    DPI, caption, find_cell, measured, save_figure, server_order, set_server_ticks,
+    thread_settings, unmeasured_text)
+from httplab.presentation.points import headline_connections  # noqa: E402
 from httplab.presentation.figures import CellFigures, cell_figures  # noqa: E402
 from httplab.model import BenchResult, Cell  # noqa: E402
 
@@ -24,8 +26,9 @@ FIGURE_SIZE_IN = (12, 5.6)
 MIB = 2**20
 
 
-def _cells_at(result: BenchResult, threads: int) -> dict[str, Cell]:
-    return {cell.server: cell for cell in result.cells if cell.threads == threads}
+def _cells_at(result: BenchResult, servers: list[str], threads: int) -> dict[str, Cell]:
+    cells = {server: find_cell(result, server, threads) for server in servers}
+    return {server: cell for server, cell in cells.items() if cell is not None}
 
 
 def _figures_of(cells: dict[str, Cell]) -> dict[str, CellFigures]:
@@ -76,7 +79,8 @@ def _draw_memory(axes, servers: list[str], figures: dict[str, CellFigures]) -> N
 def build_latency_memory_figure(result: BenchResult) -> Figure:
     """The chart as a Figure, not yet written anywhere: latency left, memory right."""
     servers, threads = server_order(result), thread_settings(result)[0]
-    cells = _cells_at(result, threads)
+    cells = _cells_at(result, servers, threads)
+    load = f"{threads} threads, {headline_connections(result)} connections"
     figures = _figures_of(cells)
     figure = Figure(figsize=FIGURE_SIZE_IN, dpi=DPI)
     left, right = figure.subplots(1, 2)
@@ -87,7 +91,7 @@ def build_latency_memory_figure(result: BenchResult) -> Figure:
         _mark_unmeasured(axes, servers, cells, figures)
         set_server_ticks(axes, result, servers)
         axes.set_xlim(-0.6, len(servers) - 0.4)  # the same slots whether a server failed or not
-        axes.set_title(f"{title}, {threads} threads", fontsize=10)
+        axes.set_title(f"{title}, {load}", fontsize=10)
         axes.grid(axis="y", alpha=0.3)
     figure.text(0.01, 0.01, caption(result), fontsize=7, color="dimgray")
     figure.tight_layout(rect=(0, 0.03, 1, 1))

@@ -1,4 +1,5 @@
-"""image/result1.png: grouped bars of Requests/sec per framework, one bar per thread setting.
+"""image/result1.png: grouped bars of Requests/sec per framework, one bar per thread setting,
+at one connection count: the headline one (presentation/points.py).
 
 Drawn from a BenchResult only (what results.json holds), never from live measurements."""
 
@@ -16,12 +17,14 @@ from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import StrMethodFormatter  # noqa: E402
 
 from httplab.model import BenchResult, Cell, CellStatus  # noqa: E402
+from httplab.presentation.points import cell_at, headline_connections  # noqa: E402
 from httplab.results.bottleneck import Limit, cell_bottleneck  # noqa: E402
 from httplab.results.stats import Summary, cell_summary  # noqa: E402
 
 FIGURE_SIZE_IN = (10, 6.2)
 DPI = 110
 LIMITED_ELSEWHERE_HATCH = "//"  # a cell whose verdict is not "server" (results/bottleneck.py)
+LIMITED_ELSEWHERE = "not limited by the server alone\n(wrk, shared CPUs or unknown: see results.md)"
 
 
 def thread_settings(result: BenchResult) -> list[int]:
@@ -49,22 +52,27 @@ def _best_rate(result: BenchResult, server: str) -> float:
 
 
 def find_cell(result: BenchResult, server: str, threads: int) -> Cell | None:
-    return next((cell for cell in result.cells
-                 if cell.server == server and cell.threads == threads), None)
+    """The server's cell at this thread setting and the headline connection count."""
+    connections = headline_connections(result)
+    return None if connections is None else cell_at(result, server, threads, connections)
 
 
 def chart_title(result: BenchResult) -> str:
-    settings = result.settings
-    connections = settings.connections if settings else _first_connections(result)
-    duration = f", {settings.duration_s:g} s per run" if settings else ""
-    repeats = ""
-    if settings and settings.repeat > 1:
-        repeats = f"\nmedian of {settings.repeat} runs, bars from min to max"
-    return f"wrk Requests/sec, {connections} connections{duration} (higher is better){repeats}"
+    connections = headline_connections(result) or "?"
+    return (f"wrk Requests/sec, {connections} connections{duration_text(result)} "
+            f"(higher is better){repeats_text(result)}")
 
 
-def _first_connections(result: BenchResult) -> int | str:
-    return result.cells[0].connections if result.cells else "?"
+def duration_text(result: BenchResult) -> str:
+    """E.g. ", 10 s per run"; empty when the settings are unknown."""
+    return f", {result.settings.duration_s:g} s per run" if result.settings else ""
+
+
+def repeats_text(result: BenchResult) -> str:
+    """A title's second line when cells were measured more than once; else empty."""
+    if result.settings and result.settings.repeat > 1:
+        return f"\nmedian of {result.settings.repeat} runs, bars from min to max"
+    return ""
 
 
 def measured(cell: Cell | None) -> bool:
@@ -124,8 +132,7 @@ def _legend(settings: list[int], with_ceiling: bool) -> list:
         handles.append(Line2D([], [], color="gray", linestyle="--",
                               label="dashed: the ceiling (reference server, same load)"))
     return handles + [Patch(facecolor="white", edgecolor="black", hatch=LIMITED_ELSEWHERE_HATCH,
-                            label="hatched: not limited by the server alone\n"
-                                  "(wrk, shared CPUs or unknown: see results.md)")]
+                            label=f"hatched: {LIMITED_ELSEWHERE}")]
 
 
 def caption(result: BenchResult) -> str:
