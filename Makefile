@@ -6,7 +6,7 @@ SHELL := /bin/bash
 # loadgen/httplab/cli.py (`make help` lists them). VARIABLE becomes --variable, _ as -.
 BENCH_SETTINGS := SERVERS THREADS CONNECTIONS DURATION REPEAT PRIMER WARMUP SERVER_CPUS SETTINGS \
 	CEILING LOADGEN_CPUS CV_THRESHOLD BACKEND BASE_IMAGES IMAGE SERVER_HOST LOADGEN_HOSTS \
-	TARGET_ADDRESS
+	TARGET_ADDRESS FAIRNESS
 REPORT_SETTINGS := FROM OUT IMAGE
 user_flags = $(foreach v,$(1),$(if $(filter command line environment%,$(origin $(v))),--$(shell echo '$(v)' | tr 'A-Z_' 'a-z-')='$($(v))'))
 # make compare: BASE= and NEW= name two run directories (or their results.json); no default
@@ -23,7 +23,9 @@ JAR_INPUTS := $(shell find servers -name '*.java' -o -name pom.xml -o -name serv
 SERVER_NAMES := $(patsubst servers/%/server.toml,%,$(wildcard servers/*/server.toml))
 JARS := $(foreach s,$(SERVER_NAMES),$(if $(wildcard servers/$(s)/pom.xml),servers/$(s)/target/$(s).jar))
 
-.PHONY: help bench report compare test golden jars venv base-images servers-table clean
+.PHONY: help bench sweep report compare test golden jars venv base-images servers-table clean
+# make sweep: the concurrency sweep's own points, before the user's settings (which win).
+SWEEP_SETTINGS := --threads=10 --connections=16,64,256,500,1024
 
 help: venv ## List the targets, and the settings with their defaults
 	@echo "Targets:"
@@ -36,6 +38,9 @@ help: venv ## List the targets, and the settings with their defaults
 
 bench: venv $(if $(filter local,$(BACKEND)),jars) ## Run wrk against every server, one at a time
 	$(HTTPLAB) bench $(call user_flags,$(BENCH_SETTINGS))
+
+sweep: venv $(if $(filter local,$(BACKEND)),jars) ## Every server at 16 to 1024 connections (image/result3.png)
+	$(HTTPLAB) bench $(SWEEP_SETTINGS) $(call user_flags,$(BENCH_SETTINGS))
 
 report: venv ## Rebuild results.{json,md,csv} and the chart from raw wrk text (FROM, OUT, IMAGE)
 	$(HTTPLAB) report $(call user_flags,$(REPORT_SETTINGS))

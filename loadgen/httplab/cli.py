@@ -36,7 +36,7 @@ IMAGE_HELP = ("the Requests/sec chart, relative to the repository; the latency a
 BENCH_SETTINGS = (
     ("servers", "all", "comma-separated server folders, or 'all'"),
     ("threads", "10,5", "wrk threads; one run per value"),
-    ("connections", "500", "wrk connections"),
+    ("connections", "500", "wrk connections; several (16,128,500) measure each server at each"),
     ("duration", "10s", "per run: 10s, 2m, 1h"),
     ("repeat", "1", "rounds: each starts, warms and measures every server again (rotated)"),
     ("primer", "5s", f"unmeasured run at {PRIMER_CONNECTIONS} connections first; 0 for none"),
@@ -48,6 +48,8 @@ BENCH_SETTINGS = (
     ("settings", "original", "worker settings: original (the write-up's), default (each "
                              "framework's documented default for this host), or both"),
     ("ceiling", "1", "1: measure the reference server (nginx) first, as the ceiling; 0: do not"),
+    ("fairness", "1", "1: h2load after each measured run, as long, for per-connection "
+                      "fairness; 0: do not"),
     ("backend", "docker", "docker, or local (java -jar and wrk on this host)"),
     ("base-images", "auto", "docker: official images, local ones (make base-images), or auto: "
                             "official when they can be pulled"),
@@ -129,7 +131,7 @@ def _raise_interrupt(signum: int, frame: object) -> None:
 def run_bench(args: argparse.Namespace) -> int:
     known = discover(servers_dir(args.repo))
     options = Options(args.repeat, args.primer, args.warmup, args.server_cpus, args.loadgen_cpus,
-                      args.settings, args.ceiling)
+                      args.settings, args.ceiling, args.fairness)
     plan = make_plan(args.servers, args.threads, args.connections, args.duration, known,
                      options, frozenset(usable_cpu_set()))
     cv_threshold = parse_cv_threshold(args.cv_threshold)
@@ -150,8 +152,11 @@ def checked_topology(args: argparse.Namespace, plan: BenchPlan) -> Topology | No
     if args.backend != "docker":
         raise PlanError("SERVER_HOST, LOADGEN_HOSTS and TARGET_ADDRESS drive Docker engines: "
                         "they need BACKEND=docker")
-    for threads in plan.threads:
-        split_load(threads, plan.connections, topology.generator_count)
+    for point in plan.points:
+        split_load(point.threads, point.connections, topology.generator_count)
+    if plan.fairness and topology.generators:
+        raise PlanError("FAIRNESS runs h2load from this machine only: set FAIRNESS=0 with "
+                        "LOADGEN_HOSTS")
     return topology
 
 

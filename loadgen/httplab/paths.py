@@ -8,6 +8,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 LOADGEN_DIR = PACKAGE_DIR.parent
 DEFAULT_REPO = LOADGEN_DIR.parent
 LUA_SCRIPT = LOADGEN_DIR / "done.lua"
+FAIRNESS_SCRIPT = LOADGEN_DIR / "fairness.sh"  # h2load with socket readings (FAIRNESS=1)
 
 
 def servers_dir(repo: Path) -> Path:

@@ -8,7 +8,7 @@ from httplab.cli import main
 @pytest.mark.parametrize("arguments, message", [
     (["--servers", "nosuch"], "unknown server nosuch"),
     (["--duration", "ten"], "DURATION must be"),
-    (["--threads", "600"], "THREADS 600 is more than CONNECTIONS 500"),
+    (["--threads", "600"], "CONNECTIONS 500 is below THREADS 600"),
     (["--connections", "0"], "CONNECTIONS must be"),
 ])
 def test_bad_bench_input_exits_2_with_one_line(tmp_path, capsys, arguments, message):

@@ -45,11 +45,26 @@ def test_every_cell_has_two_measured_runs_with_answers_and_resources(local_run):
 
 
 @pytest.mark.slow
+def test_h2load_follows_every_measured_run_and_sees_every_connection(local_run):
+    _, run_dir, data, _ = local_run
+    assert data["settings"]["fairness"] is True
+    for cell in data["cells"]:
+        assert len(cell["fairness"]) == 2, "one h2load run after each measured run"
+        for run in cell["fairness"]:
+            assert run["succeeded"] > 0 and run["tool"].startswith("h2load nghttp2/")
+            assert len(run["connection_bytes"]) == 50 and sum(run["connection_bytes"]) > 0
+            assert 0 < run["sockets_from_s"] < run["sockets_to_s"] < 2.0
+    for name in SERVERS:
+        assert (run_dir / "raw" / f"{name}-t2-c50-r1.h2load.txt").is_file()
+        assert (run_dir / "raw" / f"{name}-t2-c50-r2.sockets.txt").is_file()
+
+
+@pytest.mark.slow
 def test_primer_and_warmup_are_kept_apart_from_the_measured_runs(local_run):
     _, run_dir, data, _ = local_run
     settings = data["settings"]
     assert (settings["repeat"], settings["primer_s"], settings["warmup_s"]) == (2, 1.0, 2.0)
-    assert sorted(p.name for p in (run_dir / "raw").glob("*.txt")) == sorted(
+    assert sorted(p.name for p in (run_dir / "raw").glob("*-r?.txt")) == sorted(
         f"{name}-t2-c50-r{repeat}.txt" for name in SERVERS for repeat in (1, 2))
     assert sorted(p.name for p in (run_dir / "raw" / "unmeasured").glob("*.txt")) == sorted(
         f"{name}-{phase}-r{round_number}.txt" for name in SERVERS

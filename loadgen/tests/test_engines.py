@@ -9,7 +9,8 @@ import pytest
 
 from httplab.cli import main
 from httplab.running.backends.compose import WRK_IMAGE, WRK_SCRIPT_IN_IMAGE
-from httplab.running.backends.generators import (JSON_IN_CONTAINER, WAIT_THEN_WRK, WRK_NOFILE,
+from httplab.running.backends.compose import CONTAINER_NOFILE
+from httplab.running.backends.generators import (JSON_IN_CONTAINER, WAIT_THEN_WRK, 
                                                  create_command, generator_paths, plan_jobs)
 from httplab.running.backends.remote_engines import parse_info, parse_system_time
 from httplab.running.engines import Engine, make_topology, parse_engine, split_evenly, split_load
@@ -119,7 +120,7 @@ def test_one_generator_keeps_todays_file_names(tmp_path):
 
 
 def test_the_generators_open_file_limit_is_the_compose_files():
-    assert f"nofile: {{soft: {WRK_NOFILE}, hard: {WRK_NOFILE}}}" in \
+    assert f"nofile: {{soft: {CONTAINER_NOFILE}, hard: {CONTAINER_NOFILE}}}" in \
         (REPO / "docker-compose.yml").read_text()
 
 

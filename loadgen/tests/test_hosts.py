@@ -234,7 +234,7 @@ def _bench_command(bed: Testbed, repo: Path, results: Path) -> list[str]:
             "--target-address", bed.plan.target_address,
             "--servers", "netty", "--threads", str(THREADS),
             "--connections", str(CONNECTIONS), "--duration", "3s", "--primer", "0",
-            "--warmup", "1s", "--ceiling", "0",
+            "--warmup", "1s", "--ceiling", "0", "--fairness", "0",
             "--results-dir", str(results), "--image", str(results / "chart.png")]
 
 

@@ -46,7 +46,7 @@ def test_bad_lists(text):
 def test_default_plan_is_every_server_in_order():
     plan = make_plan("all", "10,5", "500", "10s", KNOWN)
     assert [s.name for s in plan.servers] == ["alpha", "beta"]
-    assert plan.threads == (10, 5) and plan.connections == 500 and plan.duration_s == 10
+    assert plan.threads == (10, 5) and plan.connections == (500,) and plan.duration_s == 10
     assert plan.load_seconds == 40
 
 
@@ -56,8 +56,9 @@ def test_servers_are_taken_in_the_order_asked():
 
 @pytest.mark.parametrize("servers, threads, connections, duration, message", [
     ("gamma", "1", "1", "1s", "unknown server gamma; known: alpha, beta"),
-    ("all", "10", "5", "1s", "THREADS 10 is more than CONNECTIONS 5"),
-    ("all", "1", "5,6", "1s", "CONNECTIONS takes one number"),
+    ("all", "10", "5", "1s", "CONNECTIONS 5 is below THREADS 10"),
+    ("all", "10,5", "16,4,500", "1s", "CONNECTIONS 4 is below THREADS 5"),
+    ("all", "1", "5,,6", "1s", "CONNECTIONS must be"),
     ("all", "1", "0", "1s", "CONNECTIONS must be"),
     ("all", "1", "1", "-3s", "DURATION"),
 ])
@@ -126,3 +127,24 @@ def test_a_plan_names_its_phases_for_the_record():
     assert plan.phase("warmup").duration_s == 10 and plan.phase("cooldown") is None
     settings = settings_of(plan, "docker", 0.05)
     assert (settings.primer_s, settings.primer_connections, settings.warmup_s) == (5.0, 8, 10.0)
+
+
+@pytest.mark.parametrize("threads, connections, points", [
+    ("10,5", "500", [(10, 500), (5, 500)]),
+    ("10,5", "16,128,500", [(10, 16), (5, 16), (10, 128), (5, 128), (10, 500), (5, 500)]),
+    ("10,5", "8,500", [(8, 8), (5, 8), (10, 500), (5, 500)]),  # capped at the connections
+    ("10,5", "5", [(5, 5)]),  # capped into the other setting: measured once
+    ("10", "500,16,500", [(10, 500), (10, 16)]),  # each count once, in the order given
+])
+def test_a_sweep_measures_every_connection_count_with_every_thread_setting(threads, connections,
+                                                                          points):
+    plan = make_plan("all", threads, connections, "10s", KNOWN)
+    assert [(point.threads, point.connections) for point in plan.points] == points
+    assert plan.seconds_per_start == 10 * len(points)
+
+
+def test_fairness_runs_h2load_as_long_as_each_measured_run():
+    plan = _plan(fairness="1", warmup="10s")
+    assert plan.fairness and plan.seconds_per_start == 10 + 2 * (10 + 10)
+    with pytest.raises(PlanError, match="FAIRNESS takes 1"):
+        _plan(fairness="yes")

@@ -25,6 +25,7 @@ from tests.fake_server import FakeServer, hello_answer
 from tests.test_plan import MANIFEST
 
 WRK = FIXTURES / "wrk"
+H2LOAD = FIXTURES / "h2load"
 READY = ("httplab-ready framework=X version=1 transport=epoll workers={w} observed_workers={w} "
          "bind=127.0.0.1:{port}")
 
@@ -38,10 +39,11 @@ class FakeBackend:
     load_generators = ()
 
     def __init__(self, fail_start: bool = False, wrk_exit: int = 0, report: str = "nginx-hello",
-                 dies_after_wrk_calls: int | None = None):
+                 dies_after_wrk_calls: int | None = None, h2load: str = "nginx-c50"):
         self.fail_start, self.wrk_exit, self.report = fail_start, wrk_exit, report
         self.dies_after_wrk_calls = dies_after_wrk_calls
         self.wrk_calls: list[tuple[int, str]] = []
+        self.h2load, self.h2load_calls = h2load, []
         self.urls: set[str] = set()
 
     @contextmanager
@@ -72,6 +74,14 @@ class FakeBackend:
         shutil.copy(WRK / f"{self.report}.txt", text_path)
         shutil.copy(WRK / f"{self.report}.json", json_path)
         return WrkOutcome(self.wrk_exit, "boom" if self.wrk_exit else "")
+
+    def run_h2load(self, request, stem, port, cpus=None):
+        """'Runs' h2load by copying a captured run's two files beside the wrk run's."""
+        self.h2load_calls.append((request.threads, request.connections, request.duration_s,
+                                  stem.name, port))
+        for suffix in (".h2load.txt", ".sockets.txt"):
+            shutil.copy(H2LOAD / f"{self.h2load}{suffix}", stem.with_name(stem.name + suffix))
+        return WrkOutcome(0 if self.h2load != "hung-c50" else -1, "")
 
 
 def _run(tmp_path, backend, names=("alpha",), **options):
@@ -173,3 +183,26 @@ def test_rounds_rotate_the_servers_so_none_always_runs_first(tmp_path):
     assert [outcome.record.name for outcome in outcomes] == [
         "alpha", "beta", "gamma", "beta", "gamma", "alpha", "gamma", "alpha", "beta"]
     assert all(cell.rounds == (1, 2, 3) for cell in cells)
+
+
+def test_with_fairness_h2load_follows_each_measured_run_at_its_settings(tmp_path):
+    backend = FakeBackend()
+    outcomes, cells = _run(tmp_path, backend, fairness="1", warmup="1s")
+    port = int(outcomes[0].record.startup_line.rsplit(":", 1)[1])
+    assert backend.h2load_calls == [(10, 20, 1, "alpha-t10-c20", port),
+                                    (5, 20, 1, "alpha-t5-c20", port)]
+    assert [len(cell.fairness) for cell in cells] == [1, 1]
+    assert cells[0].fairness[0].succeeded > 0 and cells[0].fairness[0].connection_bytes
+
+
+def test_no_h2load_after_a_failed_measured_run_nor_without_fairness(tmp_path):
+    failing = FakeBackend(wrk_exit=1)
+    _run(tmp_path / "a", failing, fairness="1")
+    quiet = FakeBackend()
+    _run(tmp_path / "b", quiet, fairness="0")
+    assert failing.h2load_calls == quiet.h2load_calls == []
+
+
+def test_an_h2load_that_fails_leaves_the_wrk_cell_as_it_was(tmp_path):
+    _, cells = _run(tmp_path, FakeBackend(h2load="hung-c50"), fairness="1")
+    assert [cell.status for cell in cells] == [CellStatus.OK, CellStatus.OK]

@@ -6,7 +6,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from httplab.results.assemble import assemble
-from httplab.running.backends.base import Backend, BackendError, ensure_port_free
+from httplab.running.backends.base import (Backend, BackendError, check_open_files,
+                                           ensure_port_free)
 from httplab.running.hostinfo import collect_host
 from httplab.running.labinfo import lab_commit
 from httplab.model import ServerOutcome
@@ -22,6 +23,9 @@ def _refusal(plan: BenchPlan, backend: Backend) -> str | None:
     """Why the bench cannot start at all (a missing tool, a busy port), before any load."""
     try:
         backend.check_available()
+        if plan.fairness:
+            backend.check_fairness_tools()
+        check_open_files(max(plan.connections), backend.open_file_limit())
         for port in sorted({server.port for server in plan.servers}):
             if backend.server_engine is None:  # a server here: its port must be free here
                 ensure_port_free(port, backend.target_address)

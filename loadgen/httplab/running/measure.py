@@ -16,6 +16,7 @@ from httplab.running.resources.probes import read_host_cpu
 from httplab.running.resources.sampler import DEFAULT_INTERVAL_S, Sampler, busy_cores
 from httplab.results.serialize import resources_to_dict
 from httplab.results.store import write_generators_file
+from httplab.h2load.command import H2LOAD_SUFFIX, SOCKETS_SUFFIX, H2loadRequest
 from httplab.wrk.command import WrkRequest
 
 TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK")
@@ -29,6 +30,13 @@ class RunOutcome:
     resources_path: Path | None
     failure: str | None
     generators: tuple[GeneratorOutcome, ...] = ()  # each one's part, when more than one
+
+
+@dataclass(frozen=True)
+class FairnessOutcome:
+    h2load_path: Path | None  # h2load's own output, when it left any
+    sockets_path: Path | None  # the socket readings taken during it
+    failure: str | None
 
 
 def raw_stem(server: str, request: WrkRequest, repeat: int, repeats: int) -> str:
@@ -54,6 +62,24 @@ class Measurer:
         probe = self.backend.resource_probe(started)
         return self._run(request, stem,
                          Sampler(probe, getattr(probe, "interval_s", DEFAULT_INTERVAL_S)))
+
+    def fairness(self, started: StartedServer, request: WrkRequest, repeat: int,
+                 repeats: int) -> FairnessOutcome:
+        """h2load at the measured run's threads, connections and duration, its output beside
+        the run's: <stem>.h2load.txt and <stem>.sockets.txt."""
+        stem = self.raw_dir / raw_stem(started.manifest.key, request, repeat, repeats)
+        h2load_path, sockets_path = (stem.with_name(stem.name + suffix)
+                                     for suffix in (H2LOAD_SUFFIX, SOCKETS_SUFFIX))
+        for path in (h2load_path, sockets_path):
+            path.unlink(missing_ok=True)
+        h2load = H2loadRequest(request.threads, request.connections, request.duration_s,
+                               request.url)
+        outcome = self.backend.run_h2load(h2load, stem, started.manifest.port, self.loadgen_cpus)
+        failure = None
+        if outcome.exit_code != 0:
+            failure = f"h2load exited with {outcome.exit_code}: {outcome.stderr or 'no message'}"
+        return FairnessOutcome(h2load_path if h2load_path.exists() else None,
+                               sockets_path if sockets_path.exists() else None, failure)
 
     def _run(self, request: WrkRequest, stem: Path, sampler: Sampler | None) -> RunOutcome:
         if self.backend.load_generators:

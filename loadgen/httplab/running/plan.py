@@ -50,10 +50,25 @@ class Phase:
 
 
 @dataclass(frozen=True)
+class LoadPoint:
+    """One measured cell of a server: wrk's threads and connections."""
+
+    threads: int
+    connections: int
+
+
+def load_points(threads: tuple[int, ...], connections: tuple[int, ...]) -> tuple[LoadPoint, ...]:
+    """Every connection count with every thread setting, threads capped at the connection
+    count (a setting that the cap makes equal to another is measured once)."""
+    return tuple(dict.fromkeys(LoadPoint(min(count, point), point)
+                               for point in connections for count in threads))
+
+
+@dataclass(frozen=True)
 class BenchPlan:
     servers: tuple[ServerManifest, ...]
     threads: tuple[int, ...]
-    connections: int
+    connections: tuple[int, ...]  # one point, or a sweep
     duration: str  # as wrk takes it: "10s"
     duration_s: int
     repeat: int = 1  # rounds: each starts every server again and measures each cell once
@@ -61,6 +76,11 @@ class BenchPlan:
     server_cpus: str | None = None  # a cpuset such as "1" or "0-3,6"
     loadgen_cpus: str | None = None
     worker_settings: tuple[str, ...] = ("original",)
+    fairness: bool = False  # h2load after each measured run, as long as wrk's
+
+    @property
+    def points(self) -> tuple[LoadPoint, ...]:
+        return load_points(self.threads, self.connections)
 
     @property
     def starts(self) -> int:
@@ -70,9 +90,10 @@ class BenchPlan:
     @property
     def seconds_per_start(self) -> int:
         """The load of one server in one round: its primer and warm-up, then one run per
-        thread setting."""
+        load point (and as long again of h2load with fairness)."""
         unmeasured = sum(phase.duration_s for phase in self.phases)
-        return unmeasured + len(self.threads) * self.duration_s
+        per_point = self.duration_s * (2 if self.fairness else 1)
+        return unmeasured + len(self.points) * per_point
 
     @property
     def load_seconds(self) -> int:
@@ -193,29 +214,42 @@ class Options:
     loadgen_cpus: str = ""
     settings: str = "original"
     ceiling: str = "0"
+    fairness: str = "0"
+
+
+def parse_connections(text: str, thread_counts: tuple[int, ...]) -> tuple[int, ...]:
+    """'16,128,500' -> (16, 128, 500), each once, in the order given; none below the
+    smallest thread setting, as wrk needs a connection per thread."""
+    counts = tuple(dict.fromkeys(parse_positive_list("CONNECTIONS", text, MAX_CONNECTIONS)))
+    too_few = [count for count in counts if count < min(thread_counts)]
+    if too_few:
+        raise PlanError(f"CONNECTIONS {too_few[0]} is below THREADS {min(thread_counts)}: "
+                        "wrk needs at least one connection per thread")
+    return counts
+
+
+def parse_switch(name: str, text: str, meaning: str) -> bool:
+    if text.strip() not in ("0", "1"):
+        raise PlanError(f"{name} takes 1 ({meaning}) or 0 (do not); got {text!r}")
+    return text.strip() == "1"
 
 
 def make_plan(servers: str, threads: str, connections: str, duration: str,
               known: tuple[ServerManifest, ...], options: Options = Options(),
               available_cpus: frozenset[int] = frozenset()) -> BenchPlan:
     thread_counts = parse_positive_list("THREADS", threads, MAX_THREADS)
-    if "," in connections:
-        raise PlanError(f"CONNECTIONS takes one number; got {connections!r}")
-    (connection_count,) = parse_positive_list("CONNECTIONS", connections, MAX_CONNECTIONS)
-    too_many = [count for count in thread_counts if count > connection_count]
-    if too_many:
-        raise PlanError(f"THREADS {too_many[0]} is more than CONNECTIONS {connection_count}: "
-                        "wrk needs at least one connection per thread")
+    connection_counts = parse_connections(connections, thread_counts)
     duration_text, duration_s = parse_duration(duration)
     server_cpus = parse_cpuset("SERVER_CPUS", options.server_cpus, available_cpus)
     worker_settings = parse_settings(options.settings)
     cpus = len(cpuset_members(server_cpus)) if server_cpus else len(available_cpus) or None
     chosen = with_ceiling(select_servers(servers, known), known, parse_ceiling(options.ceiling))
     return BenchPlan(
-        expand_settings(chosen, worker_settings, cpus), thread_counts, connection_count,
+        expand_settings(chosen, worker_settings, cpus), thread_counts, connection_counts,
         duration_text, duration_s, parse_repeat(options.repeat),
         make_phases(options.primer, options.warmup), server_cpus,
-        parse_cpuset("LOADGEN_CPUS", options.loadgen_cpus, available_cpus), worker_settings)
+        parse_cpuset("LOADGEN_CPUS", options.loadgen_cpus, available_cpus), worker_settings,
+        parse_switch("FAIRNESS", options.fairness, "h2load after each measured run"))
 
 
 def parse_settings(text: str) -> tuple[str, ...]:
@@ -229,10 +263,7 @@ def parse_settings(text: str) -> tuple[str, ...]:
 
 
 def parse_ceiling(text: str) -> bool:
-    if text.strip() not in ("0", "1"):
-        raise PlanError(f"CEILING takes 1 (measure the reference first) or 0 (do not); "
-                        f"got {text!r}")
-    return text.strip() == "1"
+    return parse_switch("CEILING", text, "measure the reference first")
 
 
 def with_ceiling(chosen: tuple[ServerManifest, ...], known: tuple[ServerManifest, ...],
@@ -265,4 +296,4 @@ def settings_of(plan: BenchPlan, backend: str, cv_threshold: float,
                     warmup_s=float(warmup.duration_s) if warmup else 0.0,
                     cv_threshold=cv_threshold, server_cpus=plan.server_cpus,
                     loadgen_cpus=plan.loadgen_cpus, worker_settings=plan.worker_settings,
-                    target_address=address)
+                    target_address=address, fairness=plan.fairness)

@@ -19,8 +19,8 @@ def format_seconds(seconds: float) -> str:
 
 
 class Progress:
-    def __init__(self, plan: BenchPlan, stream: TextIO = sys.stdout):
-        self.plan, self.stream = plan, stream
+    def __init__(self, plan: BenchPlan, stream: TextIO | None = None):
+        self.plan, self.stream = plan, stream or sys.stdout  # the one of when it runs
         self.started = time.monotonic()
         self.remaining_s = plan.load_seconds + START_AND_VERIFY_S * plan.starts
 
@@ -33,9 +33,11 @@ class Progress:
         threads = ", ".join(str(count) for count in plan.threads)
         repeats = f" x {plan.repeat} rounds" if plan.repeat > 1 else ""
         phases = ", ".join(f"{phase.name} {phase.duration}" for phase in plan.phases)
+        connections = ", ".join(str(count) for count in plan.connections)
+        fairness = "; h2load after each run (fairness)" if plan.fairness else ""
         self.say(f"httplab: {len(plan.servers)} servers ({names}) x threads {threads} x "
-                 f"{plan.connections} connections x {plan.duration}{repeats} on backend {backend}"
-                 f"; before measuring: {phases or 'nothing (cold)'}")
+                 f"{connections} connections x {plan.duration}{repeats} on backend {backend}"
+                 f"; before measuring: {phases or 'nothing (cold)'}{fairness}")
         self.say(f"httplab: {format_seconds(plan.load_seconds)} of load; about "
                  f"{format_seconds(self.remaining_s)} in all, plus any image or jar build")
 

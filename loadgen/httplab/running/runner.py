@@ -31,8 +31,8 @@ class Runner:
     def requests(self, manifest: ServerManifest) -> list[WrkRequest]:
         plan = self.plan
         url = target_url(manifest, self.backend.target_address)
-        return [WrkRequest(threads, plan.connections, plan.duration, plan.duration_s, url)
-                for threads in plan.threads]
+        return [WrkRequest(point.threads, point.connections, plan.duration, plan.duration_s, url)
+                for point in plan.points]
 
     def run(self) -> list[ServerOutcome]:
         """Round after round, every server (in a rotated order) is started, warmed up and
@@ -116,7 +116,7 @@ class Runner:
 
     def _unmeasured(self, index: int, started: StartedServer, phase: Phase,
                     round_number: int) -> str | None:
-        first = self.requests(started.manifest)[0]
+        first = max(self.requests(started.manifest), key=lambda request: request.connections)
         connections = phase.connections or first.connections
         request = WrkRequest(min(first.threads, connections), connections, phase.duration,
                              phase.duration_s, first.url)
@@ -148,6 +148,26 @@ class Runner:
         for problem in [failure] + [g.failure for g in outcome.generators]:
             if problem:
                 self.progress.step(index, name, problem)
-        return CellOutcome(name, request.threads, request.connections, outcome.text_path,
-                           outcome.json_path, failure, repeat, outcome.resources_path,
-                           outcome.generators)
+        measured = CellOutcome(name, request.threads, request.connections, outcome.text_path,
+                               outcome.json_path, failure, repeat, outcome.resources_path,
+                               outcome.generators)
+        if self.plan.fairness and not failure:
+            return self._fairness(index, started, request, measured)
+        if self.plan.fairness:
+            self.progress.spent(request.duration_s)  # no h2load after a failed run
+        return measured
+
+    def _fairness(self, index: int, started: StartedServer, request: WrkRequest,
+                  measured: CellOutcome) -> CellOutcome:
+        """h2load right after the measured run, as long, at the same connections; its
+        problems are said but do not fail wrk's run."""
+        name = started.manifest.key
+        self.progress.step(index, name, f"h2load --h1 -t{request.threads} "
+                                        f"-c{request.connections} -D{request.duration_s} "
+                                        "(fairness, not measured by wrk)")
+        outcome = self.measurer.fairness(started, request, measured.repeat, self.plan.repeat)
+        self.progress.spent(request.duration_s)
+        if outcome.failure:
+            self.progress.step(index, name, outcome.failure)
+        return replace(measured, h2load_path=outcome.h2load_path,
+                       sockets_path=outcome.sockets_path)

@@ -15,7 +15,13 @@ from httplab.checking.conformance import Verification
 from httplab.checking.ready_line import StartupInfo
 from httplab.model import EngineRecord, GeneratorOutcome
 from httplab.running.engines import Engine
+from httplab.h2load.command import H2loadRequest
 from httplab.wrk.command import WrkRequest
+
+# Descriptors a load generator or a server needs beside one per connection (the JVM's jars,
+# epoll, pipes, logs): CONNECTIONS above the open-file limit less this is refused.
+DESCRIPTOR_HEADROOM = 256
+H2LOAD_MISSING_HINT = "install Debian's nghttp2-client and iproute2, or set FAIRNESS=0"
 
 
 
@@ -52,6 +58,12 @@ class Backend(Protocol):
     def check_available(self) -> None:
         """Raises BackendError when a tool is missing: called before any load."""
 
+    def check_fairness_tools(self) -> None:
+        """Raises BackendError when h2load or ss is missing where it would run (FAIRNESS=1)."""
+
+    def open_file_limit(self) -> int | None:
+        """The open-file limit the load generator and the server run under; None: unknown."""
+
     def prepare(self, servers: tuple[ServerManifest, ...]) -> None:
         """Builds what the servers need (jars, images)."""
 
@@ -79,11 +91,25 @@ class Backend(Protocol):
         """Runs wrk on every load generator at once (only when there are some); each
         one's report and JSON go to stem.txt/.json, or stem.g<i>.txt/.json for several."""
 
+    def run_h2load(self, request: H2loadRequest, stem: Path, port: int,
+                   cpus: str | None = None) -> WrkOutcome:
+        """Runs h2load once through loadgen/fairness.sh: its output goes to stem.h2load.txt
+        and the socket readings taken during it to stem.sockets.txt."""
+
     def engine_records(self) -> tuple[EngineRecord, ...]:
         """The other machines' engines this bench drove (none on one machine)."""
 
     def versions(self) -> dict[str, str | None]:
         """Versions of the tools this backend uses (java, wrk, docker, compose)."""
+
+
+def check_open_files(connections: int, limit: int | None) -> None:
+    """Raises BackendError when CONNECTIONS cannot fit under the open-file limit."""
+    if limit is not None and connections + DESCRIPTOR_HEADROOM > limit:
+        raise BackendError(f"CONNECTIONS {connections} needs about "
+                           f"{connections + DESCRIPTOR_HEADROOM} open files, over the limit of "
+                           f"{limit} that wrk and the servers run under: use at most "
+                           f"{limit - DESCRIPTOR_HEADROOM} connections")
 
 
 def ensure_port_free(port: int, host: str = LOOPBACK) -> None:

@@ -19,6 +19,10 @@ DOCKERFILE = "Dockerfile"  # servers/Dockerfile for every Maven server, or a fol
 WRK_SCRIPT_IN_IMAGE = "/opt/httplab/done.lua"
 WRK_IMAGE = "httplab/wrk:latest"  # the wrk service's image in docker-compose.yml
 WRK_OUT_DIR_IN_IMAGE = "/out"
+FAIRNESS_SCRIPT_IN_IMAGE = "/opt/httplab/fairness.sh"  # loadgen/fairness.sh, in the wrk image
+# The open-file limit docker-compose.yml pins for the server and wrk (`ulimits: nofile`),
+# and the harness gives the load generators it starts itself.
+CONTAINER_NOFILE = 16384
 CANDIDATES = (("docker", "compose"), ("docker-compose",))
 
 
@@ -85,3 +89,11 @@ def wrk_run_command(compose: list[str], repo: Path, container_name: str, json_na
             "--name", container_name,
             "-e", f"HTTPLAB_WRK_JSON={WRK_OUT_DIR_IN_IMAGE}/{json_name}",
             WRK_SERVICE, *wrk_args]
+
+
+def fairness_run_command(compose: list[str], repo: Path, container_name: str,
+                         script_args: list[str]) -> list[str]:
+    """h2load through fairness.sh in the wrk service's container, named like wrk's."""
+    return [*base_command(compose, repo, WRK_SERVICE), "run", "--rm", "-T",
+            "--name", container_name, "--entrypoint", FAIRNESS_SCRIPT_IN_IMAGE,
+            WRK_SERVICE, *script_args]

@@ -27,6 +27,7 @@ from httplab.checking.readiness import (READY_TIMEOUT_S, Readiness, ServerProbes
 from httplab.checking.ready_line import StartupInfo
 from httplab.running.tools import command_output, first_line, java_version
 from httplab.wrk.command import WrkRequest, wrk_arguments, wrk_time_limit_s
+from httplab.h2load.command import H2loadRequest, fairness_script_arguments, h2load_time_limit_s
 from httplab.running.backends import compose as cmd
 from httplab.running.backends.base import (LOOPBACK, BackendError, StartedServer, WrkOutcome,
                                            ensure_port_free)
@@ -251,23 +252,48 @@ class DockerBackend:
 
     def run_wrk(self, request: WrkRequest, text_path: Path, json_path: Path,
                 cpus: str | None = None) -> WrkOutcome:
-        if self.serving is None:
-            raise BackendError("wrk runs only while a server is up (inside serve())")
-        name = f"httplab-wrk-{os.getpid()}"
+        name = self._loadgen_container()
         command = cmd.wrk_run_command(self.compose, self.repo, name, json_path.name,
                                       wrk_arguments(request, cmd.WRK_SCRIPT_IN_IMAGE))
-        uid, gid = _wrk_user(json_path.parent)
-        env = self._env(self.serving, HTTPLAB_RAW_DIR=str(json_path.parent.resolve()),
+        with text_path.open("w") as text:
+            return self._run_loadgen(command, name, json_path.parent, cpus, text,
+                                     ("wrk", wrk_time_limit_s(request)))
+
+    def run_h2load(self, request: H2loadRequest, stem: Path, port: int,
+                   cpus: str | None = None) -> WrkOutcome:
+        name = self._loadgen_container()
+        in_image = f"{cmd.WRK_OUT_DIR_IN_IMAGE}/{stem.name}"
+        command = cmd.fairness_run_command(self.compose, self.repo, name,
+                                           fairness_script_arguments(in_image, request, port))
+        return self._run_loadgen(command, name, stem.parent, cpus, subprocess.DEVNULL,
+                                 ("h2load", h2load_time_limit_s(request)))
+
+    def _loadgen_container(self) -> str:
+        if self.serving is None:
+            raise BackendError("the load runs only while a server is up (inside serve())")
+        return f"httplab-wrk-{os.getpid()}"
+
+    def _run_loadgen(self, command: list[str], name: str, raw_dir: Path, cpus: str | None,
+                     stdout, limit: tuple[str, int]) -> WrkOutcome:
+        """A load generator's container, writing to raw_dir; removed whatever happens."""
+        uid, gid = _wrk_user(raw_dir)
+        env = self._env(self.serving or "", HTTPLAB_RAW_DIR=str(raw_dir.resolve()),
                         HTTPLAB_UID=str(uid), HTTPLAB_GID=str(gid), HTTPLAB_LOADGEN_CPUS=cpus or "")
+        tool, limit_s = limit
         try:
-            with text_path.open("w") as text:
-                completed = subprocess.run(command, env=env, stdout=text, stderr=subprocess.PIPE,
-                                           text=True, timeout=wrk_time_limit_s(request))
+            completed = subprocess.run(command, env=env, stdout=stdout, stderr=subprocess.PIPE,
+                                       text=True, timeout=limit_s)
         except subprocess.TimeoutExpired:
-            return WrkOutcome(-1, f"wrk did not finish within {wrk_time_limit_s(request)} s")
+            return WrkOutcome(-1, f"{tool} did not finish within {limit_s} s")
         finally:
             command_output(["docker", "rm", "-f", name])
         return WrkOutcome(completed.returncode, _tail(completed.stderr, 5))
+
+    def check_fairness_tools(self) -> None:
+        """h2load and ss are in the wrk image, built in prepare()."""
+
+    def open_file_limit(self) -> int | None:
+        return cmd.CONTAINER_NOFILE
 
     def run_spread(self, request: WrkRequest, stem: Path,
                    cpus: str | None = None) -> tuple[GeneratorOutcome, ...]:

@@ -15,11 +15,10 @@ from httplab.running.backends.base import BackendError
 from httplab.running.backends.remote_engines import docker, engine_env
 from httplab.running.engines import Engine, split_load
 from httplab.wrk.command import JSON_PATH_VARIABLE, WrkRequest, wrk_arguments, wrk_time_limit_s
-from httplab.running.backends.compose import WRK_IMAGE, WRK_SCRIPT_IN_IMAGE
+from httplab.running.backends.compose import CONTAINER_NOFILE, WRK_IMAGE, WRK_SCRIPT_IN_IMAGE
 
 JSON_IN_CONTAINER = "/tmp/httplab-wrk.json"
 # The wrk service's limit in docker-compose.yml (a test keeps the two equal).
-WRK_NOFILE = 16384
 # Starting a container over SSH takes about a second more than over a socket, so each
 # generator sleeps until a common start time instead (clocks agree within 1 s, checked
 # before any load; what skew remains is measured and reported). Set this far ahead: one
@@ -63,7 +62,7 @@ def plan_jobs(request: WrkRequest, engines: tuple[Engine, ...], stem: Path,
 def create_command(job: GeneratorJob, cpus: str | None, start_at_s: float) -> list[str]:
     pinning = ["--cpuset-cpus", cpus] if cpus else []
     return ["create", "--name", job.container, "--network", "host", *pinning,
-            "--ulimit", f"nofile={WRK_NOFILE}:{WRK_NOFILE}",
+            "--ulimit", f"nofile={CONTAINER_NOFILE}:{CONTAINER_NOFILE}",
             "-e", f"{JSON_PATH_VARIABLE}={JSON_IN_CONTAINER}", "--entrypoint", "sh",
             WRK_IMAGE, "-c", WAIT_THEN_WRK, f"{start_at_s:.3f}",
             *wrk_arguments(job.request, WRK_SCRIPT_IN_IMAGE)]

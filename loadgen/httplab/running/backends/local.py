@@ -8,6 +8,7 @@ import os
 import resource
 import shlex
 import shutil
+import signal
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -23,8 +24,10 @@ from httplab.checking.conformance import Verification, verify_started
 from httplab.checking.ready_line import StartupInfo
 from httplab.running.tools import java_version, wrk_version
 from httplab.wrk.command import JSON_PATH_VARIABLE, WrkRequest, wrk_arguments, wrk_time_limit_s
-from httplab.running.backends.base import (LOOPBACK, BackendError, StartedServer, WrkOutcome,
-                                           ensure_port_free)
+from httplab.running.backends.base import (H2LOAD_MISSING_HINT, LOOPBACK, BackendError,
+                                           StartedServer, WrkOutcome, ensure_port_free)
+from httplab.h2load.command import H2loadRequest, fairness_script_arguments, h2load_time_limit_s
+from httplab.paths import FAIRNESS_SCRIPT
 
 HOST_NGINX = Path("/usr/sbin/nginx")
 REFERENCE_START_SCRIPT = "start.sh"  # in servers/<name>/, beside the manifest
@@ -126,6 +129,19 @@ class LocalBackend:
             if shutil.which(tool) is None:
                 raise BackendError(f"{tool} not found on PATH: {hint}")
 
+    def check_fairness_tools(self) -> None:
+        for tool in ("h2load", "ss"):
+            if shutil.which(tool) is None:
+                raise BackendError(f"{tool} not found on PATH, and FAIRNESS=1 needs it: "
+                                   f"{H2LOAD_MISSING_HINT}")
+
+    def open_file_limit(self) -> int | None:
+        """This process's limit, raised to its hard limit first: wrk and the servers inherit it."""
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft != hard:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        return None if hard == resource.RLIM_INFINITY else hard
+
     def verify(self, started: StartedServer) -> Verification:
         return verify_started(started.startup, started.manifest, started.manifest.port)
 
@@ -194,12 +210,35 @@ class LocalBackend:
         return WrkOutcome(completed.returncode, completed.stderr.strip(),
                           _children_cpu_seconds() - before)
 
+    def run_h2load(self, request: H2loadRequest, stem: Path, port: int,
+                   cpus: str | None = None) -> WrkOutcome:
+        command = ["sh", str(FAIRNESS_SCRIPT), *fairness_script_arguments(str(stem), request, port)]
+        limit_s = h2load_time_limit_s(request)
+        # Its own process group, ended whole: the script's h2load must not outlive it.
+        script = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                  text=True, preexec_fn=pin_to(cpus), start_new_session=True)
+        try:
+            _, stderr = script.communicate(timeout=limit_s)
+        except subprocess.TimeoutExpired:
+            return WrkOutcome(-1, f"h2load did not finish within {limit_s} s")
+        finally:
+            _end_group(script)
+        return WrkOutcome(script.returncode, stderr.strip())
+
     @functools.cache
     def _java_version(self) -> str | None:
         return java_version(self.java)
 
     def versions(self) -> dict[str, str | None]:
         return {"java": java_version(self.java), "wrk": wrk_version(self.wrk)}
+
+
+def _end_group(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.wait()
 
 
 def _children_cpu_seconds() -> float:
