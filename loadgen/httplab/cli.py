@@ -27,8 +27,9 @@ if TYPE_CHECKING:
 
 BACKENDS = ("docker", "local")
 DEFAULT_IMAGE = Path("image") / "result1.png"
-IMAGE_HELP = ("the Requests/sec chart, relative to the repository; the latency and memory "
-              "chart and the CPU chart go beside it (result2.png, result-cpu.png)")
+IMAGE_HELP = ("the Requests/sec chart, relative to the repository; the latency and memory, "
+              "CPU, sweep and fairness charts go beside it (result2.png, result-cpu.png, "
+              "result3.png, result4.png)")
 
 
 # The bench settings and their defaults, stated only here: (flag, default, meaning). The
