@@ -132,4 +132,9 @@ def test_docker_bench_with_the_ceiling_and_both_worker_settings(tmp_path, repo):
     assert "Armeria (16 workers)" in {row["framework"] for row in rows}
     assert any(row["framework"].endswith("workers, default)") for row in rows)
     assert (tmp_path / "result-cpu.png").is_file()
+    # h2load ran in the wrk image after each measured run, and read all 50 connections
+    assert all(float(row["fairness_spread"]) >= 1 for row in rows), rows
+    cells = json.loads((run_dir / "results.json").read_text())["cells"]
+    assert all(len(cell["fairness"][0]["connection_bytes"]) == 50 for cell in cells)
+    assert (tmp_path / "result4.png").is_file()
     assert _project_containers() == [], "containers were left behind"
