@@ -49,8 +49,13 @@ compare: venv ## Compare two runs' Requests/sec cell by cell, beyond their noise
 	@[ -n '$(BASE)' ] && [ -n '$(NEW)' ] || { echo "httplab: error: make compare needs BASE=<run dir> and NEW=<run dir>" >&2; exit 2; }
 	$(HTTPLAB) compare --base='$(BASE)' --new='$(NEW)'
 
-test: venv jars ## Run every test (unit, conformance, end to end; Docker ones need an engine)
+# host-check comes first: a missing package is one line before any build or test.
+test: host-check venv jars ## Run every test (unit, conformance, end to end; Docker ones need an engine)
 	cd loadgen && ../$(VENV)/bin/python -m pytest $(PYTEST_ARGS)
+
+.PHONY: host-check
+host-check: ## Check the host has the Debian packages every test needs (scripts/host-packages.txt)
+	@bash scripts/host-packages.sh check test
 
 .PHONY: hosts-test
 hosts-test: venv ## Run the multi-machine tests on network namespaces of this host (root and Docker)

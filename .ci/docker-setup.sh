@@ -19,10 +19,8 @@ httplab_docker_setup() (
   say() { echo "docker-setup: $*" >&2; }
   die() { echo "docker-setup: error: $*" >&2; exit 1; }
 
-  missing=()
-  command -v dockerd >/dev/null || missing+=(docker.io)
-  command -v docker-compose >/dev/null || missing+=(docker-compose)
-  command -v debootstrap >/dev/null || missing+=(debootstrap)
+  # The `docker` group of scripts/host-packages.txt: Engine, Compose v1, debootstrap.
+  read -r -a missing <<< "$("$repo/scripts/host-packages.sh" missing docker)"
   if [ ${#missing[@]} -gt 0 ]; then
     [ "$(id -u)" = 0 ] || die "need root to install ${missing[*]}"
     say "apt-get install ${missing[*]}"

@@ -1,0 +1,99 @@
+"""scripts/host-packages.txt is the one list of the host's Debian packages: the README
+quotes each group, .ci/run and .ci/docker-setup.sh install from it, and `make test`
+checks its `test` group before anything else."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+
+import pytest
+
+from httplab.paths import DEFAULT_REPO
+
+SCRIPT = DEFAULT_REPO / "scripts" / "host-packages.sh"
+LIST = DEFAULT_REPO / "scripts" / "host-packages.txt"
+GROUPS = ("test", "docker", "hosts")
+
+
+def _script(*args: str, listing=None) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    if listing is not None:
+        env["HTTPLAB_HOST_PACKAGES"] = str(listing)
+    return subprocess.run(["bash", str(SCRIPT), *args], capture_output=True, text=True,
+                          env=env, timeout=30)
+
+
+def _listed(*groups: str) -> list[str]:
+    result = _script("list", *groups)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.split()
+
+
+def _entries() -> list[list[str]]:
+    lines = LIST.read_text().splitlines()
+    return [line.split() for line in lines if line.strip() and not line.startswith("#")]
+
+
+def test_every_line_has_a_package_a_known_group_and_a_probe():
+    for fields in _entries():
+        assert len(fields) == 3, fields
+        assert fields[1] in GROUPS, fields
+
+
+@pytest.mark.parametrize("group", GROUPS)
+def test_the_readme_quotes_each_group_whole(group):
+    quoted = re.findall(r"`apt-get install ([a-z0-9.+\- ]+)`", (DEFAULT_REPO / "README.md").read_text())
+    assert " ".join(_listed(group)) in quoted
+
+
+def test_the_needs_of_ci_are_installed_from_the_list():
+    ci_run = (DEFAULT_REPO / ".ci" / "run").read_text()
+    docker_setup = (DEFAULT_REPO / ".ci" / "docker-setup.sh").read_text()
+    assert "scripts/host-packages.sh missing test hosts" in ci_run
+    assert 'host-packages.sh" missing docker' in docker_setup
+    assert "make test" in ci_run.splitlines()[-1]
+
+
+def test_make_test_checks_the_test_group_before_building_anything():
+    makefile = (DEFAULT_REPO / "Makefile").read_text()
+    assert re.search(r"^test: host-check venv jars ", makefile, re.MULTILINE)
+    assert "scripts/host-packages.sh check test" in makefile
+
+
+def _fake_list(tmp_path, *lines: str):
+    listing = tmp_path / "packages.txt"
+    listing.write_text("# a comment\n\n" + "\n".join(lines) + "\n")
+    return listing
+
+
+def test_check_names_every_missing_package_in_one_line_and_exits_2(tmp_path):
+    listing = _fake_list(tmp_path, "present-cmd test sh", "gone-cmd test no-such-tool-httplab",
+                         "gone-path test /no/such/path", "gone-module test py:no_such_module_httplab",
+                         "other-group hosts no-such-tool-httplab")
+    result = _script("check", "test", listing=listing)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1
+    assert lines[0].endswith("apt-get install gone-cmd gone-path gone-module")
+    assert "present-cmd" not in lines[0] and "other-group" not in lines[0]
+
+
+def test_check_is_silent_when_every_probe_is_found(tmp_path):
+    listing = _fake_list(tmp_path, "a test sh", "b test /", "c test py:os")
+    result = _script("check", "test", listing=listing)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_missing_lists_only_the_asked_groups(tmp_path):
+    listing = _fake_list(tmp_path, "a test no-such-tool-httplab", "b docker no-such-tool-httplab",
+                         "c hosts no-such-tool-httplab", "d hosts sh")
+    assert _script("missing", "test", "hosts", listing=listing).stdout.split() == ["a", "c"]
+    assert _script("missing", "docker", listing=listing).stdout.split() == ["b"]
+
+
+def test_a_bad_command_prints_the_usage_and_exits_2():
+    result = _script("install", "test")
+    assert result.returncode == 2 and "missing GROUP" in result.stderr
