@@ -8,10 +8,10 @@ import pytest
 from matplotlib.colors import to_rgba
 from matplotlib.container import BarContainer
 
-from httplab.presentation.chart_throughput import (build_throughput_figure, chart_title,
-                                                   draw_throughput_chart)
-from httplab.presentation.chart_latency import (build_latency_memory_figure,
-                                                draw_latency_memory_chart)
+from httplab.presentation.charts.throughput import (build_throughput_figure, chart_title,
+                                                    draw_throughput_chart)
+from httplab.presentation.charts.latency import (build_latency_memory_figure,
+                                                 draw_latency_memory_chart)
 from httplab.presentation.figures import cell_figures
 from httplab.presentation.points import at_connections, headline_connections
 from httplab.model import Cell, CellStatus, Latency, WrkRun
@@ -220,7 +220,7 @@ def _faster_undertow(result):
 
 
 def test_frameworks_are_ordered_fastest_first_and_unmeasured_last():
-    from httplab.presentation.chart_throughput import server_order
+    from httplab.presentation.charts.throughput import server_order
 
     assert server_order(headline_sample()) == ["netty", "undertow"]  # undertow failed
     assert server_order(_faster_undertow(headline_sample())) == ["undertow", "netty"]
@@ -236,7 +236,7 @@ def test_cells_not_limited_by_the_server_alone_are_hatched():
 
 
 def test_cpu_chart_has_one_bar_per_cell_with_a_cpu_figure_at_its_cost():
-    from httplab.presentation.chart_cpu import build_cpu_figure, cpu_label
+    from httplab.presentation.charts.cpu import build_cpu_figure, cpu_label
 
     result = headline_sample()
     axes = build_cpu_figure(result).axes[0]
@@ -247,7 +247,7 @@ def test_cpu_chart_has_one_bar_per_cell_with_a_cpu_figure_at_its_cost():
 
 
 def test_cpu_chart_of_all_failed_cells_has_no_bars():
-    from httplab.presentation.chart_cpu import build_cpu_figure
+    from httplab.presentation.charts.cpu import build_cpu_figure
 
     axes = build_cpu_figure(all_failed(headline_sample())).axes[0]
     assert bars(axes) == [] and len(texts(axes, "failed")) == 4
@@ -319,7 +319,7 @@ def test_cell_at_caps_threads_at_the_connection_count(threads, connections, expe
 
 
 def test_the_charts_of_a_sweep_draw_the_headline_cells_and_say_the_count(tmp_path):
-    from httplab.presentation.chart_cpu import build_cpu_figure
+    from httplab.presentation.charts.cpu import build_cpu_figure
     from httplab.presentation.publish import draw_charts
 
     sweep = _sweep_of_the_sample()

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from httplab.model import Cell, FairnessRun
-from httplab.presentation.chart_fairness import (
+from httplab.presentation.charts.fairness import (
     build_fairness_figure, draw_fairness_chart, fairness_connections, fairness_label,
     fairness_title, has_fairness_chart, rank_fractions)
 from httplab.presentation.publish import draw_charts

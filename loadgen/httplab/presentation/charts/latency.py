@@ -14,7 +14,7 @@ import matplotlib
 matplotlib.use("Agg")
 from matplotlib.figure import Figure  # noqa: E402
 
-from httplab.presentation.chart_throughput import (  # noqa: E402
+from httplab.presentation.charts.throughput import (  # noqa: E402
     DPI, caption, find_cell, measured, save_figure, server_order, set_server_ticks,
     thread_settings, unmeasured_text)
 from httplab.presentation.points import headline_connections  # noqa: E402

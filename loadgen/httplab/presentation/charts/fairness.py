@@ -19,8 +19,8 @@ matplotlib.use("Agg")
 from matplotlib.figure import Figure  # noqa: E402
 
 from httplab.model import BenchResult, Cell  # noqa: E402
-from httplab.presentation.chart_sweep import CEILING_COLOR  # noqa: E402
-from httplab.presentation.chart_throughput import (  # noqa: E402
+from httplab.presentation.charts.sweep import CEILING_COLOR  # noqa: E402
+from httplab.presentation.charts.throughput import (  # noqa: E402
     DPI, FIGURE_SIZE_IN, caption, reference_servers, save_figure, server_order,
     thread_settings)
 from httplab.presentation.points import cell_at  # noqa: E402

@@ -13,7 +13,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
 from httplab.model import BenchResult  # noqa: E402
-from httplab.presentation.chart_throughput import (  # noqa: E402
+from httplab.presentation.charts.throughput import (  # noqa: E402
     DPI, FIGURE_SIZE_IN, caption, find_cell, measured, reference_servers, save_figure,
     server_order, set_server_ticks, thread_settings, unmeasured_text)
 from httplab.presentation.figures import cell_figures  # noqa: E402

@@ -21,7 +21,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.ticker import NullLocator, StrMethodFormatter  # noqa: E402
 
 from httplab.model import BenchResult, Cell  # noqa: E402
-from httplab.presentation.chart_throughput import (  # noqa: E402
+from httplab.presentation.charts.throughput import (  # noqa: E402
     DPI, LIMITED_ELSEWHERE, caption, duration_text, measured, reference_servers, repeats_text,
     save_figure, server_order, thread_settings)
 from httplab.presentation.figures import cell_figures  # noqa: E402

@@ -1,0 +1,1 @@
+"""The charts a run is drawn as, one module each."""
