@@ -3,7 +3,8 @@ SHELL := /bin/bash
 
 # Settings: `make bench THREADS=2 REPEAT=3`. A variable reaches the harness only when you
 # set it; unset, the harness's own default applies, so every default is stated once, in
-# loadgen/httplab/cli.py (`make help` lists them). VARIABLE becomes --variable, _ as -.
+# loadgen/httplab/bench_settings.py (`make help` lists them). VARIABLE becomes --variable,
+# _ as -.
 BENCH_SETTINGS := SERVERS THREADS CONNECTIONS DURATION REPEAT PRIMER WARMUP SERVER_CPUS SETTINGS \
 	CEILING LOADGEN_CPUS CV_THRESHOLD BACKEND BASE_IMAGES IMAGE SERVER_HOST LOADGEN_HOSTS \
 	TARGET_ADDRESS FAIRNESS

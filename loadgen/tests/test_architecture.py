@@ -15,18 +15,20 @@ PACKAGE = Path(__file__).resolve().parents[1] / "httplab"
 # Each part of the harness and the parts it may import (besides itself).
 MAY_IMPORT = {
     "model": set(),
+    "bench_settings": set(),
     "worker_counts": set(),
     "manifest": {"worker_counts"},
     "paths": set(),
     "wrk": {"model"},
     "h2load": {"model"},
     "checking": {"manifest", "model"},
-    "results": {"model", "manifest", "wrk", "h2load"},
+    "results": {"model", "manifest", "wrk", "h2load", "bench_settings"},
     "presentation": {"model", "manifest", "results"},
-    "running": {"model", "manifest", "paths", "wrk", "h2load", "checking", "results"},
+    "running": {"model", "manifest", "paths", "wrk", "h2load", "checking", "results",
+                "bench_settings"},
     "commands": {"model", "manifest", "paths", "wrk", "h2load", "checking", "results",
                  "presentation", "running"},
-    "cli": {"commands", "manifest", "paths", "running", "results"},
+    "cli": {"commands", "manifest", "paths", "bench_settings"},
 }
 
 
@@ -71,15 +73,29 @@ RUNNING_ONLY = ("httplab.running.runner", "httplab.running.measure",
                 "httplab.running.backends.local", "httplab.running.resources.sampler")
 
 
+def _harness_modules_after(code: str) -> list[str]:
+    """The harness modules a fresh interpreter has loaded once it ran code."""
+    probe = code + ("\nimport sys\n"
+                    "print('\\n'.join(m for m in sys.modules if m.startswith('httplab')))")
+    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            cwd=PACKAGE.parent).stdout.split()
+    assert "httplab.cli" in loaded, "the probe did not run"
+    return loaded
+
+
 @pytest.mark.parametrize("command", ["report", "compare"])
 def test_reading_commands_load_no_runner_and_no_backend(tmp_path, command):
     """In a fresh interpreter: run the command (its arguments may be wrong; it only has to
     get as far as its own code) and list which harness modules it loaded."""
     arguments = {"report": ["report", "--from", str(tmp_path), "--image", str(tmp_path / "a.png")],
                  "compare": ["compare", "--base", str(tmp_path), "--new", str(tmp_path)]}[command]
-    probe = ("import sys\nfrom httplab.cli import main\nmain(%r)\n"
-             "print('\\n'.join(m for m in sys.modules if m.startswith('httplab')))" % arguments)
-    loaded = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                            cwd=PACKAGE.parent).stdout.split()
-    assert "httplab.cli" in loaded, "the probe did not run"
+    loaded = _harness_modules_after("from httplab.cli import main\nmain(%r)" % arguments)
     assert not set(RUNNING_ONLY) & set(loaded), sorted(set(RUNNING_ONLY) & set(loaded))
+
+
+def test_parsing_the_command_line_loads_nothing_of_running():
+    """`import httplab.cli` alone: the settings and their defaults come from bench_settings,
+    so parsing needs no part of the runner."""
+    loaded = _harness_modules_after("import httplab.cli")
+    running = sorted(module for module in loaded if module.startswith("httplab.running"))
+    assert not running, running

@@ -16,6 +16,15 @@ port = 8080
 path = "/"
 """
 KNOWN = (parse_manifest("alpha", MANIFEST), parse_manifest("beta", MANIFEST))
+# No primer, warm-up, ceiling or fairness unless a test asks for them.
+BARE = {"primer": "0", "warmup": "0", "ceiling": "0", "fairness": "0"}
+
+
+def plan_settings(servers: str = "all", threads: str = "10,5", connections: str = "500",
+                  duration: str = "10s", **options: str) -> dict[str, str]:
+    """The bench settings (flag -> text) of a plan: server_cpus="1" is --server-cpus 1."""
+    return {**BARE, "servers": servers, "threads": threads, "connections": connections,
+            "duration": duration, **{name.replace("_", "-"): text for name, text in options.items()}}
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -44,14 +53,15 @@ def test_bad_lists(text):
 
 
 def test_default_plan_is_every_server_in_order():
-    plan = make_plan("all", "10,5", "500", "10s", KNOWN)
+    plan = make_plan(plan_settings("all", "10,5", "500", "10s"), KNOWN)
     assert [s.name for s in plan.servers] == ["alpha", "beta"]
     assert plan.threads == (10, 5) and plan.connections == (500,) and plan.duration_s == 10
     assert plan.load_seconds == 40
 
 
 def test_servers_are_taken_in_the_order_asked():
-    assert [s.name for s in make_plan("beta,alpha", "1", "1", "1s", KNOWN).servers] == ["beta", "alpha"]
+    plan = make_plan(plan_settings("beta,alpha", "1", "1", "1s"), KNOWN)
+    assert [s.name for s in plan.servers] == ["beta", "alpha"]
 
 
 @pytest.mark.parametrize("servers, threads, connections, duration, message", [
@@ -64,16 +74,14 @@ def test_servers_are_taken_in_the_order_asked():
 ])
 def test_bad_plans(servers, threads, connections, duration, message):
     with pytest.raises(PlanError, match=message.replace("(", r"\(")):
-        make_plan(servers, threads, connections, duration, KNOWN)
+        make_plan(plan_settings(servers, threads, connections, duration), KNOWN)
 
 
 CPUS = frozenset({0, 1})
 
 
 def _plan(**options):
-    from httplab.running.plan import Options
-
-    return make_plan("all", "10,5", "500", "10s", KNOWN, Options(**options), CPUS)
+    return make_plan(plan_settings(**options), KNOWN, CPUS)
 
 
 def test_primer_and_warmup_come_before_the_measured_runs_and_count_in_the_load():
@@ -123,9 +131,9 @@ def test_cpusets_are_kept_as_typed():
 def test_a_plan_names_its_phases_for_the_record():
     from httplab.running.plan import settings_of
 
-    plan = _plan(primer="5s", warmup="10s")
+    plan = _plan(primer="5s", warmup="10s", backend="docker", cv_threshold="0.05")
     assert plan.phase("warmup").duration_s == 10 and plan.phase("cooldown") is None
-    settings = settings_of(plan, "docker", 0.05)
+    settings = settings_of(plan)
     assert (settings.primer_s, settings.primer_connections, settings.warmup_s) == (5.0, 8, 10.0)
 
 
@@ -138,7 +146,7 @@ def test_a_plan_names_its_phases_for_the_record():
 ])
 def test_a_sweep_measures_every_connection_count_with_every_thread_setting(threads, connections,
                                                                           points):
-    plan = make_plan("all", threads, connections, "10s", KNOWN)
+    plan = make_plan(plan_settings("all", threads, connections, "10s"), KNOWN)
     assert [(point.threads, point.connections) for point in plan.points] == points
     assert plan.seconds_per_start == 10 * len(points)
 
@@ -148,3 +156,34 @@ def test_fairness_runs_h2load_as_long_as_each_measured_run():
     assert plan.fairness and plan.seconds_per_start == 10 + 2 * (10 + 10)
     with pytest.raises(PlanError, match="FAIRNESS takes 1"):
         _plan(fairness="yes")
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"cv_threshold": "1"}, "CV_THRESHOLD must be a fraction between 0 and 1, such as 0.05; "
+                            "got '1'"),
+    ({"cv_threshold": "five"}, "CV_THRESHOLD must be"),
+    ({"server_host": "ssh://root@a", "backend": "local"}, "they need BACKEND=docker"),
+    ({"loadgen_hosts": "ssh://root@a,ssh://root@b", "target_address": "10.9.0.2",
+      "connections": "1", "threads": "1"}, "2 load generators need at least 2 connections"),
+    ({"loadgen_hosts": "ssh://root@a", "target_address": "10.9.0.2", "fairness": "1"},
+     "FAIRNESS runs h2load from this machine only"),
+])
+def test_settings_that_cannot_work_together_stop_the_plan(options, message):
+    with pytest.raises(PlanError, match=message):
+        _plan(**options)
+
+
+def test_a_plan_on_one_machine_aims_at_loopback():
+    plan = _plan()
+    assert (plan.topology, plan.server_host, plan.load_generators, plan.target_address) == \
+        (None, None, (), "127.0.0.1")
+
+
+def test_the_record_names_the_machines_the_plan_drives():
+    from httplab.running.plan import settings_of
+
+    plan = _plan(server_host="ssh://root@10.9.0.2", loadgen_hosts="ssh://root@a,ssh://root@b")
+    settings = settings_of(plan)
+    assert (settings.server_host, settings.loadgen_hosts, settings.target_address) == \
+        ("ssh://root@10.9.0.2", ("ssh://root@a", "ssh://root@b"), "10.9.0.2")
+    assert settings.url == "http://10.9.0.2:8080/" and settings.backend == "docker"

@@ -13,7 +13,7 @@ from httplab.running.backends.base import BackendError, StartedServer, WrkOutcom
 from httplab.results.collect import cells_from_outcomes
 from httplab.manifest import parse_manifest
 from httplab.model import CellStatus
-from httplab.running.plan import Options, make_plan
+from httplab.running.plan import make_plan
 from httplab.running.progress import Progress
 from httplab.running.resources.probes import UnavailableProbe
 from httplab.running.runner import Runner
@@ -22,7 +22,7 @@ from httplab.checking.ready_line import parse_startup_line
 
 from tests.conftest import FIXTURES
 from tests.fake_server import FakeServer, hello_answer
-from tests.test_plan import MANIFEST
+from tests.test_plan import MANIFEST, plan_settings
 
 WRK = FIXTURES / "wrk"
 H2LOAD = FIXTURES / "h2load"
@@ -87,7 +87,7 @@ class FakeBackend:
 def _run(tmp_path, backend, names=("alpha",), **options):
     known = tuple(parse_manifest(name, MANIFEST.replace('workers = "cpus"', "workers = 3"))
                   for name in names)
-    plan = make_plan("all", "10,5", "20", "1s", known, Options(**options), frozenset({0, 1}))
+    plan = make_plan(plan_settings("all", "10,5", "20", "1s", **options), known, frozenset({0, 1}))
     finished = []
     outcomes = Runner(backend, plan, tmp_path / "raw", Progress(plan, io.StringIO()),
                       finished.append).run()

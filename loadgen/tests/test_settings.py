@@ -1,4 +1,4 @@
-"""Bench defaults are stated once, in cli.BENCH_SETTINGS: the Makefile passes only what the
+"""Bench defaults are stated once, in bench_settings.BENCH_SETTINGS: the Makefile passes only what the
 user set, and the README's settings table must agree with the CLI."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from httplab.cli import BENCH_SETTINGS, settings_text
+from httplab.bench_settings import BENCH_SETTINGS, settings_text
 
 FLAGS = {flag for flag, _, _ in BENCH_SETTINGS}
 DEFAULTS = {flag.upper().replace("-", "_"): default for flag, default, _ in BENCH_SETTINGS}

@@ -9,10 +9,10 @@ import pytest
 
 from httplab.manifest import ManifestError, discover, parse_manifest
 from httplab.paths import DEFAULT_REPO, servers_dir
-from httplab.running.plan import Options, PlanError, make_plan
+from httplab.running.plan import PlanError, make_plan
 from httplab.worker_counts import WorkerCountError, worker_count
 
-from tests.test_plan import MANIFEST
+from tests.test_plan import MANIFEST, plan_settings
 
 CPUS = frozenset({0, 1})
 
@@ -54,8 +54,8 @@ KNOWN = (parse_manifest("alpha", MANIFEST.replace('workers = "cpus"', "workers =
 
 
 def _servers(settings="original", ceiling="0", servers="all"):
-    plan = make_plan(servers, "2", "10", "1s", KNOWN, Options(settings=settings, ceiling=ceiling),
-                     CPUS)
+    plan = make_plan(plan_settings(servers, "2", "10", "1s", settings=settings, ceiling=ceiling),
+                     KNOWN, CPUS)
     return [(server.key, server.workers, server.label, server.workers_variable)
             for server in plan.servers]
 
@@ -84,4 +84,4 @@ def test_a_reference_named_in_servers_runs_first_even_without_ceiling():
 ])
 def test_bad_settings_stop_with_one_line(options, message):
     with pytest.raises(PlanError, match=message):
-        make_plan("all", "2", "10", "1s", KNOWN, Options(**options), CPUS)
+        make_plan(plan_settings("all", "2", "10", "1s", **options), KNOWN, CPUS)

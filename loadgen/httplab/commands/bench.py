@@ -1,22 +1,52 @@
-"""`httplab bench`: checks the plan can run, runs it, and writes results after every server."""
+"""`httplab bench`: wires the plan, its backend, the checks before any load and the run,
+and writes results after every server."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+import os
+import signal
+from collections.abc import Mapping
 from pathlib import Path
 
+from httplab.commands.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, finish, say
+from httplab.manifest import discover
+from httplab.model import ServerOutcome
+from httplab.paths import LUA_SCRIPT, servers_dir
+from httplab.presentation.publish import write_results
 from httplab.results.assemble import assemble
+from httplab.results.store import RAW, new_run_dir, point_latest, read_results, utc_stamp
 from httplab.running.backends.base import (Backend, BackendError, check_open_files,
                                            ensure_port_free)
-from httplab.running.hostinfo import collect_host
+from httplab.running.hostinfo import collect_host, usable_cpu_set
 from httplab.running.labinfo import lab_commit
-from httplab.model import ServerOutcome
-from httplab.running.plan import BenchPlan, settings_of
+from httplab.running.plan import BenchPlan, make_plan, settings_of
 from httplab.running.progress import Progress
-from httplab.presentation.publish import write_results
-from httplab.results.store import RAW, new_run_dir, point_latest, read_results, utc_stamp
 from httplab.running.runner import Runner
-from httplab.commands.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, finish, say
+
+
+def run_bench(settings: Mapping[str, str], repo: Path, results_dir: Path | None) -> int:
+    """The bench the settings (flag -> text, as bench_settings lists them) ask for. A bad
+    setting raises PlanError before anything starts."""
+    plan = make_plan(settings, discover(servers_dir(repo)), frozenset(usable_cpu_set()))
+    signal.signal(signal.SIGTERM, _raise_interrupt)  # so `kill` cleans up like Ctrl-C
+    return bench(plan, make_backend(plan, repo, settings["base-images"]),
+                 results_dir or repo / "results", repo / settings["image"], repo)
+
+
+def make_backend(plan: BenchPlan, repo: Path, base_images: str) -> Backend:
+    if plan.backend == "local":
+        from httplab.running.backends.local import LocalBackend
+
+        return LocalBackend(servers_dir(repo), LUA_SCRIPT)
+    from httplab.running.backends.docker import DockerBackend
+
+    # HTTPLAB_COMPOSE="docker-compose" picks Compose v1 where both are installed.
+    return DockerBackend(repo, base_images, os.environ.get("HTTPLAB_COMPOSE"),
+                         topology=plan.topology)
+
+
+def _raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _refusal(plan: BenchPlan, backend: Backend) -> str | None:
@@ -34,8 +64,7 @@ def _refusal(plan: BenchPlan, backend: Backend) -> str | None:
     return None
 
 
-def bench(plan: BenchPlan, backend: Backend, results_root: Path, image: Path,
-          cv_threshold: float, repo: Path) -> int:
+def bench(plan: BenchPlan, backend: Backend, results_root: Path, image: Path, repo: Path) -> int:
     """Runs the plan; results are rewritten after every server, so a crash keeps them."""
     refusal = _refusal(plan, backend)
     if refusal:
@@ -50,9 +79,7 @@ def bench(plan: BenchPlan, backend: Backend, results_root: Path, image: Path,
         return EXIT_FAILED
     stamp, commit = utc_stamp(), lab_commit(repo)
     run_dir = new_run_dir(results_root, stamp)
-    settings = replace(settings_of(plan, backend.name, cv_threshold, backend.target_address),
-                       server_host=backend.server_engine.spec if backend.server_engine else None,
-                       loadgen_hosts=tuple(engine.spec for engine in backend.load_generators))
+    settings = settings_of(plan)
     engines = backend.engine_records()
     host = collect_host(backend.versions())
     outcomes: list[ServerOutcome] = []

@@ -10,7 +10,6 @@ BASE_IMAGES_ENV = Path("scripts") / "base-images.env"
 BUILD_ARGS = {"BUILD_IMAGE": "HTTPLAB_BUILD_IMAGE", "RUNTIME_IMAGE": "HTTPLAB_RUNTIME_IMAGE",
               "WRK_BASE_IMAGE": "HTTPLAB_WRK_BASE_IMAGE", "NGINX_IMAGE": "HTTPLAB_NGINX_IMAGE"}
 OFFICIAL_PROBE_IMAGE = "eclipse-temurin:21-jre"
-CHOICES = ("auto", "official", "local")
 
 
 def parse_env_file(text: str) -> dict[str, str]:

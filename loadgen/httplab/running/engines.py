@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from httplab.running.plan import LOOPBACK, PlanError
+from httplab.bench_settings import LOOPBACK, PlanError
 
 _CONTEXT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 _HOST_NAME = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$")

@@ -1,22 +1,23 @@
-"""What a bench will do, validated before any load starts. Pure functions."""
+"""What a bench will do, validated before any load starts: one BenchPlan from the bench
+settings, and every rule that stops a bench with one line because of a setting. Pure
+functions; what only the machine can tell is checked in preflight.py."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from httplab.bench_settings import (DEFAULT_CV_THRESHOLD, DEFAULTS, LOOPBACK, PRIMER_CONNECTIONS,
+                                    PlanError)
 from httplab.manifest import ServerManifest
 from httplab.model import Settings
+from httplab.running.engines import Engine, Topology, make_topology, split_load
 
 _DURATION = re.compile(r"^(\d+)(s|m|h)?$")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600}
-LOOPBACK = "127.0.0.1"  # every server binds here, and wrk aims only here
 MAX_THREADS = 1024
 MAX_CONNECTIONS = 1_000_000
-
-
-class PlanError(ValueError):
-    """Bad bench input; the message is the one line the user sees."""
 
 
 def target_url(manifest: ServerManifest, address: str = LOOPBACK) -> str:
@@ -31,7 +32,6 @@ def target_urls(servers: tuple[ServerManifest, ...], address: str = LOOPBACK) ->
     return ", ".join(dict.fromkeys(target_url(server, address) for server in servers))
 
 
-PRIMER_CONNECTIONS = 8
 # "original": the write-up's worker counts (each manifest's workers); "default": each
 # framework's own documented default for this machine's CPUs (each manifest's
 # default_workers, with its source).
@@ -77,6 +77,24 @@ class BenchPlan:
     loadgen_cpus: str | None = None
     worker_settings: tuple[str, ...] = ("original",)
     fairness: bool = False  # h2load after each measured run, as long as wrk's
+    backend: str = DEFAULTS["backend"]
+    topology: Topology | None = None  # None: the server and wrk on this machine
+    cv_threshold: float = DEFAULT_CV_THRESHOLD
+
+    @property
+    def server_host(self) -> Engine | None:
+        """The engine that runs the server (SERVER_HOST); None: this machine's."""
+        return self.topology.server if self.topology else None
+
+    @property
+    def load_generators(self) -> tuple[Engine, ...]:
+        """The engines that run wrk (LOADGEN_HOSTS); (): this machine's."""
+        return self.topology.generators if self.topology else ()
+
+    @property
+    def target_address(self) -> str:
+        """What wrk aims at, and the only address the server binds."""
+        return self.topology.target_address if self.topology else LOOPBACK
 
     @property
     def points(self) -> tuple[LoadPoint, ...]:
@@ -203,20 +221,6 @@ def make_phases(primer: str, warmup: str) -> tuple[Phase, ...]:
     return tuple(phases)
 
 
-@dataclass(frozen=True)
-class Options:
-    """The bench's options beyond the original protocol, as the user typed them."""
-
-    repeat: str = "1"
-    primer: str = "0"
-    warmup: str = "0"
-    server_cpus: str = ""
-    loadgen_cpus: str = ""
-    settings: str = "original"
-    ceiling: str = "0"
-    fairness: str = "0"
-
-
 def parse_connections(text: str, thread_counts: tuple[int, ...]) -> tuple[int, ...]:
     """'16,128,500' -> (16, 128, 500), each once, in the order given; none below the
     smallest thread setting, as wrk needs a connection per thread."""
@@ -234,22 +238,57 @@ def parse_switch(name: str, text: str, meaning: str) -> bool:
     return text.strip() == "1"
 
 
-def make_plan(servers: str, threads: str, connections: str, duration: str,
-              known: tuple[ServerManifest, ...], options: Options = Options(),
+def make_plan(settings: Mapping[str, str], known: tuple[ServerManifest, ...],
               available_cpus: frozenset[int] = frozenset()) -> BenchPlan:
-    thread_counts = parse_positive_list("THREADS", threads, MAX_THREADS)
-    connection_counts = parse_connections(connections, thread_counts)
-    duration_text, duration_s = parse_duration(duration)
-    server_cpus = parse_cpuset("SERVER_CPUS", options.server_cpus, available_cpus)
-    worker_settings = parse_settings(options.settings)
+    """The one validated plan of a bench, from its settings (flag -> text as typed, as in
+    bench_settings; a flag left out takes its default). PlanError at the first setting that
+    cannot work, alone or with the others."""
+    typed = {**DEFAULTS, **settings}
+    thread_counts = parse_positive_list("THREADS", typed["threads"], MAX_THREADS)
+    connection_counts = parse_connections(typed["connections"], thread_counts)
+    duration_text, duration_s = parse_duration(typed["duration"])
+    server_cpus = parse_cpuset("SERVER_CPUS", typed["server-cpus"], available_cpus)
+    worker_settings = parse_settings(typed["settings"])
     cpus = len(cpuset_members(server_cpus)) if server_cpus else len(available_cpus) or None
-    chosen = with_ceiling(select_servers(servers, known), known, parse_ceiling(options.ceiling))
-    return BenchPlan(
+    chosen = with_ceiling(select_servers(typed["servers"], known), known,
+                          parse_ceiling(typed["ceiling"]))
+    plan = BenchPlan(
         expand_settings(chosen, worker_settings, cpus), thread_counts, connection_counts,
-        duration_text, duration_s, parse_repeat(options.repeat),
-        make_phases(options.primer, options.warmup), server_cpus,
-        parse_cpuset("LOADGEN_CPUS", options.loadgen_cpus, available_cpus), worker_settings,
-        parse_switch("FAIRNESS", options.fairness, "h2load after each measured run"))
+        duration_text, duration_s, parse_repeat(typed["repeat"]),
+        make_phases(typed["primer"], typed["warmup"]), server_cpus,
+        parse_cpuset("LOADGEN_CPUS", typed["loadgen-cpus"], available_cpus), worker_settings,
+        parse_switch("FAIRNESS", typed["fairness"], "h2load after each measured run"),
+        backend=typed["backend"], cv_threshold=parse_cv_threshold(typed["cv-threshold"]),
+        topology=make_topology(typed["server-host"], typed["loadgen-hosts"],
+                               typed["target-address"]))
+    check_topology(plan)
+    return plan
+
+
+def parse_cv_threshold(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 1:
+        raise PlanError(f"CV_THRESHOLD must be a fraction between 0 and 1, such as 0.05; "
+                        f"got {text!r}")
+    return value
+
+
+def check_topology(plan: BenchPlan) -> None:
+    """SERVER_HOST, LOADGEN_HOSTS and TARGET_ADDRESS, refused when they cannot work together
+    with the rest of the plan."""
+    if plan.topology is None:
+        return
+    if plan.backend != "docker":
+        raise PlanError("SERVER_HOST, LOADGEN_HOSTS and TARGET_ADDRESS drive Docker engines: "
+                        "they need BACKEND=docker")
+    for point in plan.points:
+        split_load(point.threads, point.connections, plan.topology.generator_count)
+    if plan.fairness and plan.load_generators:
+        raise PlanError("FAIRNESS runs h2load from this machine only: set FAIRNESS=0 with "
+                        "LOADGEN_HOSTS")
 
 
 def parse_settings(text: str) -> tuple[str, ...]:
@@ -284,16 +323,17 @@ def expand_settings(servers: tuple[ServerManifest, ...], worker_settings: tuple[
     return tuple(expanded)
 
 
-def settings_of(plan: BenchPlan, backend: str, cv_threshold: float,
-                address: str = LOOPBACK) -> Settings:
+def settings_of(plan: BenchPlan) -> Settings:
     """The plan as the results record it."""
     primer, warmup = plan.phase("primer"), plan.phase("warmup")
     return Settings(servers=tuple(server.key for server in plan.servers), threads=plan.threads,
                     connections=plan.connections, duration_s=float(plan.duration_s),
-                    backend=backend, url=target_urls(plan.servers, address), repeat=plan.repeat,
-                    primer_s=float(primer.duration_s) if primer else 0.0,
+                    backend=plan.backend, url=target_urls(plan.servers, plan.target_address),
+                    repeat=plan.repeat, primer_s=float(primer.duration_s) if primer else 0.0,
                     primer_connections=(primer.connections or 0) if primer else 0,
                     warmup_s=float(warmup.duration_s) if warmup else 0.0,
-                    cv_threshold=cv_threshold, server_cpus=plan.server_cpus,
+                    cv_threshold=plan.cv_threshold, server_cpus=plan.server_cpus,
                     loadgen_cpus=plan.loadgen_cpus, worker_settings=plan.worker_settings,
-                    target_address=address, fairness=plan.fairness)
+                    server_host=plan.server_host.spec if plan.server_host else None,
+                    loadgen_hosts=tuple(engine.spec for engine in plan.load_generators),
+                    target_address=plan.target_address, fairness=plan.fairness)

@@ -1,0 +1,66 @@
+"""The bench settings, stated only here: each flag of `httplab bench` with its default and
+meaning, the facts those defaults name, and the error a bad setting stops with. The
+Makefile passes a VARIABLE (the flag in capitals, - as _) only when the user sets it.
+Imports nothing of httplab, so parsing the command line loads no runner."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+LOOPBACK = "127.0.0.1"  # the target address on one machine: the server binds it, wrk aims at it
+PRIMER_CONNECTIONS = 8
+DEFAULT_CV_THRESHOLD = 0.05
+BACKENDS = ("docker", "local")
+BASE_IMAGE_CHOICES = ("auto", "official", "local")
+DEFAULT_IMAGE = Path("image") / "result1.png"
+IMAGE_HELP = ("the Requests/sec chart, relative to the repository; the latency and memory, "
+              "CPU, sweep and fairness charts go beside it (result2.png, result-cpu.png, "
+              "result3.png, result4.png)")
+
+# (flag, default, meaning)
+BENCH_SETTINGS = (
+    ("servers", "all", "comma-separated server folders, or 'all'"),
+    ("threads", "10,5", "wrk threads; one run per value"),
+    ("connections", "500", "wrk connections; several (16,128,500) measure each server at each"),
+    ("duration", "10s", "per run: 10s, 2m, 1h"),
+    ("repeat", "1", "rounds: each starts, warms and measures every server again (rotated)"),
+    ("primer", "5s", f"unmeasured run at {PRIMER_CONNECTIONS} connections first; 0 for none"),
+    ("warmup", "10s", "unmeasured run at full settings before the measured ones; 0 for none"),
+    ("server-cpus", "", "cpuset for the server, e.g. 1 (empty: every CPU)"),
+    ("loadgen-cpus", "", "cpuset for wrk, e.g. 0 (empty: every CPU)"),
+    ("cv-threshold", str(DEFAULT_CV_THRESHOLD),
+     "warn when a cell's coefficient of variation is above this"),
+    ("settings", "original", "worker settings: original (the write-up's), default (each "
+                             "framework's documented default for this host), or both"),
+    ("ceiling", "1", "1: measure the reference server (nginx) first, as the ceiling; 0: do not"),
+    ("fairness", "1", "1: h2load after each measured run, as long, for per-connection "
+                      "fairness; 0: do not"),
+    ("backend", "docker", "docker, or local (java -jar and wrk on this host)"),
+    ("base-images", "auto", "docker: official images, local ones (make base-images), or auto: "
+                            "official when they can be pulled"),
+    ("image", str(DEFAULT_IMAGE), IMAGE_HELP),
+    ("server-host", "", "docker: the engine that runs the server: ssh://user@host, a Docker "
+                        "context or unix:///path.sock (empty: this machine)"),
+    ("loadgen-hosts", "", "docker: the engines that run wrk, comma-separated, the load split "
+                          "between them (empty: this machine)"),
+    ("target-address", "", "the server's address as the load generators reach it, the only "
+                           f"one it binds (empty: SERVER_HOST's host, or {LOOPBACK})"),
+)
+CHOICES = {"backend": BACKENDS, "base-images": BASE_IMAGE_CHOICES}
+DEFAULTS = {flag: default for flag, default, _ in BENCH_SETTINGS}
+
+
+class PlanError(ValueError):
+    """Bad bench input; the message is the one line the user sees."""
+
+
+def variable(flag: str) -> str:
+    """'server-cpus' -> 'SERVER_CPUS', as make takes it."""
+    return flag.upper().replace("-", "_")
+
+
+def settings_text() -> str:
+    """The bench settings as make takes them, with their defaults and meanings."""
+    rows = [(f"{variable(flag)}={default}", meaning) for flag, default, meaning in BENCH_SETTINGS]
+    width = max(len(setting) for setting, _ in rows)
+    return "".join(f"  {setting:<{width}}  {meaning}\n" for setting, meaning in rows)
