@@ -256,6 +256,30 @@ class Cell:
     fairness: tuple[FairnessRun, ...] = ()  # h2load's runs of this cell (FAIRNESS=1)
 
 
+class WarningKind(str, Enum):
+    """What a warning says about a cell's figure."""
+
+    NOISY = "noisy"  # its runs disagree: CV above the threshold
+    SKEWED = "skewed"  # its load generators started too far apart
+    LOADGEN = "loadgen"  # wrk's CPU limited it
+    SHARED_CPUS = "shared"  # the CPUs wrk and the server share limited it
+    OTHER = "other"  # a warning this lab does not make (any more)
+
+
+@dataclass(frozen=True)
+class CellWarning:
+    """A warning about one cell. `text` is the sentence results.json keeps; the other fields
+    let a reader say once what many cells share: the cause and what to do are the same for
+    each cell with this warning, the detail is this cell's own figure (e.g. its CV)."""
+
+    kind: WarningKind
+    text: str
+    cell: str = ""  # e.g. "Netty t2 c100"
+    cause: str = ""
+    detail: str = ""
+    advice: str = ""
+
+
 @dataclass(frozen=True)
 class Settings:
     """What was asked of the bench: the protocol of this run."""
@@ -362,7 +386,7 @@ class BenchResult:
     servers: tuple[ServerRecord, ...]
     cells: tuple[Cell, ...]
     lab_commit: str | None = None  # the lab's git commit, "+dirty" when the tree had changes
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()  # each a CellWarning's text
     engines: tuple[EngineRecord, ...] = ()  # the other machines' engines, when there were any
 
     def server(self, name: str) -> ServerRecord | None:

@@ -9,8 +9,7 @@ from httplab.manifest import ServerManifest
 from httplab.model import (BenchResult, EngineRecord, HostInfo, ServerOutcome, ServerRecord,
                            Settings)
 from httplab.results.serialize import FORMAT_VERSION
-from httplab.results.bottleneck import bottleneck_warnings
-from httplab.results.stability import DEFAULT_CV_THRESHOLD, stability_warnings
+from httplab.results.warning_groups import cell_warnings
 
 
 def record_of_manifest(manifest: ServerManifest) -> ServerRecord:
@@ -30,9 +29,7 @@ def first_record_per_server(outcomes: list[ServerOutcome]) -> tuple[ServerRecord
 
 
 def with_warnings(result: BenchResult) -> BenchResult:
-    threshold = result.settings.cv_threshold if result.settings else DEFAULT_CV_THRESHOLD
-    return replace(result, warnings=stability_warnings(result, threshold)
-                   + bottleneck_warnings(result))
+    return replace(result, warnings=tuple(warning.text for warning in cell_warnings(result)))
 
 
 def assemble(outcomes: list[ServerOutcome], settings: Settings, host: HostInfo,

@@ -15,12 +15,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from httplab.model import BenchResult, Cell, ResourceUsage
+from httplab.model import BenchResult, Cell, CellWarning, ResourceUsage, WarningKind
+from httplab.results.stability import cell_name
 from httplab.results.stats import median_of_known
 
 SATURATED = 0.9
 ADVICE = ("the figure understates the server: pin wrk and the server to separate CPUs "
           "(SERVER_CPUS=1 LOADGEN_CPUS=0 on 2 cores) or run wrk on another machine")
+LOADGEN_CAUSE = f"wrk used at least {SATURATED:.0%} of the CPUs it may use"
+SHARED_CAUSE = (f"Neither wrk nor the server used {SATURATED:.0%} of the CPUs it may use, but "
+                f"together they kept at least {SATURATED:.0%} of the host's cores busy")
+FIGURES_WHERE = " (each cell's figures are under \"Where the CPU went\")"
 
 
 class Limit(str, Enum):
@@ -124,20 +129,23 @@ def cell_bottleneck(cell: Cell, result: BenchResult) -> Bottleneck:
     return judge(cpu)
 
 
-def bottleneck_warnings(result: BenchResult) -> tuple[str, ...]:
+def bottleneck_warnings(result: BenchResult) -> tuple[CellWarning, ...]:
     """One warning per measured cell whose figure a CPU other than the server's limited."""
     warnings = []
     for cell in result.cells:
         verdict = cell_bottleneck(cell, result)
         if cell.runs and verdict.understates_server:
-            warnings.append(f"{result.label(cell.server)} t{cell.threads} c{cell.connections}: "
-                            f"limited by {_limited_by(verdict.limit)} ({verdict.detail}); "
-                            f"{ADVICE}")
+            warnings.append(_warning(cell_name(cell, result.label(cell.server)), verdict))
     return tuple(warnings)
 
 
-def _limited_by(limit: Limit) -> str:
-    return "the load generator" if limit is Limit.LOADGEN else "the CPUs wrk and the server share"
+def _warning(name: str, verdict: Bottleneck) -> CellWarning:
+    loadgen = verdict.limit is Limit.LOADGEN
+    limited_by = "the load generator" if loadgen else "the CPUs wrk and the server share"
+    return CellWarning(
+        WarningKind.LOADGEN if loadgen else WarningKind.SHARED_CPUS,
+        f"{name}: limited by {limited_by} ({verdict.detail}); {ADVICE}",
+        name, (LOADGEN_CAUSE if loadgen else SHARED_CAUSE) + FIGURES_WHERE, advice=ADVICE)
 
 
 def _median(usages: tuple[ResourceUsage, ...], field: str) -> float | None:

@@ -1,0 +1,87 @@
+"""Every warning of a result, and the same warnings grouped by kind and cause, so that a
+cause many cells share is said once. Pure.
+
+results.json keeps each warning as a sentence. Its kind and cause are recovered by making
+the warnings again from the cells and matching the sentences: one this lab no longer makes
+(an older run's) stays a warning of its own, of kind OTHER."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from httplab.model import BenchResult, CellWarning, WarningKind
+from httplab.results.bottleneck import bottleneck_warnings
+from httplab.results.stability import DEFAULT_CV_THRESHOLD, cell_name, stability_warnings
+
+# Each kind as the cells it names: one, then several.
+KIND_NOUNS = {
+    WarningKind.NOISY: ("noisy cell (CV above threshold)", "noisy cells (CV above threshold)"),
+    WarningKind.SKEWED: ("cell whose load generators started apart",
+                         "cells whose load generators started apart"),
+    WarningKind.LOADGEN: ("cell limited by the load generator",
+                          "cells limited by the load generator"),
+    WarningKind.SHARED_CPUS: ("cell limited by the shared CPUs",
+                              "cells limited by the shared CPUs"),
+    WarningKind.OTHER: ("other warning", "other warnings"),
+}
+
+
+@dataclass(frozen=True)
+class WarningGroup:
+    """Warnings of one kind that share their cause and advice: one cell's each."""
+
+    warnings: tuple[CellWarning, ...]
+    every_measured_cell: bool = False  # a warning for each cell that has runs
+
+    @property
+    def kind(self) -> WarningKind:
+        return self.warnings[0].kind
+
+    @property
+    def cause(self) -> str:
+        return self.warnings[0].cause
+
+    @property
+    def advice(self) -> str:
+        return self.warnings[0].advice
+
+
+def cell_warnings(result: BenchResult) -> tuple[CellWarning, ...]:
+    """Every warning the cells of this result call for, in the order results.json keeps."""
+    threshold = result.settings.cv_threshold if result.settings else DEFAULT_CV_THRESHOLD
+    return stability_warnings(result, threshold) + bottleneck_warnings(result)
+
+
+def warning_groups(result: BenchResult) -> tuple[WarningGroup, ...]:
+    """result.warnings grouped by kind, cause and advice: the largest group first, then in
+    the order of each group's first warning."""
+    known = {warning.text: warning for warning in cell_warnings(result)}
+    groups: dict[tuple, list[CellWarning]] = {}
+    for index, text in enumerate(result.warnings):
+        warning = known.get(text) or CellWarning(WarningKind.OTHER, text)
+        groups.setdefault(_group_key(warning, index), []).append(warning)
+    ordered = sorted(groups.values(), key=lambda members: -len(members))
+    measured = {cell_name(cell, result.label(cell.server)) for cell in result.cells if cell.runs}
+    return tuple(WarningGroup(tuple(members), {warning.cell for warning in members} == measured)
+                 for members in ordered)
+
+
+def _group_key(warning: CellWarning, index: int) -> tuple:
+    """A warning without a known cause is a group of its own."""
+    if not warning.cause:
+        return warning.kind, index
+    return warning.kind, warning.cause, warning.advice
+
+
+def count_of_cells(kind: WarningKind, count: int) -> str:
+    """"1 noisy cell (CV above threshold)", "12 cells limited by the shared CPUs"."""
+    one, several = KIND_NOUNS[kind]
+    return f"{count} {one if count == 1 else several}"
+
+
+def kinds_in_words(groups: tuple[WarningGroup, ...]) -> str:
+    """How many cells have each kind of warning, in the order of the groups."""
+    counts: dict[WarningKind, int] = {}
+    for group in groups:
+        counts[group.kind] = counts.get(group.kind, 0) + len(group.warnings)
+    return ", ".join(count_of_cells(kind, count) for kind, count in counts.items())
