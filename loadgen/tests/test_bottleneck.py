@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from httplab.model import ResourceUsage
-from httplab.results.bottleneck import CpuFigures, Limit, cpuset_size, judge
+from httplab.model import ResourceUsage, WarningKind
+from httplab.results.bottleneck import (ADVICE, FIGURES_WHERE, LOADGEN_CAUSE, SHARED_CAUSE,
+                                        CpuFigures, Limit, bottleneck_warnings, cpuset_size,
+                                        judge)
 from httplab.running.measure import with_load_figures
 from httplab.running.resources.parse import (HostCpu, ResourceSample, SamplingError,
                                              parse_context_switches, parse_host_cpu)
 from httplab.running.resources.probes import ProcProbe, task_switches
 from httplab.running.resources.sampler import busy_cores, summarize_samples
+
+from tests.test_warning_groups import LOADGEN, SERVER, SHARED, result_of, measured
 
 STAT = ("cpu  100 5 50 800 20 3 2 0 0 0\n"
         "cpu0 50 2 25 400 10 1 1 0 0 0\n")
@@ -119,3 +123,14 @@ def test_with_wrk_on_other_machines_only_the_server_can_be_judged(server, limit,
     verdict = judge(cpu)
     assert verdict.limit is expected
     assert "wrk ran on other machines" in verdict.detail
+
+
+@pytest.mark.parametrize("cpu, kind, cause", [
+    (SERVER, None, None),
+    (LOADGEN, WarningKind.LOADGEN, LOADGEN_CAUSE + FIGURES_WHERE),
+    (SHARED, WarningKind.SHARED_CPUS, SHARED_CAUSE + FIGURES_WHERE),
+])
+def test_a_cell_another_cpu_limited_gets_a_warning_of_its_kind(cpu, kind, cause):
+    warnings = bottleneck_warnings(result_of(measured("netty", 2, cpu=cpu)))
+    assert [(w.kind, w.cell, w.cause, w.detail, w.advice) for w in warnings] == (
+        [] if kind is None else [(kind, "Netty t2 c100", cause, "", ADVICE)])

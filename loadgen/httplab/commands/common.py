@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from httplab.model import BenchResult
+from httplab.results.warning_groups import kinds_in_words, warning_groups
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -19,8 +20,8 @@ def finish(result: BenchResult, out_dir: Path, image: Path | None) -> int:
     print((out_dir / "results.md").read_text(), flush=True)
     say(f"results in {out_dir}" + (f", chart in {image}" if image else ""))
     if result.warnings:
-        say(f"{len(result.warnings)} stability warning(s), listed under Warnings above and in "
-            f"{out_dir / 'results.md'}")
+        say(f"warnings: {kinds_in_words(warning_groups(result))}; listed under Warnings above and "
+            f"in {out_dir / 'results.md'}")
     for cell in result.failed_cells:
         record = result.server(cell.server)
         log = f" (server output: {out_dir / record.log_file})" if record and record.log_file else ""

@@ -13,6 +13,7 @@ from httplab.presentation.export.columns import (cell_status, generator_count, r
 from httplab.results.bottleneck import cell_bottleneck
 from httplab.results.ceiling import ceiling_share
 from httplab.results.fairness import cell_fairness
+from httplab.results.warning_groups import WarningGroup, count_of_cells, warning_groups
 
 HEADER = ("Framework", "Threads", "Connections", "Requests/sec", "Min–max", "CV",
           "Successful req/s", "Latency avg", "Latency stdev", "Latency max", "p50", "p99",
@@ -46,8 +47,22 @@ class MarkdownExporter:
             lines += ["", "Servers as run:", "",
                       *_table(SERVER_HEADER, [_server_row(s) for s in result.servers])]
         if result.warnings:
-            lines += ["", "Warnings:", "", *(f"- {warning}" for warning in result.warnings)]
+            lines += ["", "Warnings:", "", *(f"- {warning_item(group)}"
+                                            for group in warning_groups(result))]
         return "\n".join(lines) + "\n"
+
+
+def warning_item(group: WarningGroup) -> str:
+    """One warning as it is; several with one cause as that cause, said once, after the
+    cells it concerns (with the figure of each, where they differ)."""
+    if len(group.warnings) == 1:
+        return group.warnings[0].text
+    details = any(warning.detail for warning in group.warnings)
+    cells = ("every measured cell" if group.every_measured_cell and not details else
+             ", ".join(warning.cell + (f" ({warning.detail})" if warning.detail else "")
+                       for warning in group.warnings))
+    return (f"{count_of_cells(group.kind, len(group.warnings))}: {cells}. {group.cause}; "
+            f"{group.advice}")
 
 
 def _preamble(result: BenchResult) -> list[str]:
