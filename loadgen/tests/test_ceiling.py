@@ -8,7 +8,8 @@ from dataclasses import replace
 import pytest
 
 from httplab.model import Cell, CellStatus, ServerRecord
-from httplab.presentation.charts.throughput import build_throughput_figure, server_order
+from httplab.presentation.charts.throughput import build_throughput_figure
+from httplab.presentation.points import server_order
 from httplab.presentation.export import all_exporters
 from httplab.results.ceiling import ceiling_share
 

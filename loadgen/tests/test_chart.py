@@ -220,7 +220,7 @@ def _faster_undertow(result):
 
 
 def test_frameworks_are_ordered_fastest_first_and_unmeasured_last():
-    from httplab.presentation.charts.throughput import server_order
+    from httplab.presentation.points import server_order
 
     assert server_order(headline_sample()) == ["netty", "undertow"]  # undertow failed
     assert server_order(_faster_undertow(headline_sample())) == ["undertow", "netty"]

@@ -1,13 +1,15 @@
-"""Which cells a chart draws when a run swept several connection counts. Pure.
+"""Which cells a chart draws, and in what order. Pure.
 
 The charts of one connection count (result1, result2, the CPU chart) draw the headline
-count: the largest measured, which for the original protocol is its only one, 500."""
+count: the largest measured, which for the original protocol is its only one, 500. The
+frameworks come fastest first; the reference server is drawn apart, as the ceiling."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from httplab.model import BenchResult, Cell
+from httplab.model import BenchResult, Cell, CellStatus
+from httplab.results.stats import cell_summary
 
 
 def connection_counts(result: BenchResult) -> list[int]:
@@ -33,3 +35,39 @@ def cell_at(result: BenchResult, server: str, threads: int, connections: int) ->
     wanted = (server, min(threads, connections), connections)
     return next((cell for cell in result.cells
                  if (cell.server, cell.threads, cell.connections) == wanted), None)
+
+
+def thread_settings(result: BenchResult) -> list[int]:
+    if result.settings:
+        return list(result.settings.threads)
+    return sorted({cell.threads for cell in result.cells}, reverse=True)
+
+
+def server_order(result: BenchResult) -> list[str]:
+    """The frameworks, fastest first: by each one's best median Requests/sec; unmeasured
+    ones last. The reference server is not among them: it is the ceiling line."""
+    servers = [name for name in dict.fromkeys(cell.server for cell in result.cells)
+               if name not in reference_servers(result)]
+    return sorted(servers, key=lambda server: -_best_rate(result, server))
+
+
+def reference_servers(result: BenchResult) -> list[str]:
+    return [record.name for record in result.servers if record.is_reference]
+
+
+def _best_rate(result: BenchResult, server: str) -> float:
+    rates = [cell_summary(cell).median for cell in result.cells
+             if cell.server == server and measured(cell)]
+    return max(rates, default=-1.0)
+
+
+def headline_cell(result: BenchResult, server: str, threads: int) -> Cell | None:
+    """The server's cell at this thread setting and the headline connection count."""
+    connections = headline_connections(result)
+    return None if connections is None else cell_at(result, server, threads, connections)
+
+
+def measured(cell: Cell | None) -> bool:
+    """Whether a cell is drawn as figures: only an OK cell with runs. A FAILED cell is drawn
+    as "failed" even when it carries a run (e.g. one with zero requests)."""
+    return cell is not None and cell.status is CellStatus.OK and bool(cell.runs)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from httplab.presentation.charts.throughput import draw_throughput_chart
 from httplab.presentation.charts.cpu import draw_cpu_chart
 from httplab.presentation.charts.fairness import draw_fairness_chart, has_fairness_chart
+from httplab.presentation.charts.kit import remove_chart
 from httplab.presentation.charts.latency import draw_latency_memory_chart
 from httplab.presentation.charts.sweep import draw_sweep_chart, shows_a_sweep
+from httplab.presentation.charts.throughput import draw_throughput_chart
 from httplab.presentation.export import all_exporters
 from httplab.presentation.points import at_connections, headline_connections
 from httplab.model import BenchResult
@@ -63,4 +64,4 @@ def draw_charts(result: BenchResult, image_path: Path) -> None:
         if shows(result):
             draw(result, path(image_path))
         else:
-            path(image_path).unlink(missing_ok=True)
+            remove_chart(path(image_path))

@@ -1,7 +1,7 @@
 """image/result4.png: how evenly each server shared itself among its connections, from the
-h2load runs after wrk's (FAIRNESS=1). Drawn from a BenchResult only, at the first thread
-setting and the largest connection count with socket readings (the headline count, as a
-rule), for the cells that have them.
+h2load runs after wrk's (FAIRNESS=1). Drawn at the first thread setting and the largest
+connection count with socket readings (the headline count, as a rule), for the cells that
+have them.
 
 Each line is one cell's connections, slowest first, each one's requests over the mean of
 all (results/fairness.py): flat at 1 is fair, a steep start means starved connections."""
@@ -13,18 +13,14 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-import matplotlib
+from matplotlib.figure import Figure
 
-matplotlib.use("Agg")
-from matplotlib.figure import Figure  # noqa: E402
-
-from httplab.model import BenchResult, Cell  # noqa: E402
-from httplab.presentation.charts.sweep import CEILING_COLOR  # noqa: E402
-from httplab.presentation.charts.throughput import (  # noqa: E402
-    DPI, FIGURE_SIZE_IN, caption, reference_servers, save_figure, server_order,
-    thread_settings)
-from httplab.presentation.points import cell_at  # noqa: E402
-from httplab.results.fairness import (  # noqa: E402
+from httplab.model import BenchResult, Cell
+from httplab.presentation.charts.kit import (
+    CEILING_COLOR, GRID_ALPHA, LEGEND_SIZE, SMALL_SIZE, TITLE_SIZE, finish_figure,
+    new_figure, save_figure, series_color)
+from httplab.presentation.points import cell_at, reference_servers, server_order, thread_settings
+from httplab.results.fairness import (
     SLOWEST_FRACTION, Fairness, cell_fairness, fairness_run_for_chart, normalised_rates)
 
 HOW_TO_READ = ("How to read: flat at 1 is fair; a steep start means starved connections. "
@@ -83,7 +79,7 @@ def fairness_lines(result: BenchResult) -> list[FairnessLine]:
         return []
     threads = thread_settings(result)[0]
     lines = [_line(cell_at(result, server, threads, connections),
-                   result.label(server), f"C{index}", "-")
+                   result.label(server), series_color(index), "-")
              for index, server in enumerate(server_order(result))]
     lines += [_line(cell_at(result, server, threads, connections),
                     f"ceiling: {result.label(server)} (reference)", CEILING_COLOR, "--")
@@ -107,7 +103,7 @@ def reading_note(result: BenchResult) -> str:
 
 def build_fairness_figure(result: BenchResult) -> Figure:
     """The chart as a Figure, not yet written anywhere; empty axes without socket readings."""
-    figure = Figure(figsize=FIGURE_SIZE_IN, dpi=DPI)
+    figure = new_figure()
     axes = figure.subplots()
     for line in fairness_lines(result):
         axes.plot(rank_fractions(len(line.rates)), line.rates, color=line.color,
@@ -118,14 +114,12 @@ def build_fairness_figure(result: BenchResult) -> Figure:
     axes.set_ylim(bottom=0)
     axes.set_xlabel("connections, slowest to fastest (rank as a fraction of all)")
     axes.set_ylabel("requests / mean of all connections")
-    axes.set_title(fairness_title(result), fontsize=11)
-    axes.legend(fontsize=8)
-    axes.grid(alpha=0.3)
-    figure.text(0.01, 0.045, textwrap.fill(reading_note(result), 160), fontsize=7,
+    axes.set_title(fairness_title(result), fontsize=TITLE_SIZE)
+    axes.legend(fontsize=LEGEND_SIZE)
+    axes.grid(alpha=GRID_ALPHA)
+    figure.text(0.01, 0.045, textwrap.fill(reading_note(result), 160), fontsize=SMALL_SIZE,
                 va="bottom")
-    figure.text(0.01, 0.01, caption(result), fontsize=7, color="dimgray")
-    figure.tight_layout(rect=(0, 0.08, 1, 1))
-    return figure
+    return finish_figure(figure, result, bottom=0.08)
 
 
 def has_fairness_chart(result: BenchResult) -> bool:

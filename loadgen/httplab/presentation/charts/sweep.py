@@ -1,7 +1,7 @@
 """image/result3.png: a concurrency sweep. Requests/sec above and p99 latency below, over the
 connection counts measured (log scale), one line per framework at the first thread setting,
 and the ceiling (the reference server) dashed. Drawn only when a run swept more than one
-count; from a BenchResult only.
+count.
 
 A point is hollow when its verdict (results/bottleneck.py) is not "server": the figure then
 understates the server or its limit is unknown. A failed cell leaves a gap in its line."""
@@ -13,24 +13,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-import matplotlib
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.ticker import NullLocator, StrMethodFormatter
 
-matplotlib.use("Agg")
-from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.lines import Line2D  # noqa: E402
-from matplotlib.ticker import NullLocator, StrMethodFormatter  # noqa: E402
+from httplab.model import BenchResult, Cell
+from httplab.presentation.charts.kit import (
+    CEILING_COLOR, GRID_ALPHA, LEGEND_SIZE, LIMITED_ELSEWHERE, TITLE_SIZE, duration_text,
+    finish_figure, new_figure, repeats_text, save_figure, series_color, server_limited)
+from httplab.presentation.figures import cell_figures
+from httplab.presentation.points import (cell_at, connection_counts, measured,
+                                         reference_servers, server_order, thread_settings)
+from httplab.results.stats import Summary, cell_summary
 
-from httplab.model import BenchResult, Cell  # noqa: E402
-from httplab.presentation.charts.throughput import (  # noqa: E402
-    DPI, LIMITED_ELSEWHERE, caption, duration_text, measured, reference_servers, repeats_text,
-    save_figure, server_order, thread_settings)
-from httplab.presentation.figures import cell_figures  # noqa: E402
-from httplab.presentation.points import cell_at, connection_counts  # noqa: E402
-from httplab.results.bottleneck import Limit, cell_bottleneck  # noqa: E402
-from httplab.results.stats import Summary, cell_summary  # noqa: E402
-
-FIGURE_SIZE_IN = (10, 8)
-CEILING_COLOR = "gray"
+TALL_FIGURE_SIZE_IN = (10, 8)
 HOLLOW_MEANING = f"hollow: {LIMITED_ELSEWHERE}"
 
 
@@ -58,7 +54,7 @@ def shows_a_sweep(result: BenchResult) -> bool:
 def sweep_point(cell: Cell, result: BenchResult) -> SweepPoint:
     p99_us = cell_figures(cell).latency_p99_us
     return SweepPoint(cell_summary(cell), None if p99_us is None else p99_us / 1000,
-                      cell_bottleneck(cell, result).limit is Limit.SERVER)
+                      server_limited(cell, result))
 
 
 def _points(result: BenchResult, server: str, threads: int) -> tuple[SweepPoint | None, ...]:
@@ -73,7 +69,8 @@ def sweep_series(result: BenchResult) -> list[Series]:
     for index, server in enumerate(server_order(result)):
         points = _points(result, server, threads)
         unmeasured = "" if any(points) else " (no measured point)"
-        series.append(Series(result.label(server) + unmeasured, f"C{index}", "-", points))
+        series.append(Series(result.label(server) + unmeasured, series_color(index), "-",
+                             points))
     for server in reference_servers(result):
         points = _points(result, server, threads)
         if any(points):
@@ -148,23 +145,21 @@ def _set_latency_axis(axes, series: list[Series]) -> None:
 def build_sweep_figure(result: BenchResult) -> Figure:
     """The chart as a Figure, not yet written anywhere; needs cells at two counts or more."""
     counts, series = connection_counts(result), sweep_series(result)
-    figure = Figure(figsize=FIGURE_SIZE_IN, dpi=DPI)
+    figure = new_figure(TALL_FIGURE_SIZE_IN)
     rates, latency = figure.subplots(2, 1, sharex=True)
     for one in series:
         _draw_series(rates, counts, one, lambda point: point.rate.median)
         _draw_spread(rates, counts, one)
         _draw_series(latency, counts, one, lambda point: point.p99_ms)
-    rates.set_title(sweep_title(result), fontsize=11)
+    rates.set_title(sweep_title(result), fontsize=TITLE_SIZE)
     rates.set_ylabel("Requests/sec (higher is better)")
     rates.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
-    rates.legend(handles=_legend(series), fontsize=8)
+    rates.legend(handles=_legend(series), fontsize=LEGEND_SIZE)
     _set_latency_axis(latency, series)
     _set_connection_axis(latency, counts)
     for axes in (rates, latency):
-        axes.grid(alpha=0.3)
-    figure.text(0.01, 0.01, caption(result), fontsize=7, color="dimgray")
-    figure.tight_layout(rect=(0, 0.03, 1, 1))
-    return figure
+        axes.grid(alpha=GRID_ALPHA)
+    return finish_figure(figure, result)
 
 
 def draw_sweep_chart(result: BenchResult, path: Path) -> None:

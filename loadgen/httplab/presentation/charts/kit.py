@@ -1,0 +1,129 @@
+"""What every chart shares: its size, style and colours, the caption under it, the server
+labels under its bars, how it shows a cell that was not measured or not limited by the
+server alone, and writing its PNG (or removing an older one)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch
+
+from httplab.model import BenchResult, Cell, CellStatus
+from httplab.results.bottleneck import Limit, cell_bottleneck
+
+FIGURE_SIZE_IN = (10, 6.2)
+DPI = 110
+TITLE_SIZE = 11
+LEGEND_SIZE = 8
+SMALL_SIZE = 7  # value labels, notes and the caption
+GRID_ALPHA = 0.3
+CEILING_COLOR = "gray"  # the reference server (the ceiling), in lines and legends
+LIMITED_ELSEWHERE_HATCH = "//"  # a cell whose verdict is not "server" (results/bottleneck.py)
+LIMITED_ELSEWHERE = "not limited by the server alone\n(wrk, shared CPUs or unknown: see results.md)"
+
+
+def series_color(position: int) -> str:
+    """The colour of a chart's thread setting, framework or percentile at this position."""
+    return f"C{position}"
+
+
+def new_figure(size_in: tuple[float, float] = FIGURE_SIZE_IN) -> Figure:
+    """A Figure not held by pyplot, so nothing stays open once it is dropped."""
+    return Figure(figsize=size_in, dpi=DPI)
+
+
+def caption(result: BenchResult) -> str:
+    """Who produced the numbers, and how: shown under every chart."""
+    warmup = ""
+    if result.settings:
+        warmup = " | warm-up before measuring" if result.settings.warmup_s else " | cold: no warm-up"
+    return f"Host: {result.host.describe()} | run {result.created_utc}{warmup}"
+
+
+def finish_figure(figure: Figure, result: BenchResult, bottom: float = 0.03) -> Figure:
+    """Writes the caption under the chart and lays the chart out above `bottom` (a fraction
+    of the figure's height)."""
+    figure.text(0.01, 0.01, caption(result), fontsize=SMALL_SIZE, color="dimgray")
+    figure.tight_layout(rect=(0, bottom, 1, 1))
+    return figure
+
+
+def duration_text(result: BenchResult) -> str:
+    """A title's part, e.g. ", 10 s per run"; empty when the settings are unknown."""
+    return f", {result.settings.duration_s:g} s per run" if result.settings else ""
+
+
+def repeats_text(result: BenchResult) -> str:
+    """A title's second line when cells were measured more than once; else empty."""
+    if result.settings and result.settings.repeat > 1:
+        return f"\nmedian of {result.settings.repeat} runs, bars from min to max"
+    return ""
+
+
+def thread_patches(settings: list[int], unit: str) -> list[Patch]:
+    """Legend entries, one colour per thread setting, e.g. "10 threads"."""
+    return [Patch(color=series_color(position), label=f"{threads} {unit}")
+            for position, threads in enumerate(settings)]
+
+
+def bar_slots(bars_per_group: int) -> tuple[float, list[float]]:
+    """The bar width, and each bar's offset from its group's centre, in a group of bars."""
+    width = 0.8 / max(bars_per_group, 1)
+    return width, [(position - (bars_per_group - 1) / 2) * width
+                   for position in range(bars_per_group)]
+
+
+def set_server_axis(axes, result: BenchResult, servers: list[str]) -> None:
+    """One slot per server, labelled; the same slots whether a server failed or not."""
+    _set_server_ticks(axes, result, servers)
+    axes.set_xlim(-0.6, len(servers) - 0.4)
+
+
+def _set_server_ticks(axes, result: BenchResult, servers: list[str]) -> None:
+    """Slanted and wrapped when many labels would overlap."""
+    labels = [result.label(name) for name in servers]
+    if len(servers) <= 5:
+        axes.set_xticks(range(len(servers)), labels, fontsize=9)
+        return
+    wrapped = [textwrap.fill(label, width=18) for label in labels]
+    axes.set_xticks(range(len(servers)), wrapped, fontsize=8, rotation=30, ha="right",
+                    rotation_mode="anchor")
+
+
+def unmeasured_text(cell: Cell | None) -> str:
+    """What stands in for an unmeasured cell's bar: "failed", or "n/a" when there is none."""
+    return "failed" if cell is not None and cell.status is CellStatus.FAILED else "n/a"
+
+
+def mark_unmeasured(axes, x: float, y: float, text: str, **placement) -> None:
+    """Writes `text` (e.g. "failed") upright where a bar would stand; never a zero bar."""
+    axes.text(x, y, text, rotation=90, ha="center", va="bottom", fontsize=8,
+              color="firebrick", **placement)
+
+
+def server_limited(cell: Cell, result: BenchResult) -> bool:
+    """Whether the cell's verdict (results/bottleneck.py) is "server"; when it is not, the
+    figure understates the server or its limit is unknown, and the chart says so."""
+    return cell_bottleneck(cell, result).limit is Limit.SERVER
+
+
+def limited_elsewhere_hatch(cell: Cell, result: BenchResult) -> str | None:
+    return None if server_limited(cell, result) else LIMITED_ELSEWHERE_HATCH
+
+
+def limited_elsewhere_patch() -> Patch:
+    return Patch(facecolor="white", edgecolor="black", hatch=LIMITED_ELSEWHERE_HATCH,
+                 label=f"hatched: {LIMITED_ELSEWHERE}")
+
+
+def save_figure(figure: Figure, path: Path) -> None:
+    """Writes the figure as a PNG, creating its folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path)
+
+
+def remove_chart(path: Path) -> None:
+    """Removes an older chart of this name, for a chart with nothing to show this run."""
+    path.unlink(missing_ok=True)
