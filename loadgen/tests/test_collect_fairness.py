@@ -6,9 +6,9 @@ import shutil
 import pytest
 
 from httplab.model import CellOutcome, CellStatus
-from httplab.results.collect import (GENERATOR_RAW_NAME, GENERATORS_NAME, RAW_NAME,
-                                     cell_from_outcomes, find_raw_files)
+from httplab.results.collect import cell_from_outcomes, find_raw_files
 from httplab.results.fairness import cell_fairness
+from httplab.run_layout import parse_measured_name
 
 from tests.conftest import FIXTURES
 
@@ -34,7 +34,7 @@ def measured_run(raw, stem: str, capture: str | None, sockets: bool = True) -> C
 @pytest.mark.parametrize("name", ["netty-t10-c500.h2load.txt", "netty-t10-c500.sockets.txt",
                                   "netty-t10-c500-r2.h2load.txt", "netty-t10-c500-r2.sockets.txt"])
 def test_h2loads_files_are_never_taken_for_wrk_reports(name):
-    assert not any(pattern.match(name) for pattern in (RAW_NAME, GENERATOR_RAW_NAME, GENERATORS_NAME))
+    assert parse_measured_name(name) is None
 
 
 def test_a_raw_folder_yields_each_measured_run_once_with_the_h2load_files_beside_it(tmp_path):

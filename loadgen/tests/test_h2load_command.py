@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from httplab.h2load.command import (H2LOAD_SUFFIX, SOCKETS_SUFFIX, H2loadRequest,
-                                    fairness_script_arguments, h2load_arguments,
+from httplab.h2load.command import (H2loadRequest, fairness_script_arguments, h2load_arguments,
                                     h2load_time_limit_s, reading_times)
+from httplab.run_layout import H2LOAD_SUFFIX, SOCKETS_SUFFIX
 
 SCRIPT = Path(__file__).resolve().parents[1] / "fairness.sh"
 REQUEST = H2loadRequest(threads=2, connections=50, duration_s=3, url="http://127.0.0.1:8080/")

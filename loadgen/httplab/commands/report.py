@@ -11,9 +11,10 @@ from httplab.results.collect import cells_from_outcomes, find_raw_files
 from httplab.manifest import ServerManifest, discover
 from httplab.model import BenchResult, HostInfo
 from httplab.presentation.publish import write_results
-from httplab.results.store import RAW, read_results
+from httplab.results.store import read_results
 from httplab.results.serialize import FORMAT_VERSION, ResultsFormatError
 from httplab.commands.common import EXIT_USAGE, finish, say
+from httplab.run_layout import RAW, RESULTS_JSON, run_dir_of
 
 
 def report(source: Path, out_dir: Path, image: Path | None, servers_dir: Path) -> int:
@@ -36,7 +37,7 @@ def report(source: Path, out_dir: Path, image: Path | None, servers_dir: Path) -
 
 def _earlier_result(raw_dir: Path) -> BenchResult | None:
     """The results.json beside the raw files, if this lab wrote them: it keeps the host."""
-    candidate = raw_dir.parent / "results.json" if raw_dir.name == RAW else raw_dir / "results.json"
+    candidate = run_dir_of(raw_dir) / RESULTS_JSON
     return read_results(candidate) if candidate.is_file() else None
 
 

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# fairness.sh's two files: <stem>.h2load.txt (h2load's output) and <stem>.sockets.txt.
-H2LOAD_SUFFIX = ".h2load.txt"
-SOCKETS_SUFFIX = ".sockets.txt"
 # When fairness.sh reads the client sockets, as fractions of the run: late enough that
 # every client has connected, early enough that none has stopped.
 FIRST_READING = 0.10
@@ -41,7 +38,8 @@ def reading_times(duration_s: int) -> tuple[float, float]:
 
 
 def fairness_script_arguments(stem: str, request: H2loadRequest, port: int) -> list[str]:
-    """Arguments after fairness.sh: the stem of its two files, when to read the sockets, and
+    """Arguments after fairness.sh: the stem of its two files (it names them as run_layout
+    does: <stem>.h2load.txt and <stem>.sockets.txt), when to read the sockets, and
     the port whose connections it reads (the server's, as the client sees it)."""
     from_s, to_s = reading_times(request.duration_s)
     return [stem, f"{from_s:g}", f"{to_s:g}", str(port), "--", *h2load_arguments(request)]

@@ -11,12 +11,12 @@ from httplab.model import FairnessRun
 
 
 def read_fairness_run(h2load_text: str, sockets_text: str | None, connections: int,
-                      source: str) -> FairnessRun:
-    """`source` is the run's raw file stem (e.g. "raw/netty-t2-c50"): errors name
-    <source>.h2load.txt or <source>.sockets.txt. Without two socket readings the run has no
-    connection_bytes, and its fairness comes from h2load's own per-client summary."""
-    report = parse_h2load(h2load_text, f"{source}.h2load.txt")
-    readings = () if sockets_text is None else parse_sockets(sockets_text, f"{source}.sockets.txt")
+                      h2load_source: str, sockets_source: str) -> FairnessRun:
+    """Errors name the text's source (its file, e.g. "raw/netty-t2-c50.h2load.txt"). Without
+    two socket readings the run has no connection_bytes, and its fairness comes from h2load's
+    own per-client summary."""
+    report = parse_h2load(h2load_text, h2load_source)
+    readings = () if sockets_text is None else parse_sockets(sockets_text, sockets_source)
     run = FairnessRun(connections=connections, duration_s=report.duration_s,
                       requests_per_sec=report.requests_per_sec, succeeded=report.succeeded,
                       failed=report.failed, client_rps_min=report.client_rps_min,

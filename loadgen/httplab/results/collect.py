@@ -17,24 +17,17 @@ unknown: ..."), as a latency that cannot be known does."""
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from httplab.h2load.command import H2LOAD_SUFFIX, SOCKETS_SUFFIX
 from httplab.h2load.reading import read_fairness_run
 from httplab.model import (Cell, CellOutcome, CellStatus, FairnessRun, GeneratorOutcome,
                            ResourceUsage, WrkRun)
 from httplab.results.merge import merge_generator_runs
-from httplab.results.serialize import GENERATORS_SUFFIX, generators_from_dict, resources_from_dict
+from httplab.results.serialize import generators_from_dict, resources_from_dict
+from httplab.run_layout import MeasuredName, RunFiles, RunStem, parse_measured_name
 from httplab.wrk.done_json import parse_done_json
 from httplab.wrk.text_report import parse_report
-
-_STEM = r"(?P<stem>(?P<server>.+)-t(?P<threads>\d+)-c(?P<connections>\d+)(?:-r(?P<repeat>\d+))?)"
-RAW_NAME = re.compile(rf"^{_STEM}\.txt$")
-# One generator's report of a run over several (<stem>.g2.txt), or their record.
-GENERATOR_RAW_NAME = re.compile(rf"^{_STEM}\.g(?P<generator>\d+)\.txt$")
-GENERATORS_NAME = re.compile(rf"^{_STEM}{re.escape(GENERATORS_SUFFIX)}$")
 
 
 class RawOutputError(Exception):
@@ -141,12 +134,12 @@ def read_fairness(outcome: CellOutcome) -> tuple[FairnessRun | None, str | None]
     """h2load's run after this measured run, if one ran; else why its output cannot be read."""
     if outcome.h2load_path is None:
         return None, None
+    h2load, sockets = outcome.h2load_path, outcome.sockets_path
     try:
-        h2load_text = outcome.h2load_path.read_text(errors="replace")
-        sockets_text = (None if outcome.sockets_path is None
-                        else outcome.sockets_path.read_text(errors="replace"))
-        source = str(outcome.h2load_path).removesuffix(H2LOAD_SUFFIX)  # the run's stem
-        return read_fairness_run(h2load_text, sockets_text, outcome.connections, source), None
+        h2load_text = h2load.read_text(errors="replace")
+        sockets_text = None if sockets is None else sockets.read_text(errors="replace")
+        return read_fairness_run(h2load_text, sockets_text, outcome.connections,
+                                 str(h2load), str(sockets)), None
     except (OSError, ValueError) as error:
         return None, str(error)
 
@@ -199,48 +192,35 @@ class RawFile:
     """One measured run's raw output, found by name: <stem>.txt, or with several load
     generators <stem>.g<N>.txt (and .json) each, beside <stem>.generators.json."""
 
-    server: str
-    threads: int
-    connections: int
-    repeat: int
-    stem: Path  # raw/netty-t10-c500-r2
+    run: RunStem
+    files: RunFiles  # raw/netty-t10-c500-r2 and the suffixes beside it
     generator_indexes: tuple[int, ...] = ()  # those with a report, when spread
-
-    @property
-    def text_path(self) -> Path:
-        return _beside(self.stem, ".txt")
 
     @property
     def spread(self) -> bool:
         """Run over several load generators."""
-        return bool(self.generator_indexes) or _beside(self.stem, GENERATORS_SUFFIX).is_file()
+        return bool(self.generator_indexes) or self.files.generators.is_file()
 
     def outcome(self) -> CellOutcome:
-        key = (self.server, self.threads, self.connections)
-        beside = dict(repeat=self.repeat,
-                      resources_path=_existing(_beside(self.stem, ".resources.json")),
-                      h2load_path=_existing(_beside(self.stem, H2LOAD_SUFFIX)),
-                      sockets_path=_existing(_beside(self.stem, SOCKETS_SUFFIX)))
+        key = (self.run.server, self.run.threads, self.run.connections)
+        files = self.files
+        beside = dict(repeat=self.run.round_number, resources_path=_existing(files.resources),
+                      h2load_path=_existing(files.h2load), sockets_path=_existing(files.sockets))
         if not self.spread:
-            return CellOutcome(*key, self.text_path, _existing(_beside(self.stem, ".json")),
-                               **beside)
+            return CellOutcome(*key, files.text, _existing(files.json), **beside)
         return CellOutcome(*key, generators=self._generators(), **beside)
 
     def _generators(self) -> tuple[GeneratorOutcome, ...]:
         """As the runner recorded them; without its record (or with one that cannot be
         read), by file name, with engines and each one's share of the load unknown."""
         try:
-            recorded = json.loads(_beside(self.stem, GENERATORS_SUFFIX).read_text())
-            return generators_from_dict(recorded, self.stem.parent)
+            recorded = json.loads(self.files.generators.read_text())
+            return generators_from_dict(recorded, self.files.stem.parent)
         except (OSError, ValueError):  # ResultsFormatError and JSON errors are ValueErrors
             pass
-        return tuple(GeneratorOutcome(
-            index, "", 0, 0, _beside(self.stem, f".g{index}.txt"),
-            _existing(_beside(self.stem, f".g{index}.json"))) for index in self.generator_indexes)
-
-
-def _beside(stem: Path, suffix: str) -> Path:
-    return stem.with_name(stem.name + suffix)
+        return tuple(GeneratorOutcome(index, "", 0, 0, self.files.generator(index).text,
+                                      _existing(self.files.generator(index).json))
+                     for index in self.generator_indexes)
 
 
 def _existing(path: Path) -> Path | None:
@@ -251,19 +231,19 @@ def find_raw_files(directory: Path) -> list[RawFile]:
     """Every measured run in a directory, by name: <server>-t<threads>-c<connections>
     [-r<repeat>].txt, and runs over several generators (.g<N>.txt, .generators.json)."""
     found: dict[str, RawFile] = {}
-    spread: dict[str, tuple[re.Match[str], set[int]]] = {}
+    spread: dict[str, tuple[MeasuredName, set[int]]] = {}
     for path in sorted(directory.glob("*")):
-        if match := RAW_NAME.match(path.name):
-            found[match["stem"]] = _raw_file(match, directory)
-        elif match := GENERATOR_RAW_NAME.match(path.name) or GENERATORS_NAME.match(path.name):
-            _, indexes = spread.setdefault(match["stem"], (match, set()))
-            if match.re is GENERATOR_RAW_NAME:
-                indexes.add(int(match["generator"]))
-    for stem, (match, indexes) in spread.items():
-        found.setdefault(stem, _raw_file(match, directory, tuple(sorted(indexes))))
-    return [found[stem] for stem in sorted(found, key=lambda stem: f"{stem}.txt")]
+        name = parse_measured_name(path.name)
+        if name is not None and not name.spread:
+            found[name.written] = _raw_file(name, directory)
+        elif name is not None:
+            _, indexes = spread.setdefault(name.written, (name, set()))
+            if name.generator is not None:
+                indexes.add(name.generator)
+    for written, (name, indexes) in spread.items():
+        found.setdefault(written, _raw_file(name, directory, tuple(sorted(indexes))))
+    return sorted(found.values(), key=lambda raw: raw.files.text.name)  # in the reports' order
 
 
-def _raw_file(match: re.Match[str], directory: Path, generators: tuple[int, ...] = ()) -> RawFile:
-    return RawFile(match["server"], int(match["threads"]), int(match["connections"]),
-                   int(match["repeat"] or 1), directory / match["stem"], generators)
+def _raw_file(name: MeasuredName, directory: Path, generators: tuple[int, ...] = ()) -> RawFile:
+    return RawFile(name.stem, RunFiles(directory / name.written), generators)

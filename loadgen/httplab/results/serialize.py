@@ -17,8 +17,6 @@ FORMAT_VERSION = 6
 # their start skew; 6: the connections as a list (a sweep), whether h2load measured
 # fairness, and each cell's h2load runs); older files read with their defaults.
 READABLE_VERSIONS = (1, 2, 3, 4, 5, 6)
-# Beside a measured run's raw files (<stem>.g1.txt, ...): which generator wrote which.
-GENERATORS_SUFFIX = ".generators.json"
 
 
 class ResultsFormatError(ValueError):

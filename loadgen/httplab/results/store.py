@@ -8,10 +8,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from httplab.model import BenchResult, GeneratorOutcome
-from httplab.results.serialize import GENERATORS_SUFFIX, generators_to_dict, result_from_dict
-
-LATEST = "latest"
-RAW = "raw"
+from httplab.results.serialize import generators_to_dict, result_from_dict
+from httplab.run_layout import LATEST, RAW, RunFiles
 
 
 def utc_stamp(now: datetime | None = None) -> str:
@@ -45,15 +43,9 @@ def write_atomically(path: Path, text: str) -> None:
     os.replace(temporary, path)
 
 
-def generators_file(stem: Path) -> Path:
-    """raw/netty-t10-c500 -> raw/netty-t10-c500.generators.json (stems hold dots: no
-    with_suffix)."""
-    return stem.parent / f"{stem.name}{GENERATORS_SUFFIX}"
-
-
 def write_generators_file(stem: Path, generators: tuple[GeneratorOutcome, ...]) -> Path:
     """Records which generator wrote which raw files of the run with this stem, so that
     `httplab report` can merge them again."""
-    path = generators_file(stem)
+    path = RunFiles(stem).generators
     write_atomically(path, json.dumps(generators_to_dict(generators, stem.parent), indent=2) + "\n")
     return path

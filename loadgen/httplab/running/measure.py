@@ -16,11 +16,11 @@ from httplab.running.resources.probes import read_host_cpu
 from httplab.running.resources.sampler import DEFAULT_INTERVAL_S, Sampler, busy_cores
 from httplab.results.serialize import resources_to_dict
 from httplab.results.store import write_generators_file
-from httplab.h2load.command import H2LOAD_SUFFIX, SOCKETS_SUFFIX, H2loadRequest
+from httplab.h2load.command import H2loadRequest
+from httplab.run_layout import RunFiles, RunStem, measured_files, unmeasured_files
 from httplab.wrk.command import WrkRequest
 
 TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK")
-UNMEASURED_DIR = "unmeasured"  # primer and warm-up output, kept apart from measured runs
 
 
 @dataclass(frozen=True)
@@ -39,52 +39,48 @@ class FairnessOutcome:
     failure: str | None
 
 
-def raw_stem(server: str, request: WrkRequest, repeat: int, repeats: int) -> str:
-    """netty-t10-c500, or netty-t10-c500-r2 when each cell is measured more than once."""
-    stem = f"{server}-{request.label}"
-    return f"{stem}-r{repeat}" if repeats > 1 else stem
-
-
 class Measurer:
     def __init__(self, backend: Backend, raw_dir: Path, loadgen_cpus: str | None):
         self.backend, self.raw_dir, self.loadgen_cpus = backend, raw_dir, loadgen_cpus
 
     def unmeasured(self, started: StartedServer, request: WrkRequest, phase: str,
                    round_number: int = 1, rounds: int = 1) -> RunOutcome:
-        """netty-warmup, or netty-warmup-r2 when every round warms the server again."""
-        name = f"{started.manifest.key}-{phase}"
-        stem = self.raw_dir / UNMEASURED_DIR / (f"{name}-r{round_number}" if rounds > 1 else name)
-        return self._run(request, stem, sampler=None)
+        files = unmeasured_files(self.raw_dir, started.manifest.key, phase, round_number, rounds)
+        return self._run(request, files, sampler=None)
 
     def measured(self, started: StartedServer, request: WrkRequest, repeat: int,
                  repeats: int) -> RunOutcome:
-        stem = self.raw_dir / raw_stem(started.manifest.key, request, repeat, repeats)
+        files = self._measured_files(started, request, repeat, repeats)
         probe = self.backend.resource_probe(started)
-        return self._run(request, stem,
+        return self._run(request, files,
                          Sampler(probe, getattr(probe, "interval_s", DEFAULT_INTERVAL_S)))
+
+    def _measured_files(self, started: StartedServer, request: WrkRequest, repeat: int,
+                        repeats: int) -> RunFiles:
+        stem = RunStem.of_round(started.manifest.key, request.threads, request.connections,
+                                repeat, repeats)
+        return measured_files(self.raw_dir, stem)
 
     def fairness(self, started: StartedServer, request: WrkRequest, repeat: int,
                  repeats: int) -> FairnessOutcome:
         """h2load at the measured run's threads, connections and duration, its output beside
         the run's: <stem>.h2load.txt and <stem>.sockets.txt."""
-        stem = self.raw_dir / raw_stem(started.manifest.key, request, repeat, repeats)
-        h2load_path, sockets_path = (stem.with_name(stem.name + suffix)
-                                     for suffix in (H2LOAD_SUFFIX, SOCKETS_SUFFIX))
-        for path in (h2load_path, sockets_path):
+        files = self._measured_files(started, request, repeat, repeats)
+        for path in (files.h2load, files.sockets):
             path.unlink(missing_ok=True)
         h2load = H2loadRequest(request.threads, request.connections, request.duration_s,
                                request.url)
-        outcome = self.backend.run_h2load(h2load, stem, started.manifest.port, self.loadgen_cpus)
+        outcome = self.backend.run_h2load(h2load, files.stem, started.manifest.port,
+                                          self.loadgen_cpus)
         failure = None
         if outcome.exit_code != 0:
             failure = f"h2load exited with {outcome.exit_code}: {outcome.stderr or 'no message'}"
-        return FairnessOutcome(h2load_path if h2load_path.exists() else None,
-                               sockets_path if sockets_path.exists() else None, failure)
+        return FairnessOutcome(_existing(files.h2load), _existing(files.sockets), failure)
 
-    def _run(self, request: WrkRequest, stem: Path, sampler: Sampler | None) -> RunOutcome:
+    def _run(self, request: WrkRequest, files: RunFiles, sampler: Sampler | None) -> RunOutcome:
         if self.backend.load_generators:
-            return self._spread(request, stem, sampler)
-        text_path, json_path = stem.with_suffix(".txt"), stem.with_suffix(".json")
+            return self._spread(request, files, sampler)
+        text_path, json_path = files.text, files.json
         json_path.unlink(missing_ok=True)
         if sampler is None:
             outcome = self.backend.run_wrk(request, text_path, json_path, self.loadgen_cpus)
@@ -94,25 +90,24 @@ class Measurer:
         failure = None
         if outcome.exit_code != 0:
             failure = f"wrk exited with {outcome.exit_code}: {outcome.stderr or 'no message'}"
-        return RunOutcome(text_path, json_path if json_path.exists() else None,
-                          _write_resources(stem, usage), failure)
+        return RunOutcome(text_path, _existing(json_path), _write_resources(files, usage), failure)
 
-
-    def _spread(self, request: WrkRequest, stem: Path, sampler: Sampler | None) -> RunOutcome:
+    def _spread(self, request: WrkRequest, files: RunFiles,
+                sampler: Sampler | None) -> RunOutcome:
         """wrk on other machines: this machine's CPU says nothing of theirs or the server's,
         so only the server's own figures are kept."""
         if sampler is None:
-            generators = self.backend.run_spread(request, stem, self.loadgen_cpus)
+            generators = self.backend.run_spread(request, files.stem, self.loadgen_cpus)
             usage = None
         else:
             with sampler:
-                generators = self.backend.run_spread(request, stem, self.loadgen_cpus)
+                generators = self.backend.run_spread(request, files.stem, self.loadgen_cpus)
             usage = sampler.usage()
-        resources = _write_resources(stem, usage)
+        resources = _write_resources(files, usage)
         if len(generators) == 1:
             only = generators[0]
             return RunOutcome(only.text_path, only.json_path, resources, only.failure)
-        write_generators_file(stem, generators)
+        write_generators_file(files.stem, generators)
         # Each generator's failure stays its own: collect.py fails the run, naming it.
         return RunOutcome(None, None, resources, None, generators)
 
@@ -128,10 +123,14 @@ class Measurer:
         return outcome, with_load_figures(sampler.usage(), outcome.cpu_seconds, wall_s, host_busy)
 
 
-def _write_resources(stem: Path, usage: ResourceUsage | None) -> Path | None:
+def _existing(path: Path) -> Path | None:
+    return path if path.exists() else None
+
+
+def _write_resources(files: RunFiles, usage: ResourceUsage | None) -> Path | None:
     if usage is None:
         return None
-    path = stem.with_name(stem.name + ".resources.json")
+    path = files.resources
     path.write_text(json.dumps(resources_to_dict(usage), indent=2) + "\n")
     return path
 

@@ -14,10 +14,11 @@ from httplab.running.backends.base import Backend, BackendError, StartedServer
 from httplab.results.assemble import record_of_manifest
 from httplab.manifest import ServerManifest
 from httplab.model import CellOutcome, ServerOutcome, ServerRecord
-from httplab.running.measure import UNMEASURED_DIR, Measurer, RunOutcome
+from httplab.running.measure import Measurer, RunOutcome
 from httplab.running.plan import BenchPlan, Phase, rotated, target_url
 from httplab.running.progress import START_AND_VERIFY_S, Progress
 from httplab.checking.conformance import Verification
+from httplab.run_layout import server_log, unmeasured_dir
 from httplab.wrk.command import WrkRequest
 
 
@@ -38,7 +39,7 @@ class Runner:
         """Round after round, every server (in a rotated order) is started, warmed up and
         measured once per thread setting, so a host that slows down for a while slows
         every server's runs alike rather than one server's."""
-        (self.raw_dir / UNMEASURED_DIR).mkdir(parents=True, exist_ok=True)
+        unmeasured_dir(self.raw_dir).mkdir(parents=True, exist_ok=True)
         outcomes = []
         index = 0
         for round_number in range(1, self.plan.repeat + 1):
@@ -51,7 +52,7 @@ class Runner:
 
     def log_file(self, manifest: ServerManifest) -> str:
         """raw/<server>.log: where the server's whole output goes, relative to the run."""
-        return f"{self.raw_dir.name}/{manifest.key}.log"
+        return f"{self.raw_dir.name}/{server_log(manifest.key)}"
 
     def run_server(self, index: int, manifest: ServerManifest,
                    round_number: int = 1) -> ServerOutcome:

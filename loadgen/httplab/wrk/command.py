@@ -15,10 +15,6 @@ class WrkRequest:
     duration_s: int
     url: str
 
-    @property
-    def label(self) -> str:
-        return f"t{self.threads}-c{self.connections}"
-
 
 def wrk_arguments(request: WrkRequest, lua_script: str) -> list[str]:
     """Arguments after the wrk executable; --latency adds the percentile block to the text."""

@@ -16,6 +16,7 @@ from httplab.running.backends.remote_engines import docker, engine_env
 from httplab.running.engines import Engine, split_load
 from httplab.wrk.command import JSON_PATH_VARIABLE, WrkRequest, wrk_arguments, wrk_time_limit_s
 from httplab.running.backends.compose import CONTAINER_NOFILE, WRK_IMAGE, WRK_SCRIPT_IN_IMAGE
+from httplab.run_layout import RunFiles
 
 JSON_IN_CONTAINER = "/tmp/httplab-wrk.json"
 # The wrk service's limit in docker-compose.yml (a test keeps the two equal).
@@ -42,9 +43,9 @@ class GeneratorJob:
 
 
 def generator_paths(stem: Path, index: int, count: int) -> tuple[Path, Path]:
-    """stem.txt and stem.json for one generator; stem.g<index>.txt and .json for several."""
-    base = stem if count == 1 else stem.with_name(f"{stem.name}.g{index}")
-    return base.with_name(base.name + ".txt"), base.with_name(base.name + ".json")
+    """Generator <index>'s report and JSON: the run's own when it is the only one."""
+    files = RunFiles(stem).of_generator(index, count)
+    return files.text, files.json
 
 
 def plan_jobs(request: WrkRequest, engines: tuple[Engine, ...], stem: Path,

@@ -1,0 +1,175 @@
+"""The layout of a run directory: the one place that names its files and folders.
+
+    results/<UTC stamp>/           a run; results/latest links to the newest
+        results.json, .md, .csv    what `httplab bench` and `httplab report` write
+        raw/<server>.log           the server's whole output (every round's)
+        raw/<stem>.txt, .json      wrk's report and done.lua's JSON of one measured run
+        raw/<stem>.resources.json  the server's CPU and memory sampled during it
+        raw/<stem>.g<N>.txt, .json with several load generators, each one's report and
+        raw/<stem>.generators.json   JSON, and the record of which one wrote which
+        raw/<stem>.h2load.txt      h2load's run after it (fairness) and the socket
+        raw/<stem>.sockets.txt       readings taken during that (loadgen/fairness.sh)
+        raw/unmeasured/<server>-<phase>[-r<N>].txt, .json   the primer and the warm-up
+
+A measured run's stem is <server>-t<threads>-c<connections>[-r<round>], the server by its
+key (netty, armeria@default); the round is there only when each cell is measured in more
+than one. Pure: names and paths are built and matched here, no file is touched."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+RAW = "raw"
+UNMEASURED = "unmeasured"  # primer and warm-up output, kept apart from measured runs
+LATEST = "latest"
+RESULTS_JSON, RESULTS_MD, RESULTS_CSV = "results.json", "results.md", "results.csv"
+
+TEXT_SUFFIX = ".txt"
+JSON_SUFFIX = ".json"
+RESOURCES_SUFFIX = ".resources.json"
+GENERATORS_SUFFIX = ".generators.json"
+H2LOAD_SUFFIX = ".h2load.txt"
+SOCKETS_SUFFIX = ".sockets.txt"
+LOG_SUFFIX = ".log"
+GENERATOR_MARK = ".g"  # <stem>.g<N>: generator N's part of a run over several
+
+_STEM = r"(?P<server>.+)-t(?P<threads>\d+)-c(?P<connections>\d+)(?:-r(?P<repeat>\d+))?"
+_WRITTEN_STEM = rf"(?P<stem>{_STEM})"
+_REPORT = re.compile(rf"{_WRITTEN_STEM}{re.escape(TEXT_SUFFIX)}")
+_GENERATOR_REPORT = re.compile(
+    rf"{_WRITTEN_STEM}{re.escape(GENERATOR_MARK)}(?P<generator>\d+){re.escape(TEXT_SUFFIX)}")
+_GENERATORS_RECORD = re.compile(rf"{_WRITTEN_STEM}{re.escape(GENERATORS_SUFFIX)}")
+
+
+@dataclass(frozen=True)
+class RunStem:
+    """Whose measured run it is, as its files are named: netty-t10-c500, or netty-t10-c500-r2
+    for round 2 when each cell is measured in several rounds."""
+
+    server: str  # its key: netty, armeria@default
+    threads: int
+    connections: int
+    repeat: int | None = None  # the round, written only when there are several
+
+    @classmethod
+    def of_round(cls, server: str, threads: int, connections: int, round_number: int,
+                 rounds: int) -> RunStem:
+        return cls(server, threads, connections, round_number if rounds > 1 else None)
+
+    @classmethod
+    def parse(cls, name: str) -> RunStem | None:
+        """The stem a name such as armeria@default-t4-c64-r2 says, or None."""
+        match = re.fullmatch(_STEM, name)
+        return None if match is None else _stem_of(match)
+
+    @property
+    def name(self) -> str:
+        stem = f"{self.server}-t{self.threads}-c{self.connections}"
+        return stem if self.repeat is None else f"{stem}-r{self.repeat}"
+
+    @property
+    def round_number(self) -> int:
+        return 1 if self.repeat is None else self.repeat
+
+
+def _stem_of(match: re.Match[str]) -> RunStem:
+    repeat = match["repeat"]
+    return RunStem(match["server"], int(match["threads"]), int(match["connections"]),
+                   None if repeat is None else int(repeat))
+
+
+@dataclass(frozen=True)
+class RunFiles:
+    """The files one wrk run leaves, each its stem path and a suffix (stems may hold dots,
+    so never Path.with_suffix)."""
+
+    stem: Path  # raw/netty-t10-c500-r2, raw/unmeasured/netty-warmup
+
+    def _beside(self, suffix: str) -> Path:
+        return self.stem.with_name(self.stem.name + suffix)
+
+    @property
+    def text(self) -> Path:
+        return self._beside(TEXT_SUFFIX)
+
+    @property
+    def json(self) -> Path:
+        return self._beside(JSON_SUFFIX)
+
+    @property
+    def resources(self) -> Path:
+        return self._beside(RESOURCES_SUFFIX)
+
+    @property
+    def generators(self) -> Path:
+        return self._beside(GENERATORS_SUFFIX)
+
+    @property
+    def h2load(self) -> Path:
+        return self._beside(H2LOAD_SUFFIX)
+
+    @property
+    def sockets(self) -> Path:
+        return self._beside(SOCKETS_SUFFIX)
+
+    def generator(self, index: int) -> RunFiles:
+        """Generator <index>'s part of a run over several: <stem>.g<index>.txt and .json."""
+        return RunFiles(self._beside(f"{GENERATOR_MARK}{index}"))
+
+    def of_generator(self, index: int, count: int) -> RunFiles:
+        """One generator writes the run's own files, as one machine always did."""
+        return self if count == 1 else self.generator(index)
+
+
+def measured_files(raw_dir: Path, stem: RunStem) -> RunFiles:
+    return RunFiles(raw_dir / stem.name)
+
+
+def unmeasured_dir(raw_dir: Path) -> Path:
+    return raw_dir / UNMEASURED
+
+
+def unmeasured_files(raw_dir: Path, server: str, phase: str, round_number: int,
+                     rounds: int) -> RunFiles:
+    """unmeasured/netty-warmup, or netty-warmup-r2 when every round warms the server again."""
+    name = f"{server}-{phase}"
+    return RunFiles(unmeasured_dir(raw_dir) / (f"{name}-r{round_number}" if rounds > 1 else name))
+
+
+def server_log(server: str) -> str:
+    """<server>.log, in the raw folder."""
+    return f"{server}{LOG_SUFFIX}"
+
+
+def run_dir_of(raw_dir: Path) -> Path:
+    """The run a raw folder belongs to; a folder of raw files from elsewhere is its own."""
+    return raw_dir.parent if raw_dir.name == RAW else raw_dir
+
+
+@dataclass(frozen=True)
+class MeasuredName:
+    """A file name in the raw folder that marks a measured run: its report <stem>.txt, or of
+    a run over several generators one's report <stem>.g<N>.txt or their record."""
+
+    written: str  # the stem as the name has it (read as written: t08 stays t08)
+    stem: RunStem
+    generator: int | None = None  # whose report, for <stem>.g<N>.txt
+    spread: bool = False  # the run was spread over several generators
+
+    @property
+    def sort_key(self) -> str:
+        """Runs are listed in the order of their reports' names."""
+        return self.written + TEXT_SUFFIX
+
+
+def parse_measured_name(file_name: str) -> MeasuredName | None:
+    """None for any other file: .json, .resources.json, .h2load.txt, .sockets.txt, logs."""
+    if match := _REPORT.fullmatch(file_name):
+        return MeasuredName(match["stem"], _stem_of(match))
+    if match := _GENERATOR_REPORT.fullmatch(file_name):
+        return MeasuredName(match["stem"], _stem_of(match), int(match["generator"]), True)
+    if match := _GENERATORS_RECORD.fullmatch(file_name):
+        return MeasuredName(match["stem"], _stem_of(match), spread=True)
+    return None
