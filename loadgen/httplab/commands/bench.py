@@ -15,11 +15,11 @@ from httplab.paths import LUA_SCRIPT, servers_dir
 from httplab.presentation.publish import write_results
 from httplab.results.assemble import assemble
 from httplab.results.store import RAW, new_run_dir, point_latest, read_results, utc_stamp
-from httplab.running.backends.base import (Backend, BackendError, check_open_files,
-                                           ensure_port_free)
+from httplab.running.backends.base import Backend, BackendError
 from httplab.running.hostinfo import collect_host, usable_cpu_set
 from httplab.running.labinfo import lab_commit
 from httplab.running.plan import BenchPlan, make_plan, settings_of
+from httplab.running.preflight import preflight
 from httplab.running.progress import Progress
 from httplab.running.runner import Runner
 
@@ -49,26 +49,12 @@ def _raise_interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def _refusal(plan: BenchPlan, backend: Backend) -> str | None:
-    """Why the bench cannot start at all (a missing tool, a busy port), before any load."""
-    try:
-        backend.check_available()
-        if plan.fairness:
-            backend.check_fairness_tools()
-        check_open_files(max(plan.connections), backend.open_file_limit())
-        for port in sorted({server.port for server in plan.servers}):
-            if backend.server_engine is None:  # a server here: its port must be free here
-                ensure_port_free(port, backend.target_address)
-    except BackendError as error:
-        return str(error)
-    return None
-
-
 def bench(plan: BenchPlan, backend: Backend, results_root: Path, image: Path, repo: Path) -> int:
     """Runs the plan; results are rewritten after every server, so a crash keeps them."""
-    refusal = _refusal(plan, backend)
-    if refusal:
-        say(f"error: {refusal}")
+    try:
+        preflight(plan, backend)
+    except BackendError as error:
+        say(f"error: {error}")
         return EXIT_USAGE
     progress = Progress(plan)
     progress.announce(backend.name)

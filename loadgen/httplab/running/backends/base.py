@@ -58,6 +58,10 @@ class Backend(Protocol):
     def check_available(self) -> None:
         """Raises BackendError when a tool is missing: called before any load."""
 
+    def check_engines(self) -> None:
+        """Raises BackendError when another machine's engine does not answer or its clock is
+        too far from ours; keeps each one's machine for engine_records(). Before any load."""
+
     def check_fairness_tools(self) -> None:
         """Raises BackendError when h2load or ss is missing where it would run (FAIRNESS=1)."""
 

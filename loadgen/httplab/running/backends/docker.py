@@ -92,13 +92,12 @@ class DockerBackend:
             raise BackendError("Docker Compose not found: install the compose plugin "
                                "(`docker compose`) or docker-compose v1.29, or use BACKEND=local")
         self.compose = compose
-        self.engines = self._inspect_engines()
 
-    def _inspect_engines(self) -> list[EngineRecord]:
+    def check_engines(self) -> None:
         """Each other engine answers and keeps time with this machine, before any load."""
         roles = ([(self.server_engine, "server")] if self.server_engine else []) + \
             [(engine, "load generator") for engine in self.load_generators]
-        return [inspect_engine(engine, role) for engine, role in roles]
+        self.engines = [inspect_engine(engine, role) for engine, role in roles]
 
     def prepare(self, servers: tuple[ServerManifest, ...]) -> None:
         self.build_args = self._resolve_base_images()

@@ -129,6 +129,9 @@ class LocalBackend:
             if shutil.which(tool) is None:
                 raise BackendError(f"{tool} not found on PATH: {hint}")
 
+    def check_engines(self) -> None:
+        """Every engine is this host's: nothing to check."""
+
     def check_fairness_tools(self) -> None:
         for tool in ("h2load", "ss"):
             if shutil.which(tool) is None:
