@@ -3,10 +3,10 @@ cells whose load generators started too far apart for their common window. Pure.
 
 from __future__ import annotations
 
+from httplab.bench_settings import DEFAULT_CV_THRESHOLD
 from httplab.model import BenchResult, Cell, CellStatus, CellWarning, WarningKind
 from httplab.results.stats import cell_summary
 
-DEFAULT_CV_THRESHOLD = 0.05
 ADVICE = ("rerun with more repeats (REPEAT=5), longer runs (DURATION=30s), on a quieter "
           "host, or with wrk and the server on separate CPUs (SERVER_CPUS, LOADGEN_CPUS)")
 # The largest start skew, as a share of the window in which every generator ran, that
