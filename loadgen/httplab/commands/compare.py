@@ -8,6 +8,7 @@ from httplab.presentation.compare import comparability_notes, compare_results, r
 from httplab.model import BenchResult
 from httplab.results.store import read_results
 from httplab.commands.common import EXIT_OK, EXIT_USAGE, say
+from httplab.run_layout import RESULTS_JSON
 
 
 def compare(base: Path, new: Path) -> int:
@@ -27,7 +28,7 @@ def compare(base: Path, new: Path) -> int:
 
 def results_json_of(run: Path) -> Path:
     """A run directory's results.json, or the path itself when it names the file."""
-    return run / "results.json" if run.is_dir() else run
+    return run / RESULTS_JSON if run.is_dir() else run
 
 
 def _read_for_compare(path: Path) -> BenchResult:

@@ -15,6 +15,7 @@ from httplab.presentation.export.columns import generator_count, run_notes, serv
 from httplab.results.bottleneck import cell_bottleneck
 from httplab.results.ceiling import ceiling_share
 from httplab.results.fairness import cell_fairness
+from httplab.run_layout import RESULTS_CSV
 
 HEADER = ("framework", "server", "threads", "connections", "generators", "runs",
           "requests_per_sec",
@@ -33,7 +34,7 @@ FAIRNESS_COLUMNS = 3
 
 
 class CsvExporter:
-    file_name = "results.csv"
+    file_name = RESULTS_CSV
 
     def render(self, result: BenchResult) -> str:
         buffer = io.StringIO()

@@ -13,6 +13,7 @@ from httplab.results.serialize import result_to_dict
 from httplab.results.bottleneck import cell_bottleneck
 from httplab.results.fairness import cell_fairness
 from httplab.results.stats import cell_summary
+from httplab.run_layout import RESULTS_JSON
 
 SUMMARY_KEY = "requests_per_sec_summary"
 SUMMARY_AFTER = "reason"  # where the summary sits among a cell's keys
@@ -21,7 +22,7 @@ FAIRNESS_KEY = "fairness_summary"  # derived by results/fairness.py; not read ba
 
 
 class JsonExporter:
-    file_name = "results.json"
+    file_name = RESULTS_JSON
 
     def render(self, result: BenchResult) -> str:
         document = result_to_dict(result)
