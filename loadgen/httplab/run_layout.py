@@ -35,12 +35,15 @@ SOCKETS_SUFFIX = ".sockets.txt"
 LOG_SUFFIX = ".log"
 GENERATOR_MARK = ".g"  # <stem>.g<N>: generator N's part of a run over several
 
-_STEM = r"(?P<server>.+)-t(?P<threads>\d+)-c(?P<connections>\d+)(?:-r(?P<repeat>\d+))?"
-_WRITTEN_STEM = rf"(?P<stem>{_STEM})"
-_REPORT = re.compile(rf"{_WRITTEN_STEM}{re.escape(TEXT_SUFFIX)}")
-_GENERATOR_REPORT = re.compile(
-    rf"{_WRITTEN_STEM}{re.escape(GENERATOR_MARK)}(?P<generator>\d+){re.escape(TEXT_SUFFIX)}")
-_GENERATORS_RECORD = re.compile(rf"{_WRITTEN_STEM}{re.escape(GENERATORS_SUFFIX)}")
+_STEM = re.compile(r"(?P<server>.+)-t(?P<threads>\d+)-c(?P<connections>\d+)(?:-r(?P<repeat>\d+))?")
+# The names that mark a measured run, each a stem (that must parse) and a suffix; whether
+# the run was spread over several generators.
+_MEASURED_NAMES = (
+    (re.compile(rf"(?P<stem>.+){re.escape(TEXT_SUFFIX)}"), False),
+    (re.compile(rf"(?P<stem>.+){re.escape(GENERATOR_MARK)}(?P<generator>\d+)"
+                rf"{re.escape(TEXT_SUFFIX)}"), True),
+    (re.compile(rf"(?P<stem>.+){re.escape(GENERATORS_SUFFIX)}"), True),
+)
 
 
 @dataclass(frozen=True)
@@ -61,8 +64,12 @@ class RunStem:
     @classmethod
     def parse(cls, name: str) -> RunStem | None:
         """The stem a name such as armeria@default-t4-c64-r2 says, or None."""
-        match = re.fullmatch(_STEM, name)
-        return None if match is None else _stem_of(match)
+        match = _STEM.fullmatch(name)
+        if match is None:
+            return None
+        repeat = match["repeat"]
+        return cls(match["server"], int(match["threads"]), int(match["connections"]),
+                   None if repeat is None else int(repeat))
 
     @property
     def name(self) -> str:
@@ -72,12 +79,6 @@ class RunStem:
     @property
     def round_number(self) -> int:
         return 1 if self.repeat is None else self.repeat
-
-
-def _stem_of(match: re.Match[str]) -> RunStem:
-    repeat = match["repeat"]
-    return RunStem(match["server"], int(match["threads"]), int(match["connections"]),
-                   None if repeat is None else int(repeat))
 
 
 @dataclass(frozen=True)
@@ -158,18 +159,14 @@ class MeasuredName:
     generator: int | None = None  # whose report, for <stem>.g<N>.txt
     spread: bool = False  # the run was spread over several generators
 
-    @property
-    def sort_key(self) -> str:
-        """Runs are listed in the order of their reports' names."""
-        return self.written + TEXT_SUFFIX
-
 
 def parse_measured_name(file_name: str) -> MeasuredName | None:
     """None for any other file: .json, .resources.json, .h2load.txt, .sockets.txt, logs."""
-    if match := _REPORT.fullmatch(file_name):
-        return MeasuredName(match["stem"], _stem_of(match))
-    if match := _GENERATOR_REPORT.fullmatch(file_name):
-        return MeasuredName(match["stem"], _stem_of(match), int(match["generator"]), True)
-    if match := _GENERATORS_RECORD.fullmatch(file_name):
-        return MeasuredName(match["stem"], _stem_of(match), spread=True)
+    for pattern, spread in _MEASURED_NAMES:
+        match = pattern.fullmatch(file_name)
+        stem = None if match is None else RunStem.parse(match["stem"])
+        if stem is not None:
+            generator = match.groupdict().get("generator")
+            return MeasuredName(match["stem"], stem, None if generator is None else int(generator),
+                                spread)
     return None
