@@ -46,6 +46,15 @@ _MEASURED_NAMES = (
 )
 
 
+def _named_round(round_number: int, rounds: int) -> int | None:
+    """The round a name carries: only when there are several."""
+    return round_number if rounds > 1 else None
+
+
+def _with_round(name: str, round_number: int | None) -> str:
+    return name if round_number is None else f"{name}-r{round_number}"
+
+
 @dataclass(frozen=True)
 class RunStem:
     """Whose measured run it is, as its files are named: netty-t10-c500, or netty-t10-c500-r2
@@ -59,7 +68,7 @@ class RunStem:
     @classmethod
     def of_round(cls, server: str, threads: int, connections: int, round_number: int,
                  rounds: int) -> RunStem:
-        return cls(server, threads, connections, round_number if rounds > 1 else None)
+        return cls(server, threads, connections, _named_round(round_number, rounds))
 
     @classmethod
     def parse(cls, name: str) -> RunStem | None:
@@ -73,8 +82,7 @@ class RunStem:
 
     @property
     def name(self) -> str:
-        stem = f"{self.server}-t{self.threads}-c{self.connections}"
-        return stem if self.repeat is None else f"{stem}-r{self.repeat}"
+        return _with_round(f"{self.server}-t{self.threads}-c{self.connections}", self.repeat)
 
     @property
     def round_number(self) -> int:
@@ -135,8 +143,8 @@ def unmeasured_dir(raw_dir: Path) -> Path:
 def unmeasured_files(raw_dir: Path, server: str, phase: str, round_number: int,
                      rounds: int) -> RunFiles:
     """unmeasured/netty-warmup, or netty-warmup-r2 when every round warms the server again."""
-    name = f"{server}-{phase}"
-    return RunFiles(unmeasured_dir(raw_dir) / (f"{name}-r{round_number}" if rounds > 1 else name))
+    name = _with_round(f"{server}-{phase}", _named_round(round_number, rounds))
+    return RunFiles(unmeasured_dir(raw_dir) / name)
 
 
 def server_log(server: str) -> str:
