@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from httplab.wrk.done_json import parse_done_json
-from httplab.wrk.text_report import parse_report
+from httplab.loadtools.wrk.done_json import parse_done_json
+from httplab.loadtools.wrk.text_report import parse_report
 
 from tests.fake_server import FakeServer, hello_answer
 

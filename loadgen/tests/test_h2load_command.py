@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from httplab.h2load.command import (H2loadRequest, fairness_script_arguments, h2load_arguments,
+from httplab.loadtools.h2load.command import (H2loadRequest, fairness_script_arguments, h2load_arguments,
                                     h2load_time_limit_s, reading_times)
 from httplab.run_layout import H2LOAD_SUFFIX, SOCKETS_SUFFIX
 

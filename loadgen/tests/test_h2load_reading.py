@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from httplab.h2load.reading import read_fairness_run
+from httplab.loadtools.h2load.reading import read_fairness_run
 from httplab.model import FairnessRun
 from httplab.run_layout import RunFiles
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from httplab.h2load.report import H2loadReport, parse_h2load
+from httplab.loadtools.h2load.report import H2loadReport, parse_h2load
 
 FIXTURES = Path(__file__).parent / "fixtures" / "h2load"
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from httplab.h2load.sockets import SocketReading, connection_deltas, parse_sockets
+from httplab.loadtools.h2load.sockets import SocketReading, connection_deltas, parse_sockets
 
 FIXTURES = Path(__file__).parent / "fixtures" / "h2load"
 TOOL = "h2load nghttp2/1.52.0"

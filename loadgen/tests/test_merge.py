@@ -13,7 +13,7 @@ from httplab.model import (CellOutcome, CellStatus, GeneratorOutcome, Latency, L
                            SocketErrors, WrkRun, wrk_percentile_rank)
 from httplab.results.collect import cell_from_outcomes
 from httplab.results.merge import merge_generator_runs, pooled_latency
-from httplab.wrk.done_json import parse_done_json
+from httplab.loadtools.wrk.done_json import parse_done_json
 
 HISTOGRAMS = Path(__file__).parent / "fixtures" / "generators"
 FOUR = LatencyHistogram(((10, 1), (20, 1), (30, 1), (40, 1)))

@@ -1,6 +1,6 @@
 import pytest
 
-from httplab.wrk.units import parse_duration_us, parse_metric, parse_size_bytes
+from httplab.loadtools.wrk.units import parse_duration_us, parse_metric, parse_size_bytes
 
 DURATIONS = [
     ("0.00us", 0.0),

@@ -8,8 +8,8 @@ from typing import Any, Callable
 import pytest
 
 from httplab.model import Latency, LatencyHistogram, SocketErrors, ThreadRequestRate, WrkRun
-from httplab.wrk.done_json import WrkJsonError, parse_done_json
-from httplab.wrk.text_report import parse_report
+from httplab.loadtools.wrk.done_json import WrkJsonError, parse_done_json
+from httplab.loadtools.wrk.text_report import parse_report
 
 from tests.test_wrk_text import assert_same_run
 

@@ -7,7 +7,7 @@ from typing import Callable
 import pytest
 
 from httplab.model import Latency, SocketErrors, ThreadRequestRate, WrkRun
-from httplab.wrk.text_report import WrkParseError, parse_report
+from httplab.loadtools.wrk.text_report import WrkParseError, parse_report
 
 FIXTURES = Path(__file__).parent / "fixtures" / "wrk"
 KB, MB, GB = 1024.0, 1024.0**2, 1024.0**3

@@ -20,14 +20,14 @@ import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from httplab.h2load.reading import read_fairness_run
+from httplab.loadtools.h2load.reading import read_fairness_run
 from httplab.model import (Cell, CellOutcome, CellStatus, FairnessRun, GeneratorOutcome,
                            ResourceUsage, WrkRun)
 from httplab.results.merge import merge_generator_runs
 from httplab.results.serialize import generators_from_dict, resources_from_dict
 from httplab.run_layout import MeasuredName, RunFiles, RunStem, parse_measured_name
-from httplab.wrk.done_json import parse_done_json
-from httplab.wrk.text_report import parse_report
+from httplab.loadtools.wrk.done_json import parse_done_json
+from httplab.loadtools.wrk.text_report import parse_report
 
 
 class RawOutputError(Exception):

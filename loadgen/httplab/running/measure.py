@@ -16,9 +16,9 @@ from httplab.running.resources.probes import read_host_cpu
 from httplab.running.resources.sampler import DEFAULT_INTERVAL_S, Sampler, busy_cores
 from httplab.results.serialize import resources_to_dict
 from httplab.results.store import write_generators_file
-from httplab.h2load.command import H2loadRequest
+from httplab.loadtools.h2load.command import H2loadRequest
 from httplab.run_layout import RunFiles, RunStem, measured_files, unmeasured_files
-from httplab.wrk.command import WrkRequest
+from httplab.loadtools.wrk.command import WrkRequest
 
 TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK")
 

@@ -19,7 +19,7 @@ from httplab.running.plan import BenchPlan, Phase, rotated, target_url
 from httplab.running.progress import START_AND_VERIFY_S, Progress
 from httplab.checking.conformance import Verification
 from httplab.run_layout import server_log, unmeasured_dir
-from httplab.wrk.command import WrkRequest
+from httplab.loadtools.wrk.command import WrkRequest
 
 
 class Runner:

@@ -15,8 +15,8 @@ from httplab.checking.conformance import Verification
 from httplab.checking.ready_line import StartupInfo
 from httplab.model import EngineRecord, GeneratorOutcome
 from httplab.running.engines import Engine
-from httplab.h2load.command import H2loadRequest
-from httplab.wrk.command import WrkRequest
+from httplab.loadtools.h2load.command import H2loadRequest
+from httplab.loadtools.wrk.command import WrkRequest
 
 # Descriptors a load generator or a server needs beside one per connection (the JVM's jars,
 # epoll, pipes, logs): CONNECTIONS above the open-file limit less this is refused.

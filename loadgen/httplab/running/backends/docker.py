@@ -26,8 +26,8 @@ from httplab.checking.readiness import (READY_TIMEOUT_S, Readiness, ServerProbes
                                         answers_correctly, not_ready_reason, wait_until_ready)
 from httplab.checking.ready_line import StartupInfo
 from httplab.running.tools import command_output, first_line, java_version
-from httplab.wrk.command import WrkRequest, wrk_arguments, wrk_time_limit_s
-from httplab.h2load.command import H2loadRequest, fairness_script_arguments, h2load_time_limit_s
+from httplab.loadtools.wrk.command import WrkRequest, wrk_arguments, wrk_time_limit_s
+from httplab.loadtools.h2load.command import H2loadRequest, fairness_script_arguments, h2load_time_limit_s
 from httplab.running.backends import compose as cmd
 from httplab.running.backends.base import (LOOPBACK, BackendError, StartedServer, WrkOutcome,
                                            ensure_port_free)

@@ -14,7 +14,7 @@ from httplab.model import GeneratorOutcome
 from httplab.running.backends.base import BackendError
 from httplab.running.backends.remote_engines import docker, engine_env
 from httplab.running.engines import Engine, split_load
-from httplab.wrk.command import JSON_PATH_VARIABLE, WrkRequest, wrk_arguments, wrk_time_limit_s
+from httplab.loadtools.wrk.command import JSON_PATH_VARIABLE, WrkRequest, wrk_arguments, wrk_time_limit_s
 from httplab.running.backends.compose import CONTAINER_NOFILE, WRK_IMAGE, WRK_SCRIPT_IN_IMAGE
 from httplab.run_layout import RunFiles
 

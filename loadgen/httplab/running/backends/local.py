@@ -23,10 +23,10 @@ from httplab.checking.readiness import (READY_TIMEOUT_S, ServerProbes, answers_c
 from httplab.checking.conformance import Verification, verify_started
 from httplab.checking.ready_line import StartupInfo
 from httplab.running.tools import java_version, wrk_version
-from httplab.wrk.command import JSON_PATH_VARIABLE, WrkRequest, wrk_arguments, wrk_time_limit_s
+from httplab.loadtools.wrk.command import JSON_PATH_VARIABLE, WrkRequest, wrk_arguments, wrk_time_limit_s
 from httplab.running.backends.base import (H2LOAD_MISSING_HINT, LOOPBACK, BackendError,
                                            StartedServer, WrkOutcome, ensure_port_free)
-from httplab.h2load.command import H2loadRequest, fairness_script_arguments, h2load_time_limit_s
+from httplab.loadtools.h2load.command import H2loadRequest, fairness_script_arguments, h2load_time_limit_s
 from httplab.paths import FAIRNESS_SCRIPT
 
 HOST_NGINX = Path("/usr/sbin/nginx")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from httplab.h2load.report import parse_h2load
-from httplab.h2load.sockets import connection_deltas, parse_sockets
+from httplab.loadtools.h2load.report import parse_h2load
+from httplab.loadtools.h2load.sockets import connection_deltas, parse_sockets
 from httplab.model import FairnessRun
 
 

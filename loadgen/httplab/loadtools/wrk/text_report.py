@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from httplab.model import Latency, SocketErrors, ThreadRequestRate, WrkRun
-from httplab.wrk.units import parse_duration_us, parse_metric, parse_size_bytes
+from httplab.loadtools.wrk.units import parse_duration_us, parse_metric, parse_size_bytes
 
 
 class WrkParseError(ValueError):
