@@ -10,7 +10,8 @@ from httplab.bench_settings import (BENCH_SETTINGS, CHOICES, DEFAULT_IMAGE, IMAG
                                     PlanError, settings_text)
 from httplab.commands.common import EXIT_OK, EXIT_USAGE, say
 from httplab.manifest import ManifestError
-from httplab.paths import DEFAULT_REPO, servers_dir
+from httplab.paths import DEFAULT_REPO, results_root, servers_dir
+from httplab.run_layout import LATEST
 
 # Each command's module is imported only when that command runs: `report` and `compare`
 # then never load the runner, the backends or the sampler, and parsing loads none of them.
@@ -64,7 +65,7 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    source = args.source or args.repo / "results" / "latest"
+    source = args.source or results_root(args.repo) / LATEST
     from httplab.commands.report import report
 
     return report(source, args.out or source, args.image or args.repo / DEFAULT_IMAGE,

@@ -13,3 +13,8 @@ FAIRNESS_SCRIPT = LOADGEN_DIR / "fairness.sh"  # h2load with socket readings (FA
 
 def servers_dir(repo: Path) -> Path:
     return repo / "servers"
+
+
+def results_root(repo: Path) -> Path:
+    """Where runs go by default: REPO/results/<UTC stamp>/."""
+    return repo / "results"

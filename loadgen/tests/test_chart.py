@@ -1,5 +1,6 @@
-"""Both charts: the PNG they write, and the Figure they draw it from (bars, their heights
-and value labels, and "failed" where a cell failed)."""
+"""The throughput, latency-and-memory and CPU charts: the PNG they write, and the Figure
+they draw it from (bars, their heights and value labels, and "failed" where a cell
+failed)."""
 
 import struct
 from dataclasses import replace

@@ -151,7 +151,7 @@ def running_netty() -> Iterator[tuple[str, int]]:
     """A Netty container on the host network, bound to 127.0.0.1 at a free port (not 8080,
     which the lab's own runs may hold); its id and port, once it answers."""
     require(engine_problem())
-    require(None if first_present_image(NETTY_IMAGE) else f"{NETTY_IMAGE} is missing: make images")
+    require(None if first_present_image(NETTY_IMAGE) else f"{NETTY_IMAGE} is missing: make bench builds it")
     port = free_port()
     started = subprocess.run(["docker", "run", "-d", "--rm", "--network", "host",
                               "-e", "BIND_ADDRESS=127.0.0.1", "-e", f"PORT={port}",

@@ -11,10 +11,11 @@ from pathlib import Path
 from httplab.commands.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, finish, say
 from httplab.manifest import discover
 from httplab.model import ServerOutcome
-from httplab.paths import LUA_SCRIPT, servers_dir
+from httplab.paths import LUA_SCRIPT, results_root, servers_dir
 from httplab.presentation.publish import write_results
 from httplab.results.assemble import assemble
-from httplab.results.store import RAW, new_run_dir, point_latest, read_results, utc_stamp
+from httplab.run_layout import RAW, RESULTS_JSON
+from httplab.results.store import new_run_dir, point_latest, read_results, utc_stamp
 from httplab.running.backends.base import Backend, BackendError
 from httplab.running.hostinfo import collect_host, usable_cpu_set
 from httplab.running.labinfo import lab_commit
@@ -30,7 +31,7 @@ def run_bench(settings: Mapping[str, str], repo: Path, results_dir: Path | None)
     plan = make_plan(settings, discover(servers_dir(repo)), frozenset(usable_cpu_set()))
     signal.signal(signal.SIGTERM, _raise_interrupt)  # so `kill` cleans up like Ctrl-C
     return bench(plan, make_backend(plan, repo, settings["base-images"]),
-                 results_dir or repo / "results", repo / settings["image"], repo)
+                 results_dir or results_root(repo), repo / settings["image"], repo)
 
 
 def make_backend(plan: BenchPlan, repo: Path, base_images: str) -> Backend:
@@ -80,4 +81,4 @@ def bench(plan: BenchPlan, backend: Backend, results_root: Path, image: Path, re
     except KeyboardInterrupt:
         say(f"interrupted; {len(outcomes)} finished server(s) kept in {run_dir}")
         return EXIT_INTERRUPTED
-    return finish(read_results(run_dir / "results.json"), run_dir, image)
+    return finish(read_results(run_dir / RESULTS_JSON), run_dir, image)

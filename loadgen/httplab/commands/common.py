@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from httplab.model import BenchResult
+from httplab.run_layout import RESULTS_MD
 from httplab.results.warning_groups import kinds_in_words, warning_groups
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -17,7 +18,7 @@ def say(message: str) -> None:
 
 
 def finish(result: BenchResult, out_dir: Path, image: Path | None) -> int:
-    print((out_dir / "results.md").read_text(), flush=True)
+    print((out_dir / RESULTS_MD).read_text(), flush=True)
     say(f"results in {out_dir}" + (f", chart in {image}" if image else ""))
     if result.warnings:
         say(f"warnings: {kinds_in_words(warning_groups(result))}; listed under Warnings above and "

@@ -195,7 +195,7 @@ def _serve_until_stopped() -> None:
         print(f"export PATH={bed.env['PATH'].split(os.pathsep)[0]}:$PATH\n"
               f"make bench SERVER_HOST={bed.server_spec} "
               f"LOADGEN_HOSTS={','.join(bed.generator_specs)} "
-              f"TARGET_ADDRESS={bed.plan.target_address} SERVERS=netty CEILING=0\n"
+              f"TARGET_ADDRESS={bed.plan.target_address} SERVERS=netty CEILING=0 FAIRNESS=0\n"
               "Ctrl-C tears the hosts down.", flush=True)
         try:
             signal.pause()

@@ -13,6 +13,7 @@ from httplab.presentation.export.columns import (cell_status, generator_count, r
 from httplab.results.bottleneck import cell_bottleneck
 from httplab.results.ceiling import ceiling_share
 from httplab.results.fairness import cell_fairness
+from httplab.run_layout import RESULTS_MD
 from httplab.results.warning_groups import WarningGroup, count_of_cells, warning_groups
 
 HEADER = ("Framework", "Threads", "Connections", "Requests/sec", "Min–max", "CV",
@@ -34,7 +35,7 @@ SERVER_HEADER = ("Server", "Version", "Transport", "Ready line", "First answer",
 
 
 class MarkdownExporter:
-    file_name = "results.md"
+    file_name = RESULTS_MD
 
     def render(self, result: BenchResult) -> str:
         lines = [*_preamble(result), "", *_cells_table(result)]

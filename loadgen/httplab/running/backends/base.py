@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Protocol
 
 from httplab.manifest import ServerManifest
-from httplab.running.plan import LOOPBACK
+from httplab.bench_settings import LOOPBACK
 from httplab.running.resources.probes import ResourceProbe
 from httplab.checking.conformance import Verification
 from httplab.checking.ready_line import StartupInfo

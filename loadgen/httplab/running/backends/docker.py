@@ -1,5 +1,6 @@
 """The docker backend: each server in turn and wrk in containers from docker-compose.yml,
-on host networking, so load stays on 127.0.0.1 as in the original benchmark. The file's
+on host networking, so load stays on the target address (127.0.0.1 unless TARGET_ADDRESS says
+otherwise) as in the original benchmark. The file's
 one `server` service becomes the server that HTTPLAB_SERVER names."""
 
 from __future__ import annotations
