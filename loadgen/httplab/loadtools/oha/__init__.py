@@ -1,0 +1,1 @@
+"""Reading oha (fixed-rate runs): its command line and its JSON summary. Pure."""
