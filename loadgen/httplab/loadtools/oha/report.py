@@ -22,12 +22,12 @@ achieved rate below the offered one shows it.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass
 from typing import Any
 
+from httplab.loadtools.json_fields import JsonFields, ToolJsonError
 from httplab.model import Latency
 
 DEADLINE_ERROR = "aborted due to deadline"
@@ -35,13 +35,11 @@ _PERCENTILE_KEY = re.compile(r"p(\d+(?:\.\d+)?)")
 _MICROSECONDS_PER_SECOND = 1e6
 
 
-class OhaJsonError(ValueError):
+class OhaJsonError(ToolJsonError):
     """An oha JSON summary that cannot be read; names the source."""
 
-    def __init__(self, source: str, reason: str) -> None:
-        self.source = source
-        self.reason = reason
-        super().__init__(f"{source}: {reason}")
+
+_FIELDS = JsonFields(OhaJsonError, "oha")
 
 
 @dataclass(frozen=True)
@@ -90,37 +88,25 @@ class OhaReport:
 
 def parse_oha_json(text: str, offered_rate_per_s: float, source: str) -> OhaReport:
     """The run described by oha's JSON summary in `text`; `source` names it in errors."""
-    document = _load_object(text, source)
-    summary = _object(document, "summary", source)
+    document = _FIELDS.load_object(text, source)
+    summary = _FIELDS.object(document, "summary", source)
     errors = _counts(document, "errorDistribution", source)
     latency = Latency(mean_us=_seconds_as_us(summary, "average", source), stdev_us=None,
                       max_us=_seconds_as_us(summary, "slowest", source),
                       min_us=_seconds_as_us(summary, "fastest", source),
                       percentiles_us=_percentiles(document, source))
     return OhaReport(offered_rate_per_s=offered_rate_per_s,
-                     duration_s=_number(summary, "total", source, "summary."),
+                     duration_s=_FIELDS.number(summary, "total", source, "summary."),
                      status_codes=_status_codes(document, source),
                      errors=tuple(sorted(errors)), latency=latency,
                      histogram_us=_histogram(document, source))
 
 
-def _load_object(text: str, source: str) -> dict[str, Any]:
-    try:
-        document = json.loads(text, parse_constant=_reject_constant)
-    except ValueError as error:  # json.JSONDecodeError is a ValueError
-        raise OhaJsonError(source, f"not valid JSON: {error}") from None
-    if not isinstance(document, dict):
-        raise OhaJsonError(source, f"expected a JSON object, got {type(document).__name__}")
-    return document
-
-
-def _reject_constant(name: str) -> None:
-    raise ValueError(f"{name} is not JSON (oha writes null for undefined figures)")
 
 
 def _counts(document: dict[str, Any], key: str, source: str) -> list[tuple[str, int]]:
-    mapping = _object(document, key, source)
-    return [(name, _count(mapping, name, source, f"{key}.")) for name in mapping]
+    mapping = _FIELDS.object(document, key, source)
+    return [(name, _FIELDS.count(mapping, name, source, f"{key}.")) for name in mapping]
 
 
 def _status_codes(document: dict[str, Any], source: str) -> tuple[tuple[int, int], ...]:
@@ -134,7 +120,7 @@ def _status_codes(document: dict[str, Any], source: str) -> tuple[tuple[int, int
 
 def _percentiles(document: dict[str, Any], source: str) -> tuple[tuple[float, float], ...]:
     """(percentile, µs) pairs ascending; the ones oha left null (no answer) are left out."""
-    percentiles = _object(document, "latencyPercentiles", source)
+    percentiles = _FIELDS.object(document, "latencyPercentiles", source)
     found = []
     for key in percentiles:
         match = _PERCENTILE_KEY.fullmatch(key)
@@ -165,34 +151,8 @@ def _histogram(document: dict[str, Any], source: str) -> tuple[tuple[float, int]
 
 def _seconds_as_us(document: dict[str, Any], key: str, source: str,
                    prefix: str = "summary.") -> float | None:
-    if _required(document, key, source, prefix) is None:
-        return None
-    return _number(document, key, source, prefix) * _MICROSECONDS_PER_SECOND
+    seconds = _FIELDS.optional_number(document, key, source, prefix)
+    return None if seconds is None else seconds * _MICROSECONDS_PER_SECOND
 
 
-def _object(document: dict[str, Any], key: str, source: str) -> dict[str, Any]:
-    value = _required(document, key, source, "")
-    if not isinstance(value, dict):
-        raise OhaJsonError(source, f"'{key}' must be an object, got {value!r}")
-    return value
 
-
-def _required(document: dict[str, Any], key: str, source: str, prefix: str) -> Any:
-    if key not in document:
-        raise OhaJsonError(source, f"missing key '{prefix}{key}'")
-    return document[key]
-
-
-def _number(document: dict[str, Any], key: str, source: str, prefix: str) -> float:
-    value = _required(document, key, source, prefix)
-    if (isinstance(value, bool) or not isinstance(value, (int, float))
-            or not math.isfinite(value) or value < 0):
-        raise OhaJsonError(source, f"'{prefix}{key}' must be a number >= 0, got {value!r}")
-    return float(value)
-
-
-def _count(document: dict[str, Any], key: str, source: str, prefix: str) -> int:
-    value = _number(document, key, source, prefix)
-    if not value.is_integer():
-        raise OhaJsonError(source, f"'{prefix}{key}' must be a whole number, got {document[key]!r}")
-    return int(value)

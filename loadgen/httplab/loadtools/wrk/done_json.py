@@ -9,35 +9,32 @@ latency_samples).
 
 from __future__ import annotations
 
-import json
-import math
 import re
 from typing import Any
 
+from httplab.loadtools.json_fields import JsonFields, ToolJsonError
 from httplab.model import Latency, LatencyHistogram, SocketErrors, ThreadRequestRate, WrkRun
 
 LATENCY_KEYS = ("min", "mean", "stdev", "max", "p50", "p75", "p90", "p99", "p99_9")
 _PERCENTILE_KEY = re.compile(r"p(\d+)(?:_(\d+))?")
 
 
-class WrkJsonError(ValueError):
+class WrkJsonError(ToolJsonError):
     """A done.lua JSON object that cannot be read; names the source."""
 
-    def __init__(self, source: str, reason: str) -> None:
-        self.source = source
-        self.reason = reason
-        super().__init__(f"{source}: {reason}")
+
+_FIELDS = JsonFields(WrkJsonError, "done.lua")
 
 
 def parse_done_json(text: str, source: str = "<json>") -> WrkRun:
     """The run described by done.lua's JSON object in `text`."""
-    document = _load_object(text, source)
-    duration_us = _number(document, "duration_us", source)
-    requests = _count(document, "requests", source)
-    bytes_read = _count(document, "bytes", source)
-    errors = _object(document, "errors", source)
+    document = _FIELDS.load_object(text, source)
+    duration_us = _FIELDS.number(document, "duration_us", source)
+    requests = _FIELDS.count(document, "requests", source)
+    bytes_read = _FIELDS.count(document, "bytes", source)
+    errors = _FIELDS.object(document, "errors", source)
     # wrk's "status" error is an HTTP answer outside 2xx/3xx, not a socket error.
-    non_2xx_3xx = _count(errors, "status", source, "errors.")
+    non_2xx_3xx = _FIELDS.count(errors, "status", source, "errors.")
     duration_s = duration_us / 1e6
     histogram = _read_histogram(document, source)
     ended_at_us = _optional_number_key(document, "ended_at_us", source)
@@ -47,7 +44,7 @@ def parse_done_json(text: str, source: str = "<json>") -> WrkRun:
         bytes_read=bytes_read,
         requests_per_sec=_per_second(requests, duration_s),
         transfer_per_sec=_per_second(bytes_read, duration_s),
-        latency=_read_latency(_object(document, "latency", source), source),
+        latency=_read_latency(_FIELDS.object(document, "latency", source), source),
         errors=_read_socket_errors(errors, source),
         non_2xx_3xx=non_2xx_3xx,
         threads=_optional_count(document, "threads", source),
@@ -61,28 +58,16 @@ def parse_done_json(text: str, source: str = "<json>") -> WrkRun:
     )
 
 
-def _load_object(text: str, source: str) -> dict[str, Any]:
-    try:
-        document = json.loads(text, parse_constant=_reject_constant)
-    except ValueError as error:  # json.JSONDecodeError is a ValueError
-        raise WrkJsonError(source, f"not valid JSON: {error}") from None
-    if not isinstance(document, dict):
-        raise WrkJsonError(source, f"expected a JSON object, got {type(document).__name__}")
-    return document
-
-
-def _reject_constant(name: str) -> None:
-    raise ValueError(f"{name} is not JSON (done.lua writes null for undefined figures)")
 
 
 def _read_socket_errors(errors: dict[str, Any], source: str) -> SocketErrors:
     keys = ("connect", "read", "write", "timeout")
-    connect, read, write, timeout = (_count(errors, key, source, "errors.") for key in keys)
+    connect, read, write, timeout = (_FIELDS.count(errors, key, source, "errors.") for key in keys)
     return SocketErrors(connect=connect, read=read, write=write, timeout=timeout)
 
 
 def _read_latency(latency: dict[str, Any], source: str) -> Latency:
-    values = {key: _optional_number(latency, key, source, "latency.") for key in LATENCY_KEYS}
+    values = {key: _FIELDS.optional_number(latency, key, source, "latency.") for key in LATENCY_KEYS}
     percentiles = sorted(
         (_percentile_of(key), value)
         for key, value in values.items()
@@ -106,10 +91,10 @@ def _percentile_of(key: str) -> float:
 def _read_rate(document: dict[str, Any], source: str) -> ThreadRequestRate | None:
     if document.get("thread_requests_per_sec") is None:
         return None
-    rate = _object(document, "thread_requests_per_sec", source)
+    rate = _FIELDS.object(document, "thread_requests_per_sec", source)
     prefix = "thread_requests_per_sec."
     keys = ("mean", "stdev", "max", "min")
-    mean, stdev, maximum, minimum = (_optional_number(rate, key, source, prefix) for key in keys)
+    mean, stdev, maximum, minimum = (_FIELDS.optional_number(rate, key, source, prefix) for key in keys)
     if mean is None:
         return None  # no sample was taken: nothing is known
     return ThreadRequestRate(mean=mean, stdev=stdev, max=maximum, min=minimum)
@@ -134,7 +119,7 @@ def _read_histogram(document: dict[str, Any], source: str) -> LatencyHistogram |
 def _bucket(pair: Any, source: str) -> tuple[int, int]:
     if not isinstance(pair, list) or len(pair) != 2:
         raise WrkJsonError(source, f"'latency_histogram' holds [value, count] pairs, got {pair!r}")
-    value, count = (_count({"latency_histogram": item}, "latency_histogram", source)
+    value, count = (_FIELDS.count({"latency_histogram": item}, "latency_histogram", source)
                     for item in pair)
     return value, count
 
@@ -147,48 +132,19 @@ def _samples(document: dict[str, Any], histogram: LatencyHistogram | None, sourc
 
 
 def _optional_number_key(document: dict[str, Any], key: str, source: str) -> float | None:
-    return None if document.get(key) is None else _number(document, key, source)
+    return None if document.get(key) is None else _FIELDS.number(document, key, source)
 
 
 def _per_second(amount: int, duration_s: float) -> float:
     return amount / duration_s if duration_s > 0 else 0.0
 
 
-def _object(document: dict[str, Any], key: str, source: str) -> dict[str, Any]:
-    value = _required(document, key, source, "")
-    if not isinstance(value, dict):
-        raise WrkJsonError(source, f"'{key}' must be an object, got {value!r}")
-    return value
 
 
-def _required(document: dict[str, Any], key: str, source: str, prefix: str) -> Any:
-    if key not in document:
-        raise WrkJsonError(source, f"missing key '{prefix}{key}'")
-    return document[key]
-
-
-def _number(document: dict[str, Any], key: str, source: str, prefix: str = "") -> float:
-    value = _required(document, key, source, prefix)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-        raise WrkJsonError(source, f"'{prefix}{key}' must be a number >= 0, got {value!r}")
-    return float(value)
-
-
-def _optional_number(document: dict[str, Any], key: str, source: str, prefix: str = "") -> float | None:
-    if _required(document, key, source, prefix) is None:
-        return None
-    return _number(document, key, source, prefix)
-
-
-def _count(document: dict[str, Any], key: str, source: str, prefix: str = "") -> int:
-    value = _number(document, key, source, prefix)
-    if not value.is_integer():
-        raise WrkJsonError(source, f"'{prefix}{key}' must be a whole number, got {document[key]!r}")
-    return int(value)
 
 
 def _optional_count(document: dict[str, Any], key: str, source: str) -> int | None:
-    return None if document.get(key) is None else _count(document, key, source)
+    return None if document.get(key) is None else _FIELDS.count(document, key, source)
 
 
 def _optional_string(document: dict[str, Any], key: str, source: str) -> str | None:
