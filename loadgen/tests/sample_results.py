@@ -8,7 +8,7 @@ import statistics
 from dataclasses import replace
 
 from httplab.results.serialize import FORMAT_VERSION
-from httplab.results.stability import skew_warning
+from httplab.results.stability import skewed_warning
 from httplab.model import (BenchResult, Cell, CellStatus, FairnessRun, HostInfo, Latency,
                            ResourceUsage, ServerRecord, Settings, SocketErrors,
                            ThreadRequestRate, WrkRun)
@@ -136,4 +136,4 @@ def sample_result() -> BenchResult:
                       java="openjdk version \"17.0.15\"", wrk="wrk 4.1.0", python="3.11.7"),
         servers=servers, cells=cells, lab_commit="0123456789ab+dirty",
         warnings=("Netty t10 c500: Requests/sec varies by 8.3% (example warning)",
-                  skew_warning(cells[1], "Netty")))
+                  skewed_warning(cells[1], "Netty").text))

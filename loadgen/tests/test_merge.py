@@ -268,14 +268,15 @@ SKEWS = [
 @pytest.mark.parametrize(("skews", "warned"), [case[1:] for case in SKEWS], ids=[case[0] for case in SKEWS])
 def test_a_start_skew_above_1_percent_of_the_window_is_warned_once(pair, skews, warned) -> None:
     from httplab.model import Cell
-    from httplab.results.stability import skew_warning
+    from httplab.results.stability import skewed_warning
 
     merged = merge_generator_runs(pair)
     cell = Cell("undertow", 2, 50, CellStatus.OK, tuple(with_skew(merged, skew) for skew in skews))
-    warning = skew_warning(cell, "Undertow")
+    skewed = skewed_warning(cell, "Undertow")
     if not warned:
-        assert warning is None
+        assert skewed is None
         return
+    warning = skewed.text
     assert warning.startswith("Undertow t2 c50: the 2 load generators started 0.250 s apart, 2.5% "
                               "of the 10.00 s window in which all of them ran (threshold 1%)")
     assert "check that the generators' clocks agree" in warning and "SSH" in warning

@@ -22,7 +22,7 @@ def finish(result: BenchResult, out_dir: Path, image: Path | None) -> int:
     say(f"results in {out_dir}" + (f", chart in {image}" if image else ""))
     if result.warnings:
         say(f"warnings: {kinds_in_words(warning_groups(result))}; listed under Warnings above and "
-            f"in {out_dir / 'results.md'}")
+            f"in {out_dir / RESULTS_MD}")
     for cell in result.failed_cells:
         record = result.server(cell.server)
         log = f" (server output: {out_dir / record.log_file})" if record and record.log_file else ""

@@ -55,12 +55,6 @@ def skewed_warning(cell: Cell, label: str) -> CellWarning | None:
         f"{run.start_skew_s:.3f} s apart, {share:.1%} of the window", SKEW_ADVICE)
 
 
-def skew_warning(cell: Cell, label: str) -> str | None:
-    """skewed_warning's text."""
-    warning = skewed_warning(cell, label)
-    return warning.text if warning else None
-
-
 def cell_name(cell: Cell, label: str) -> str:
     """How a warning names a cell: "Netty t2 c100"."""
     return f"{label} t{cell.threads} c{cell.connections}"
