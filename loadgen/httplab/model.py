@@ -377,6 +377,88 @@ class ServerRecord:
         return self.role == "reference"
 
 
+class StepVerdict(str, Enum):
+    """How one fixed-rate step ended against the search's target, in the order judged."""
+
+    FAILED = "failed"  # the load tool or the server stopped; no figures
+    ERRORS = "errors"  # more than the allowed share of requests failed or got no 2xx/3xx
+    LOAD_TOOL = "load tool"  # the load tool could not hold the rate: never the server's fault
+    P99 = "p99"  # p99 over the target
+    SHORT = "short"  # the server answered under 99 % of the offered rate
+    HELD = "held"
+
+    @property
+    def held(self) -> bool:
+        return self is StepVerdict.HELD
+
+
+class StepPurpose(str, Enum):
+    SEARCH = "search"  # a step of RATES=auto's search
+    LIST = "list"  # a rate of a fixed RATES list
+    COST = "cost"  # the common rate at which every server's cost is compared
+
+
+@dataclass(frozen=True)
+class RateStep:
+    """One measured fixed-rate run of one server, read from the load tool's raw output."""
+
+    server: str
+    offered_rate: float  # requests a second, due on schedule whatever the server does
+    connections: int  # the most the load tool could open
+    purpose: StepPurpose
+    verdict: StepVerdict
+    reason: str  # the verdict in words, with the figures behind it
+    repeat: int = 1
+    duration_s: float | None = None  # the load tool's measured time
+    achieved_rate: float | None = None  # answers a second
+    answered: int = 0  # requests that got an HTTP answer, any status
+    errors: tuple[tuple[str, int], ...] = ()  # (kind, requests): "HTTP 503", oha's message
+    latency: Latency | None = None  # from each request's due time, µs
+    resources: ResourceUsage | None = None  # the server's, with the host's and the tool's
+    out_of_connections: bool = False  # every connection was busy: requests waited for one
+    raw_file: str | None = None  # the tool's output, relative to the run directory
+
+    @property
+    def failed_requests(self) -> int:
+        return sum(count for _, count in self.errors)
+
+
+@dataclass(frozen=True)
+class SustainedRate:
+    """A server's max sustainable rate: per round, the highest offered rate that held."""
+
+    server: str
+    rounds: tuple[float | None, ...]  # None: no rate held in that round
+    limited_by_tool: bool = False  # the load tool's limit came first: the value is "at least"
+    broke_at: tuple[str, ...] = ()  # per round, the step that broke it and why
+
+    @property
+    def value(self) -> float | None:
+        """The rate that held in every round: the lowest of the rounds'."""
+        if not self.rounds or any(rate is None for rate in self.rounds):
+            return None
+        return min(rate for rate in self.rounds if rate is not None)
+
+
+@dataclass(frozen=True)
+class LatencyResult:
+    """A make latency run: every measured step, and what they say per server."""
+
+    slo_p99_us: float
+    rates: str  # "auto", or the fixed list as given
+    steps: tuple[RateStep, ...]
+    maxima: tuple[SustainedRate, ...]
+    cost_rate: float | None = None  # the common rate of the cost steps
+    cost_rate_source: str = ""  # "COST_RATE", or "lowest maximum"
+    target_url: str | None = None  # URL=: a server the user started, not the lab's
+    tool: str | None = None  # e.g. "oha 1.16.0"
+    step_warmup_s: float = 0.0  # the unmeasured run at each step's rate before it
+
+    def steps_of(self, server: str, purpose: StepPurpose | None = None) -> tuple[RateStep, ...]:
+        return tuple(step for step in self.steps if step.server == server
+                     and (purpose is None or step.purpose is purpose))
+
+
 @dataclass(frozen=True)
 class BenchResult:
     format_version: int
@@ -388,6 +470,7 @@ class BenchResult:
     lab_commit: str | None = None  # the lab's git commit, "+dirty" when the tree had changes
     warnings: tuple[str, ...] = ()  # each a CellWarning's text
     engines: tuple[EngineRecord, ...] = ()  # the other machines' engines, when there were any
+    latency: LatencyResult | None = None  # a fixed-rate run's steps and maxima (make latency)
 
     def server(self, name: str) -> ServerRecord | None:
         return next((server for server in self.servers if server.name == name), None)
@@ -436,8 +519,24 @@ class CellOutcome:
 
 
 @dataclass(frozen=True)
+class StepOutcome:
+    """One fixed-rate step as the runner left it: where the tool's output went (read later
+    by results/latency.py), or why it could not run."""
+
+    server: str
+    offered_rate: float
+    connections: int
+    purpose: StepPurpose
+    json_path: Path | None = None
+    resources_path: Path | None = None
+    failure: str | None = None
+    repeat: int = 1
+
+
+@dataclass(frozen=True)
 class ServerOutcome:
     """One server as run: its record and every measured run of its cells."""
 
     record: ServerRecord
     cells: tuple[CellOutcome, ...]
+    steps: tuple[StepOutcome, ...] = ()  # make latency: its fixed-rate steps

@@ -1,0 +1,63 @@
+"""The step verdict on real oha captures (tests/fixtures/oha/README.txt says how each was made)."""
+
+from pathlib import Path
+
+import pytest
+
+from httplab.loadtools.oha.report import parse_oha_json
+from httplab.model import StepVerdict
+from httplab.results.step_verdict import ToolLoad, error_kinds, judge_step
+
+FIXTURES = Path(__file__).parent / "fixtures" / "oha"
+SLO_10_MS = 10_000.0
+RATES = {"netty-5000": 5000, "netty-behind-200000": 200_000, "freezing-500": 500,
+         "refused": 500, "reset": 500, "status-500": 500}
+
+
+def report(name: str):
+    return parse_oha_json((FIXTURES / f"{name}.json").read_text(), RATES[name], name)
+
+
+@pytest.mark.parametrize("name, slo_us, verdict", [
+    ("netty-5000", SLO_10_MS, StepVerdict.HELD),
+    ("freezing-500", SLO_10_MS, StepVerdict.P99),
+    ("freezing-500", 250_000.0, StepVerdict.HELD),
+    ("refused", SLO_10_MS, StepVerdict.ERRORS),
+    ("status-500", SLO_10_MS, StepVerdict.ERRORS),
+    ("netty-behind-200000", SLO_10_MS, StepVerdict.P99),  # no CPU figures: the server's p99
+])
+def test_verdict_of_a_capture(name, slo_us, verdict):
+    assert judge_step(report(name), None, slo_us, 50).verdict is verdict
+
+
+@pytest.mark.parametrize("load, verdict", [
+    (ToolLoad(tool=1.9, tool_limit=2, server=0.1, host_busy=2.0, host_cores=2), StepVerdict.LOAD_TOOL),
+    (ToolLoad(tool=0.95, tool_limit=1, server=0.9, host_busy=1.9, host_cores=2), StepVerdict.LOAD_TOOL),
+    (ToolLoad(tool=1.0, tool_limit=2, server=0.9, host_busy=1.9, host_cores=2), StepVerdict.LOAD_TOOL),
+    (ToolLoad(tool=0.8, tool_limit=2, server=1.1, host_busy=1.9, host_cores=2), StepVerdict.P99),
+    (ToolLoad(tool=1.0, tool_limit=2, server=0.6, host_busy=1.6, host_cores=2), StepVerdict.P99),
+    (ToolLoad(tool=None, tool_limit=2, server=0.6, host_busy=1.9, host_cores=2), StepVerdict.P99),
+])
+def test_a_tool_that_fell_behind_is_told_apart_by_its_cpu(load, verdict):
+    assert judge_step(report("netty-behind-200000"), None, SLO_10_MS, 50, load).verdict is verdict
+
+
+def test_a_failed_run_says_why():
+    judgement = judge_step(None, "oha exited with 1: boom", SLO_10_MS, 50)
+    assert (judgement.verdict, judgement.reason) == (StepVerdict.FAILED, "oha exited with 1: boom")
+
+
+def test_the_reason_gives_the_figures():
+    assert judge_step(report("freezing-500"), None, SLO_10_MS, 50).reason.startswith("p99 19")
+
+
+def test_error_kinds_name_statuses_and_messages_but_not_the_deadline():
+    assert error_kinds(report("status-500")) == (("HTTP 500", report("status-500").answered),)
+    kinds = dict(error_kinds(report("refused")))
+    assert kinds and all("deadline" not in kind for kind in kinds)
+
+
+def test_little_law_says_when_connections_ran_out():
+    behind = report("netty-behind-200000")
+    assert judge_step(behind, None, SLO_10_MS, 50).out_of_connections
+    assert not judge_step(report("netty-5000"), None, SLO_10_MS, 50).out_of_connections
