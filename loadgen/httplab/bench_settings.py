@@ -46,8 +46,24 @@ BENCH_SETTINGS = (
     ("target-address", "", "the server's address as the load generators reach it, the only "
                            f"one it binds (empty: SERVER_HOST's host, or {LOOPBACK})"),
 )
+# make latency: the bench's settings but FAIRNESS and LOADGEN_HOSTS (oha runs on this
+# machine), and its own; THREADS and CONNECTIONS are the primer's and warm-up's (wrk).
+LATENCY_SETTINGS = (
+    ("rates", "auto", "fixed rates in req/s, increasing (1000,2000,5000), or auto: from 1000, "
+                      "x2 until a step breaks the target, then halved to within 5 %"),
+    ("slo-p99", "10ms", "the target: p99 latency at most this (500us, 10ms, 1s), with 99 % of "
+                        "the rate answered and at most 0.1 % errors"),
+    ("cost-rate", "", "req/s at which every server's CPU per request is compared (empty: the "
+                      "lowest of the servers' maxima, in a second pass)"),
+    ("step-warmup", "2s", "an unmeasured run at each step's rate before it; 0 for none"),
+    ("url", "", "measure a server you started (http://127.0.0.1:9000/) instead of the lab's: "
+                "no start and no conformance check, one GET must answer 2xx"),
+)
+LATENCY_LEFT_OUT = ("fairness", "loadgen-hosts")
+LATENCY_FLAGS = tuple(row for row in BENCH_SETTINGS if row[0] not in LATENCY_LEFT_OUT) \
+    + LATENCY_SETTINGS
 CHOICES = {"backend": BACKENDS, "base-images": BASE_IMAGE_CHOICES}
-DEFAULTS = {flag: default for flag, default, _ in BENCH_SETTINGS}
+DEFAULTS = {flag: default for flag, default, _ in BENCH_SETTINGS + LATENCY_SETTINGS}
 
 
 class PlanError(ValueError):
@@ -59,8 +75,8 @@ def variable(flag: str) -> str:
     return flag.upper().replace("-", "_")
 
 
-def settings_text() -> str:
-    """The bench settings as make takes them, with their defaults and meanings."""
-    rows = [(f"{variable(flag)}={default}", meaning) for flag, default, meaning in BENCH_SETTINGS]
+def settings_text(settings: tuple[tuple[str, str, str], ...] = BENCH_SETTINGS) -> str:
+    """The settings as make takes them, with their defaults and meanings."""
+    rows = [(f"{variable(flag)}={default}", meaning) for flag, default, meaning in settings]
     width = max(len(setting) for setting, _ in rows)
     return "".join(f"  {setting:<{width}}  {meaning}\n" for setting, meaning in rows)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from httplab.bench_settings import (BENCH_SETTINGS, CHOICES, DEFAULT_IMAGE, IMAGE_HELP,
-                                    PlanError, settings_text)
+                                    LATENCY_FLAGS, LATENCY_LEFT_OUT, PlanError, settings_text)
 from httplab.commands.common import EXIT_OK, EXIT_USAGE, say
 from httplab.manifest import ManifestError
 from httplab.paths import DEFAULT_REPO, results_root, servers_dir
@@ -23,6 +23,17 @@ def _add_bench(sub) -> None:
         bench.add_argument(f"--{flag}", default=default, choices=CHOICES.get(flag),
                            help=f"{meaning} (default: {default or 'empty'})")
     bench.add_argument("--results-dir", type=Path, default=None, help="default: REPO/results")
+
+
+def _add_latency(sub) -> None:
+    latency = sub.add_parser("latency", help="fixed-rate runs: latency by offered rate, the "
+                                             "highest rate that holds a p99 target")
+    for flag, default, meaning in LATENCY_FLAGS:
+        latency.add_argument(f"--{flag}", default=default, choices=CHOICES.get(flag),
+                             help=f"{meaning} (default: {default or 'empty'})")
+    for flag in LATENCY_LEFT_OUT:  # accepted only to be refused with a clear line
+        latency.add_argument(f"--{flag}", default=None, help=argparse.SUPPRESS)
+    latency.add_argument("--results-dir", type=Path, default=None, help="default: REPO/results")
 
 
 def _add_report(sub) -> None:
@@ -47,13 +58,15 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--repo", type=Path, default=DEFAULT_REPO, help="the lab's repository")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_bench(sub)
+    _add_latency(sub)
     _add_report(sub)
     _add_compare(sub)
     servers = sub.add_parser("servers", help="print the servers table (from the manifests) "
                                              "as Markdown")
     servers.add_argument("--update-readme", action="store_true",
                          help="rewrite the table in REPO/README.md instead (make servers-table)")
-    sub.add_parser("settings", help="list the bench settings with their defaults")
+    settings = sub.add_parser("settings", help="list the bench settings with their defaults")
+    settings.add_argument("--latency", action="store_true", help="make latency's own settings")
     return parser
 
 
@@ -62,6 +75,15 @@ def _bench(args: argparse.Namespace) -> int:
 
     settings = {flag: getattr(args, flag.replace("-", "_")) for flag, _, _ in BENCH_SETTINGS}
     return run_bench(settings, args.repo, args.results_dir)
+
+
+def _latency(args: argparse.Namespace) -> int:
+    from httplab.commands.latency import run_latency
+
+    flags = [flag for flag, _, _ in LATENCY_FLAGS] + list(LATENCY_LEFT_OUT)
+    settings = {flag: getattr(args, flag.replace("-", "_")) for flag in flags}
+    given = {flag: value for flag, value in settings.items() if value is not None}
+    return run_latency(given, args.repo, args.results_dir)
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -77,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "bench":
             return _bench(args)
+        if args.command == "latency":
+            return _latency(args)
         if args.command == "report":
             return _report(args)
         if args.command == "compare":
@@ -84,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
 
             return compare(args.base, args.new)
         if args.command == "settings":
-            print(settings_text(), end="")
+            print(settings_text(LATENCY_FLAGS if args.latency else BENCH_SETTINGS), end="")
             return EXIT_OK
         from httplab.commands.servers import servers
 

@@ -10,10 +10,15 @@
         raw/<stem>.h2load.txt      h2load's run after it (fairness) and the socket
         raw/<stem>.sockets.txt       readings taken during that (loadgen/fairness.sh)
         raw/unmeasured/<server>-<phase>[-r<N>].txt, .json   the primer and the warm-up
+    make latency's runs (fixed rates):
+        raw/<step>.oha.json        oha's JSON of one measured fixed-rate step
+        raw/<step>.resources.json  the server's CPU and memory sampled during it
+        raw/unmeasured/<step>.oha.json   the unmeasured run at that rate before it
 
 A measured run's stem is <server>-t<threads>-c<connections>[-r<round>], the server by its
 key (netty, armeria@default); the round is there only when each cell is measured in more
-than one. Pure: names and paths are built and matched here, no file is touched."""
+than one. A fixed-rate step's is <server>-q<rate>[-r<round>], or <server>-cost-q<rate>
+for the common-rate step of the cost comparison. Pure: names and paths are built and matched here, no file is touched."""
 
 from __future__ import annotations
 
@@ -33,8 +38,11 @@ GENERATORS_SUFFIX = ".generators.json"
 H2LOAD_SUFFIX = ".h2load.txt"
 SOCKETS_SUFFIX = ".sockets.txt"
 LOG_SUFFIX = ".log"
+OHA_SUFFIX = ".oha.json"
 GENERATOR_MARK = ".g"  # <stem>.g<N>: generator N's part of a run over several
 
+_STEP_STEM = re.compile(r"(?P<server>.+?)(?P<cost>-cost)?-q(?P<rate>\d+(?:\.\d+)?)"
+                        r"(?:-r(?P<repeat>\d+))?")
 _STEM = re.compile(r"(?P<server>.+)-t(?P<threads>\d+)-c(?P<connections>\d+)(?:-r(?P<repeat>\d+))?")
 # The names that mark a measured run, each a stem (that must parse) and a suffix; whether
 # the run was spread over several generators.
@@ -123,6 +131,10 @@ class RunFiles:
     def sockets(self) -> Path:
         return self._beside(SOCKETS_SUFFIX)
 
+    @property
+    def oha(self) -> Path:
+        return self._beside(OHA_SUFFIX)
+
     def generator(self, index: int) -> RunFiles:
         """Generator <index>'s part of a run over several: <stem>.g<index>.txt and .json."""
         return RunFiles(self._beside(f"{GENERATOR_MARK}{index}"))
@@ -178,3 +190,49 @@ def parse_measured_name(file_name: str) -> MeasuredName | None:
             return MeasuredName(match["stem"], stem, None if generator is None else int(generator),
                                 spread)
     return None
+
+
+@dataclass(frozen=True)
+class StepStem:
+    """Whose fixed-rate step it is: netty-q5000, netty-q5000-r2 in round 2 of several, or
+    netty-cost-q5000 for the common-rate step of the cost comparison."""
+
+    server: str
+    rate: float  # requests a second
+    cost: bool = False
+    repeat: int | None = None  # the round, written only when there are several
+
+    @classmethod
+    def parse(cls, name: str) -> StepStem | None:
+        match = _STEP_STEM.fullmatch(name)
+        if match is None:
+            return None
+        repeat = match["repeat"]
+        return cls(match["server"], float(match["rate"]), match["cost"] is not None,
+                   None if repeat is None else int(repeat))
+
+    @property
+    def name(self) -> str:
+        rate = int(self.rate) if float(self.rate).is_integer() else self.rate
+        cost = "-cost" if self.cost else ""
+        return _with_round(f"{self.server}{cost}-q{rate}", self.repeat)
+
+    @property
+    def round_number(self) -> int:
+        return 1 if self.repeat is None else self.repeat
+
+
+def step_stem(server: str, rate: float, cost: bool, round_number: int, rounds: int) -> StepStem:
+    return StepStem(server, rate, cost, _named_round(round_number, rounds))
+
+
+def step_files(raw_dir: Path, stem: StepStem, measured: bool = True) -> RunFiles:
+    """raw/<step>.oha.json when measured, raw/unmeasured/<step>.oha.json for its warm-up."""
+    return RunFiles((raw_dir if measured else unmeasured_dir(raw_dir)) / stem.name)
+
+
+def parse_step_name(file_name: str) -> StepStem | None:
+    """The step a measured fixed-rate file <step>.oha.json belongs to; None for any other."""
+    if not file_name.endswith(OHA_SUFFIX):
+        return None
+    return StepStem.parse(file_name[:-len(OHA_SUFFIX)])

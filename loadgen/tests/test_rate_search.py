@@ -3,8 +3,8 @@
 import pytest
 
 from httplab.model import StepVerdict
-from httplab.running.rate_search import (MAX_AUTO_STEPS, RateSpec, START_RATE, next_rate,
-                                         search_outcome)
+from httplab.results.sustained import search_outcome
+from httplab.running.rate_search import MAX_AUTO_STEPS, RateSpec, START_RATE, next_rate
 
 H, P99, TOOL, FAILED = (StepVerdict.HELD, StepVerdict.P99, StepVerdict.LOAD_TOOL,
                         StepVerdict.FAILED)

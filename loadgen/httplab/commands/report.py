@@ -8,6 +8,8 @@ from pathlib import Path
 
 from httplab.results.assemble import record_of_manifest, with_warnings
 from httplab.results.collect import cells_from_outcomes, find_raw_files
+from httplab.results.latency_steps import (find_step_outcomes, latency_result, rebuilt_steps,
+                                           step_rules)
 from httplab.manifest import ServerManifest, discover
 from httplab.model import BenchResult, HostInfo
 from httplab.presentation.publish import write_results
@@ -20,17 +22,36 @@ from httplab.run_layout import RAW, RESULTS_JSON, run_dir_of
 def report(source: Path, out_dir: Path, image: Path | None, servers_dir: Path) -> int:
     """Rebuilds results.{json,md,csv} and the chart from raw wrk text, running nothing."""
     raw_dir = source / RAW if (source / RAW).is_dir() else source
-    raw_files = find_raw_files(raw_dir)
-    if not raw_files:
-        say(f"error: no <server>-t<threads>-c<connections>.txt files in {raw_dir}")
-        return EXIT_USAGE
     try:
         earlier = _earlier_result(raw_dir)
     except ResultsFormatError as error:
         say(f"error: {error}")
         return EXIT_USAGE
+    if earlier is not None and earlier.latency is not None:
+        return _report_latency(earlier, raw_dir, out_dir, image)
+    raw_files = find_raw_files(raw_dir)
+    if not raw_files:
+        say(f"error: no <server>-t<threads>-c<connections>.txt files in {raw_dir}")
+        return EXIT_USAGE
     cells = cells_from_outcomes([raw.outcome() for raw in raw_files])
     result = _rebuilt_result(earlier, cells, servers_dir)
+    write_results(result, out_dir, image)
+    return finish(result, out_dir, image)
+
+
+def _report_latency(earlier: BenchResult, raw_dir: Path, out_dir: Path,
+                    image: Path | None) -> int:
+    """A make latency run, rebuilt from its oha JSON and resources files; the target and
+    the host are the ones its results.json recorded."""
+    latency = earlier.latency
+    rules = step_rules(latency, earlier.settings, earlier.host)
+    outcomes = find_step_outcomes(raw_dir, latency.slo_p99_us, latency.rates)
+    if not outcomes:
+        say(f"error: no <server>-q<rate>.oha.json files in {raw_dir}")
+        return EXIT_USAGE
+    steps = rebuilt_steps(latency, outcomes, rules)
+    result = replace(earlier, format_version=FORMAT_VERSION,
+                     latency=latency_result(steps, latency))
     write_results(result, out_dir, image)
     return finish(result, out_dir, image)
 

@@ -90,7 +90,7 @@ class Measurer:
         failure = None
         if outcome.exit_code != 0:
             failure = f"wrk exited with {outcome.exit_code}: {outcome.stderr or 'no message'}"
-        return RunOutcome(text_path, _existing(json_path), _write_resources(files, usage), failure)
+        return RunOutcome(text_path, _existing(json_path), write_resources(files, usage), failure)
 
     def _spread(self, request: WrkRequest, files: RunFiles,
                 sampler: Sampler | None) -> RunOutcome:
@@ -103,7 +103,7 @@ class Measurer:
             with sampler:
                 generators = self.backend.run_spread(request, files.stem, self.loadgen_cpus)
             usage = sampler.usage()
-        resources = _write_resources(files, usage)
+        resources = write_resources(files, usage)
         if len(generators) == 1:
             only = generators[0]
             return RunOutcome(only.text_path, only.json_path, resources, only.failure)
@@ -114,10 +114,10 @@ class Measurer:
     def _sampled(self, request: WrkRequest, text_path: Path, json_path: Path,
                  sampler: Sampler) -> tuple[WrkOutcome, ResourceUsage]:
         """A measured run: the server sampled throughout, the host's CPU read around it."""
-        host_before, started_at = _host_cpu(), time.monotonic()
+        host_before, started_at = host_cpu(), time.monotonic()
         with sampler:
             outcome = self.backend.run_wrk(request, text_path, json_path, self.loadgen_cpus)
-        wall_s, host_after = time.monotonic() - started_at, _host_cpu()
+        wall_s, host_after = time.monotonic() - started_at, host_cpu()
         host_busy = (busy_cores(host_before, host_after, wall_s, TICKS_PER_SECOND)
                      if host_before and host_after else None)
         return outcome, with_load_figures(sampler.usage(), outcome.cpu_seconds, wall_s, host_busy)
@@ -127,7 +127,7 @@ def _existing(path: Path) -> Path | None:
     return path if path.exists() else None
 
 
-def _write_resources(files: RunFiles, usage: ResourceUsage | None) -> Path | None:
+def write_resources(files: RunFiles, usage: ResourceUsage | None) -> Path | None:
     if usage is None:
         return None
     path = files.resources
@@ -136,11 +136,12 @@ def _write_resources(files: RunFiles, usage: ResourceUsage | None) -> Path | Non
 
 
 def with_load_figures(usage: ResourceUsage, wrk_cpu_seconds: float | None, wall_s: float,
-                      host_busy: float | None) -> ResourceUsage:
+                      host_busy: float | None, tool: str = "wrk") -> ResourceUsage:
     """The server's usage with the host's busy cores and the load generator's beside it:
-    wrk's own CPU where the backend sees it, else the host's busy cores less the server's."""
+    the tool's own CPU where the backend sees it, else the host's busy cores less the
+    server's."""
     if wrk_cpu_seconds is not None and wall_s > 0:
-        loadgen, source = wrk_cpu_seconds / wall_s, "wrk process"
+        loadgen, source = wrk_cpu_seconds / wall_s, f"{tool} process"
     elif host_busy is not None and usage.cpu_cores is not None:
         loadgen, source = max(host_busy - usage.cpu_cores, 0.0), "host less server"
     else:
@@ -148,7 +149,7 @@ def with_load_figures(usage: ResourceUsage, wrk_cpu_seconds: float | None, wall_
     return replace(usage, loadgen_cores=loadgen, loadgen_source=source, host_busy_cores=host_busy)
 
 
-def _host_cpu() -> HostCpu | None:
+def host_cpu() -> HostCpu | None:
     try:
         return read_host_cpu()
     except SamplingError:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from httplab.model import StepVerdict
+from httplab.results.sustained import History, highest_held, lowest_broken, tool_limited
 
 START_RATE = 1000.0
 GROWTH = 2.0
@@ -33,16 +33,13 @@ class RateSpec:
         return not self.fixed
 
 
-History = tuple[tuple[float, StepVerdict], ...]  # (offered rate, how it ended), in run order
-
-
 def next_rate(spec: RateSpec, history: History) -> float | None:
     """The next rate to run, or None when the series is done."""
     if not spec.auto:
         return spec.fixed[len(history)] if len(history) < len(spec.fixed) else None
     if not history:
         return START_RATE
-    if len(history) >= MAX_AUTO_STEPS or _tool_limited(history):
+    if len(history) >= MAX_AUTO_STEPS or tool_limited(history):
         return None
     broke = lowest_broken(history)
     held = highest_held(history, below=broke)
@@ -56,31 +53,6 @@ def next_rate(spec: RateSpec, history: History) -> float | None:
     return _round_rate((held + broke) / 2)
 
 
-def highest_held(history: History, below: float | None = None) -> float | None:
-    """The highest rate that held, under `below` when given (a rate that held above one
-    that broke was luck, not capacity)."""
-    rates = [rate for rate, verdict in history
-             if verdict.held and (below is None or rate < below)]
-    return max(rates) if rates else None
-
-
-def lowest_broken(history: History) -> float | None:
-    """The lowest rate that broke for the server's sake (a failed run counts)."""
-    rates = [rate for rate, verdict in history
-             if not verdict.held and verdict is not StepVerdict.LOAD_TOOL]
-    return min(rates) if rates else None
-
-
-def _tool_limited(history: History) -> bool:
-    return any(verdict is StepVerdict.LOAD_TOOL for _, verdict in history)
-
-
 def _round_rate(rate: float) -> float:
     """Whole requests a second, as one would type them."""
     return float(round(rate))
-
-
-def search_outcome(history: History) -> tuple[float | None, bool]:
-    """(the max sustainable rate: the highest that held below every rate that broke,
-    whether the load tool's limit came first)."""
-    return highest_held(history, below=lowest_broken(history)), _tool_limited(history)

@@ -76,10 +76,19 @@ class Runner:
         self.progress.step(index, manifest.key, f"FAILED: {reason}")
         self.progress.step(index, manifest.key, f"its output: {self.log_file(manifest)}")
         self.progress.spent(START_AND_VERIFY_S + self.plan.seconds_per_start)
-        cells = tuple(CellOutcome(manifest.key, request.threads, request.connections,
+        return self.failed_outcome(self.record(manifest, started, verification), reason,
+                                   round_number)
+
+    def failed_outcome(self, record: ServerRecord, reason: str,
+                       round_number: int) -> ServerOutcome:
+        """A server that could not be measured: each of its cells failed, saying why."""
+        cells = tuple(CellOutcome(record.name, request.threads, request.connections,
                                   failure=reason, repeat=round_number)
-                      for request in self.requests(manifest))
-        return ServerOutcome(self.record(manifest, started, verification), cells)
+                      for request in self.requests(self._manifest_of(record)))
+        return ServerOutcome(record, cells)
+
+    def _manifest_of(self, record: ServerRecord) -> ServerManifest:
+        return next(server for server in self.plan.servers if server.key == record.name)
 
     def _verify_and_measure(self, index: int, started: StartedServer,
                             round_number: int) -> ServerOutcome:
@@ -97,9 +106,15 @@ class Runner:
             if failure:
                 return self._give_up(index, manifest, failure, round_number, started,
                                      verification)
+        return self.measure(index, started, round_number,
+                            self.record(manifest, started, verification))
+
+    def measure(self, index: int, started: StartedServer, round_number: int,
+                record: ServerRecord) -> ServerOutcome:
+        """The measured runs of a ready, verified and warmed server."""
         cells = tuple(self._measured(index, started, request, round_number)
-                      for request in self.requests(manifest))
-        return ServerOutcome(self.record(manifest, started, verification), cells)
+                      for request in self.requests(started.manifest))
+        return ServerOutcome(record, cells)
 
     def record(self, manifest: ServerManifest, started: StartedServer | None,
                verification: Verification | None) -> ServerRecord:

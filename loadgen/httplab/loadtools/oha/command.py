@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 OHA_VERSION = "1.16.0"  # the version these arguments and the reader are written for
+# The connections oha may open at a rate: enough for the requests in flight when each
+# takes up to the latency target and as long again (Little's law), within these bounds.
+CONNECTION_HEADROOM = 2.0  # x the target
+MIN_CONNECTIONS = 16
+MAX_CONNECTIONS = 8192
 
 
 @dataclass(frozen=True)
@@ -26,6 +32,11 @@ def oha_arguments(request: OhaRequest) -> list[str]:
     if request.latency_correction:
         arguments.append("--latency-correction")
     return [*arguments, request.url]
+
+
+def oha_connections(rate_per_s: float, latency_target_us: float) -> int:
+    wanted = math.ceil(rate_per_s * CONNECTION_HEADROOM * latency_target_us / 1e6)
+    return min(max(wanted, MIN_CONNECTIONS), MAX_CONNECTIONS)
 
 
 def oha_time_limit_s(request: OhaRequest) -> int:

@@ -1,0 +1,127 @@
+"""Turns make latency's raw output into the model: each step's oha JSON and the server's
+.resources.json beside it become a RateStep with its verdict, and the steps a
+LatencyResult. The one place that reads a step's files."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from httplab.loadtools.oha.command import oha_connections
+from httplab.loadtools.oha.report import OhaReport, parse_oha_json
+from httplab.loadtools.json_fields import ToolJsonError
+from httplab.model import (HostInfo, LatencyResult, RateStep, ResourceUsage, Settings,
+                           StepOutcome, StepPurpose)
+from httplab.results.bottleneck import cpuset_size
+from httplab.results.collect import read_resources
+from httplab.results.step_verdict import ToolLoad, error_kinds, judge_step
+from httplab.results.sustained import sustained_rates
+from httplab.run_layout import parse_step_name, run_dir_of, step_files
+
+
+@dataclass(frozen=True)
+class StepRules:
+    """What a step is judged against: the target, and the cores each side may use."""
+
+    slo_p99_us: float
+    tool_cores: float  # the load tool's cpuset, or every core of the host
+    host_cores: float
+
+
+def read_step(outcome: StepOutcome, rules: StepRules) -> RateStep:
+    """The step as measured and judged; a file that cannot be read fails the step."""
+    report, failure = _report(outcome)
+    usage = read_resources(outcome.resources_path) if outcome.resources_path else None
+    judgement = judge_step(report, failure, rules.slo_p99_us, outcome.connections,
+                           _tool_load(usage, rules))
+    step = RateStep(outcome.server, outcome.offered_rate, outcome.connections, outcome.purpose,
+                    judgement.verdict, judgement.reason, outcome.repeat, resources=usage,
+                    out_of_connections=judgement.out_of_connections,
+                    raw_file=_relative(outcome.json_path))
+    if report is None:
+        return step
+    return _with_figures(step, report)
+
+
+def _with_figures(step: RateStep, report: OhaReport) -> RateStep:
+    return replace(step, duration_s=report.duration_s, achieved_rate=report.achieved_rate_per_s,
+                   answered=report.answered, errors=error_kinds(report), latency=report.latency)
+
+
+def _report(outcome: StepOutcome) -> tuple[OhaReport | None, str | None]:
+    if outcome.failure:
+        return None, outcome.failure
+    path = outcome.json_path
+    if path is None or not path.is_file():
+        return None, "the load tool left no output"
+    try:
+        return parse_oha_json(path.read_text(errors="replace"), outcome.offered_rate,
+                              str(path)), None
+    except ToolJsonError as error:
+        return None, str(error)
+
+
+def _tool_load(usage: ResourceUsage | None, rules: StepRules) -> ToolLoad | None:
+    if usage is None:
+        return None
+    return ToolLoad(usage.loadgen_cores, rules.tool_cores, usage.cpu_cores,
+                    usage.host_busy_cores, rules.host_cores)
+
+
+def _relative(path: Path | None) -> str | None:
+    """raw/<step>.oha.json, relative to the run directory."""
+    if path is None:
+        return None
+    return str(path.relative_to(run_dir_of(path.parent)))
+
+
+def latency_result(steps: tuple[RateStep, ...], base: LatencyResult) -> LatencyResult:
+    """`base` (the settings: target, rates, cost rate, URL, tool) with these steps and the
+    maxima they give."""
+    return replace(base, steps=steps, maxima=sustained_rates(steps))
+
+
+def purpose_of(cost: bool, rates: str) -> StepPurpose:
+    """A step's purpose from its name and the run's RATES."""
+    if cost:
+        return StepPurpose.COST
+    return StepPurpose.SEARCH if rates == "auto" else StepPurpose.LIST
+
+
+def find_step_outcomes(raw_dir: Path, slo_p99_us: float, rates: str) -> list[StepOutcome]:
+    """Every measured step whose oha JSON is in raw_dir, as the runner would have recorded
+    it (its connections follow from its rate and the target, as they did when it ran)."""
+    outcomes = []
+    for path in sorted(raw_dir.iterdir()) if raw_dir.is_dir() else ():
+        stem = parse_step_name(path.name)
+        if stem is None:
+            continue
+        files = step_files(raw_dir, stem)
+        outcomes.append(StepOutcome(
+            stem.server, stem.rate, oha_connections(stem.rate, slo_p99_us),
+            purpose_of(stem.cost, rates), path,
+            files.resources if files.resources.is_file() else None, None, stem.round_number))
+    return outcomes
+
+
+def rebuilt_steps(earlier: LatencyResult, outcomes: list[StepOutcome],
+                  rules: StepRules) -> tuple[RateStep, ...]:
+    """The steps read anew from their files, in the order they first ran; a step that
+    failed without leaving a file is kept as the run recorded it."""
+    steps = [read_step(outcome, rules) for outcome in outcomes]
+    found = {_step_key(step) for step in steps}
+    kept = [step for step in earlier.steps if step.raw_file is None and _step_key(step) not in found]
+    order = {_step_key(step): index for index, step in enumerate(earlier.steps)}
+    return tuple(sorted(steps + kept, key=lambda step: order.get(_step_key(step), len(order))))
+
+
+def _step_key(step: RateStep) -> tuple[str, float, StepPurpose, int]:
+    return step.server, step.offered_rate, step.purpose, step.repeat
+
+
+def step_rules(latency: LatencyResult, settings: Settings | None, host: HostInfo) -> StepRules:
+    """The rules a run's steps were judged by: its target, and the cores of its host and
+    of the load tool's cpuset (every core when unpinned)."""
+    cores = float(host.cores or 1)
+    tool = cpuset_size(settings.loadgen_cpus if settings else None)
+    return StepRules(latency.slo_p99_us, float(tool or cores), cores)

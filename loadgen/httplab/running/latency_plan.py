@@ -1,0 +1,105 @@
+"""The validated plan of `httplab latency`: the bench's plan for starting, checking and
+warming each server (or none, with URL=), and the fixed-rate series to run against it."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from httplab.bench_settings import DEFAULTS, LATENCY_LEFT_OUT, PlanError
+from httplab.loadtools.oha.command import oha_connections
+from httplab.manifest import ServerManifest
+from httplab.running.plan import BenchPlan, make_plan, parse_optional_duration
+from httplab.running.rate_search import MAX_AUTO_STEPS, MAX_RATE, RateSpec
+
+_SLO = re.compile(r"^(\d+(?:\.\d+)?)(us|µs|ms|s)$")
+_US_PER_UNIT = {"us": 1.0, "µs": 1.0, "ms": 1e3, "s": 1e6}
+TYPICAL_AUTO_STEPS = 10  # for the time estimate: 4 to 6 doublings, then 5 halvings
+
+
+@dataclass(frozen=True)
+class LatencyPlan:
+    bench: BenchPlan  # servers, their start, primer and warm-up, DURATION, REPEAT, pinning
+    rates: RateSpec
+    slo_p99_us: float
+    cost_rate: float | None  # None: the lowest maximum, in a second pass
+    step_warmup_s: int  # 0: none
+    url: str | None = None  # a server the user started: nothing is started or checked
+
+    def connections_for(self, rate: float) -> int:
+        return oha_connections(rate, self.slo_p99_us)
+
+    @property
+    def steps_per_server(self) -> int:
+        """For the time estimate: the list's length, or a typical search's."""
+        return len(self.rates.fixed) if self.rates.fixed else TYPICAL_AUTO_STEPS
+
+    @property
+    def seconds_per_step(self) -> int:
+        return self.step_warmup_s + self.bench.duration_s
+
+
+def make_latency_plan(settings: Mapping[str, str], known: tuple[ServerManifest, ...],
+                      available_cpus: frozenset[int] = frozenset()) -> LatencyPlan:
+    """PlanError at the first setting that cannot work."""
+    typed = {**DEFAULTS, **settings}
+    for flag in LATENCY_LEFT_OUT:  # the command line passes them only when set, to refuse
+        if settings.get(flag) is not None:
+            raise PlanError(f"{flag.upper().replace('-', '_')} does not apply to make latency")
+    bench_settings = {**typed, "fairness": "0", "loadgen-hosts": ""}
+    bench = make_plan(bench_settings, known, available_cpus)
+    warmup = parse_optional_duration("STEP_WARMUP", typed["step-warmup"])
+    return LatencyPlan(bench, parse_rates(typed["rates"]), parse_slo(typed["slo-p99"]),
+                       parse_cost_rate(typed["cost-rate"]), warmup[1] if warmup else 0,
+                       parse_url(typed["url"]))
+
+
+def parse_rates(text: str) -> RateSpec:
+    """'auto' -> the search; '1000,2000,5000' -> that list, which must increase."""
+    if text.strip() == "auto":
+        return RateSpec()
+    rates = tuple(_rate("RATES", part) for part in text.split(","))
+    if any(later <= earlier for earlier, later in zip(rates, rates[1:])):
+        raise PlanError(f"RATES must increase, each above the one before; got {text!r}")
+    if len(rates) > MAX_AUTO_STEPS * 4:
+        raise PlanError(f"RATES lists at most {MAX_AUTO_STEPS * 4} rates; got {len(rates)}")
+    return RateSpec(rates)
+
+
+def parse_slo(text: str) -> float:
+    """'10ms' -> 10000.0 (µs); a number without its unit is refused."""
+    match = _SLO.match(text.strip())
+    if match is None or float(match.group(1)) <= 0:
+        raise PlanError(f"SLO_P99 must be a positive time with its unit, such as 500us, 10ms "
+                        f"or 1s; got {text!r}")
+    return float(match.group(1)) * _US_PER_UNIT[match.group(2)]
+
+
+def parse_cost_rate(text: str) -> float | None:
+    return _rate("COST_RATE", text) if text.strip() else None
+
+
+def parse_url(text: str) -> str | None:
+    """An http:// URL with a host, or None when empty."""
+    text = text.strip()
+    if not text:
+        return None
+    parts = urlsplit(text)
+    if parts.scheme != "http" or not parts.hostname:
+        raise PlanError(f"URL must be http://host:port/path, such as http://127.0.0.1:9000/; "
+                        f"got {text!r}")
+    return text if parts.path else text + "/"
+
+
+def _rate(name: str, text: str) -> float:
+    try:
+        rate = float(text.strip())
+    except ValueError:
+        rate = -1.0
+    if not 0 < rate <= MAX_RATE or not math.isfinite(rate):
+        raise PlanError(f"{name} must be requests a second, each a number above 0 and at most "
+                        f"{MAX_RATE:.0f}, such as 1000,2000,5000; got {text.strip()!r}")
+    return rate

@@ -1,0 +1,117 @@
+"""Runs make latency's plan: each server started, verified, primed and warmed as by make
+bench, then a series of fixed-rate steps against it; or the series alone against a server
+the user started (URL=).
+
+Which rate comes next is rate_search's choice, from how the steps so far ended; reading a
+step's output to say how it ended is the `judge` the command hands in (results/)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from httplab.loadtools.oha.command import OhaRequest
+from httplab.model import RateStep, ServerOutcome, ServerRecord, StepOutcome, StepPurpose
+from httplab.running.backends.base import Backend, StartedServer
+from httplab.running.latency_plan import LatencyPlan
+from httplab.running.measure_step import StepMeasurer
+from httplab.running.plan import target_url
+from httplab.running.progress import Progress
+from httplab.running.rate_search import History, RateSpec, next_rate
+from httplab.running.resources.probes import ResourceProbe, UnavailableProbe
+from httplab.running.runner import Runner
+
+Judge = Callable[[StepOutcome], RateStep]  # reads and judges a step's output
+URL_SERVER = "url"  # the key of a server the user started (URL=)
+
+
+@dataclass(frozen=True)
+class Series:
+    """The steps to run against each server: a list or the search, for one purpose."""
+
+    rates: RateSpec
+    purpose: StepPurpose
+    cost_rate: float | None = None  # COST_RATE: one step at it after the others, same start
+
+
+class LatencyRunner(Runner):
+    def __init__(self, backend: Backend, plan: LatencyPlan, series: Series, raw_dir: Path,
+                 progress: Progress, judge: Judge,
+                 on_server_done: Callable[[ServerOutcome], None]):
+        super().__init__(backend, plan.bench, raw_dir, progress, on_server_done)
+        self.latency, self.series, self.judge = plan, series, judge
+        self.steps = StepMeasurer(backend, raw_dir, plan.bench.loadgen_cpus)
+
+    def measure(self, index: int, started: StartedServer, round_number: int,
+                record: ServerRecord) -> ServerOutcome:
+        url = target_url(started.manifest, self.backend.target_address)
+        probe = self.backend.resource_probe(started)
+        stopped = lambda: self.backend.exit_status(started)  # noqa: E731
+        return ServerOutcome(record, (), self._series(index, record.name, url, probe,
+                                                      round_number, stopped))
+
+    def failed_outcome(self, record: ServerRecord, reason: str,
+                       round_number: int) -> ServerOutcome:
+        rate = self.series.rates.fixed[0] if self.series.rates.fixed else 0.0
+        step = StepOutcome(record.name, rate, 0, self.series.purpose, failure=reason,
+                           repeat=round_number)
+        return ServerOutcome(record, (), (step,))
+
+    def run_url(self, record: ServerRecord, url: str) -> list[ServerOutcome]:
+        """The series against a server the lab did not start: nothing to start, verify or
+        sample; every round in turn."""
+        probe = UnavailableProbe("the server was started by the user (URL=), not the lab")
+        outcomes = []
+        for round_number in range(1, self.plan.repeat + 1):
+            steps = self._series(round_number, record.name, url, probe, round_number,
+                                 lambda: None)
+            outcomes.append(ServerOutcome(record, (), steps))
+            self.on_server_done(outcomes[-1])
+        return outcomes
+
+    def _series(self, index: int, server: str, url: str, probe: ResourceProbe,
+                round_number: int, stopped: Callable[[], str | None]) -> tuple[StepOutcome, ...]:
+        outcomes: list[StepOutcome] = []
+        history: History = ()
+        while (rate := next_rate(self.series.rates, history)) is not None:
+            outcome = self._checked_step(index, server, url, rate, self.series.purpose, probe,
+                                         round_number, stopped)
+            outcomes.append(outcome)
+            history += ((rate, self.judge(outcome).verdict),)
+            if outcome.failure and stopped():
+                return tuple(outcomes)
+        if self.series.cost_rate is not None:
+            outcomes.append(self._checked_step(index, server, url, self.series.cost_rate,
+                                               StepPurpose.COST, probe, round_number, stopped))
+        return tuple(outcomes)
+
+    def _checked_step(self, index: int, server: str, url: str, rate: float,
+                      purpose: StepPurpose, probe: ResourceProbe, round_number: int,
+                      stopped: Callable[[], str | None]) -> StepOutcome:
+        """A step, unless the server has stopped; its verdict said as it ends."""
+        if problem := stopped():
+            return StepOutcome(server, rate, 0, purpose, failure=f"{problem} before this step",
+                               repeat=round_number)
+        outcome = self._step(index, server, url, rate, purpose, probe, round_number)
+        step = self.judge(outcome)
+        self.progress.step(index, server, f"{rate:g}/s {step.verdict.value}: {step.reason}")
+        return outcome
+
+    def _step(self, index: int, server: str, url: str, rate: float, purpose: StepPurpose,
+              probe: ResourceProbe, round_number: int) -> StepOutcome:
+        plan, rounds = self.latency, self.plan.repeat
+        cost = purpose is StepPurpose.COST
+        connections = plan.connections_for(rate)
+        self.progress.step(index, server, f"oha -q {rate:g} -c {connections} "
+                                          f"-z {self.plan.duration_s}s{self._of_rounds(round_number)}")
+        if plan.step_warmup_s:
+            warm = OhaRequest(rate, plan.step_warmup_s, connections, url)
+            if failure := self.steps.warm(server, warm, cost, round_number, rounds):
+                self.progress.step(index, server, f"warm-up at this rate: {failure}")
+        request = OhaRequest(rate, self.plan.duration_s, connections, url)
+        outcome = self.steps.measure(server, request, purpose, round_number, rounds, probe)
+        self.progress.spent(plan.seconds_per_step)
+        if outcome.failure:
+            self.progress.step(index, server, outcome.failure)
+        return outcome

@@ -1,0 +1,74 @@
+"""A stand-in server of known capacity: one worker that serves requests one at a time, each
+for a fixed service time, in the order they arrive, whatever the connection. Its capacity is
+exactly 1 / service time requests a second: below it no request waits, above it the queue
+(and every latency) grows without end.
+
+Usage: python3 queue_server.py [--port 0] [--service-ms 0.667] [--lifetime-s 120]
+
+Each request is done at max(its arrival, the previous one's end) + the service time, kept
+on the event loop's clock rather than by sleeping through each one, so that Python's own
+cost per request does not lower the capacity. It binds 127.0.0.1 only (port 0: a free one),
+prints "listening on 127.0.0.1:PORT" once it accepts, and stops on SIGTERM, SIGINT, or by
+itself after --lifetime-s, so that a test that dies cannot leave it behind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+
+REPLY = (b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 13\r\n\r\n"
+         b"Hello, World!")
+
+
+class Worker:
+    """The one worker: when it will be free again, on the loop's clock."""
+
+    def __init__(self, service_s: float):
+        self.service_s, self.free_at = service_s, 0.0
+
+    def done_at(self, now: float) -> float:
+        self.free_at = max(now, self.free_at) + self.service_s
+        return self.free_at
+
+
+async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 worker: Worker) -> None:
+    loop = asyncio.get_running_loop()
+    try:
+        while await reader.readuntil(b"\r\n\r\n"):
+            await asyncio.sleep(max(0.0, worker.done_at(loop.time()) - loop.time()))
+            writer.write(REPLY)
+            await writer.drain()
+    except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
+        pass  # the client hung up
+    finally:
+        writer.close()
+
+
+async def serve(options: argparse.Namespace) -> None:
+    worker = Worker(options.service_ms / 1000)
+    server = await asyncio.start_server(lambda r, w: answer(r, w, worker), "127.0.0.1",
+                                        options.port, backlog=4096)
+    stop = asyncio.Event()
+    for signal_number in (signal.SIGTERM, signal.SIGINT):
+        asyncio.get_running_loop().add_signal_handler(signal_number, stop.set)
+    print(f"listening on 127.0.0.1:{server.sockets[0].getsockname()[1]}", flush=True)
+    try:
+        await asyncio.wait_for(stop.wait(), options.lifetime_s)
+    except asyncio.TimeoutError:
+        pass
+    server.close()
+
+
+def parse_options() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--service-ms", type=float, default=1000 / 1500)
+    parser.add_argument("--lifetime-s", type=float, default=120.0)
+    return parser.parse_args()
+
+
+if __name__ == "__main__":
+    asyncio.run(serve(parse_options()))

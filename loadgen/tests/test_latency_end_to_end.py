@@ -1,0 +1,61 @@
+"""make latency end to end against stand-in servers (no JVM), through the lab's own command
+and results: latency counts from each request's due time, and the search finds the knee of
+a server whose capacity is known. Load goes to 127.0.0.1 only, for a few seconds a step.
+Slow; skipped when oha is not built (make oha)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from httplab.cli import main
+from httplab.paths import DEFAULT_REPO, oha_binary
+from httplab.run_layout import LATEST, RESULTS_JSON, RESULTS_MD
+from tests.support.stand_in import stand_in_url
+
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(oha_binary(DEFAULT_REPO) is None,
+                                 reason="oha is not built: make oha")]
+
+
+@pytest.fixture
+def freezing_url() -> Iterator[str]:
+    yield from stand_in_url("freezing_server.py", "--lifetime-s", "60")
+
+
+@pytest.fixture
+def queue_url() -> Iterator[str]:
+    yield from stand_in_url("queue_server.py", "--service-ms", str(1000 / CAPACITY),
+                       "--lifetime-s", "300")
+
+
+CAPACITY = 1500.0  # the queue server's requests a second
+
+
+def run_latency(url: str, results: Path, *settings: str) -> dict:
+    code = main(["--repo", str(DEFAULT_REPO), "latency", "--backend", "local", "--url", url,
+                 "--step-warmup", "0", "--results-dir", str(results),
+                 "--image", str(results / "chart.png"), *settings])
+    assert code == 0
+    return json.loads((results / LATEST / RESULTS_JSON).read_text())
+
+
+def test_the_freezes_show_in_p90_and_p99_but_not_in_p50(freezing_url, tmp_path):
+    document = run_latency(freezing_url, tmp_path, "--rates", "500", "--duration", "3s")
+    (step,) = document["latency"]["steps"]
+    percentiles = {float(p): us for p, us in step["latency"]["percentiles_us"].items()}
+    assert percentiles[50] < 5_000
+    assert percentiles[90] >= 80_000
+    assert percentiles[99] >= 150_000
+    assert step["verdict"] == "p99"
+    assert "p99" in (tmp_path / LATEST / RESULTS_MD).read_text()
+
+
+def test_the_search_finds_the_knee_of_a_server_of_known_capacity(queue_url, tmp_path):
+    document = run_latency(queue_url, tmp_path, "--duration", "3s")
+    (maximum,) = document["latency"]["maxima"]
+    assert not maximum["limited_by_tool"]
+    assert 0.85 * CAPACITY <= maximum["value"] <= 1.15 * CAPACITY, document["latency"]["steps"]
