@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from httplab.model import BenchResult
+from httplab.model import BenchResult, RateStep, StepVerdict
 from httplab.run_layout import RESULTS_MD
 from httplab.results.warning_groups import kinds_in_words, warning_groups
 
@@ -27,4 +27,13 @@ def finish(result: BenchResult, out_dir: Path, image: Path | None) -> int:
         record = result.server(cell.server)
         log = f" (server output: {out_dir / record.log_file})" if record and record.log_file else ""
         say(f"FAILED {cell.server} t{cell.threads} c{cell.connections}: {cell.reason}{log}")
-    return EXIT_FAILED if result.failed_cells else EXIT_OK
+    failed_steps = _failed_steps(result)
+    for step in failed_steps:
+        say(f"FAILED {step.server} at {step.offered_rate:g}/s: {step.reason}")
+    return EXIT_FAILED if result.failed_cells or failed_steps else EXIT_OK
+
+
+def _failed_steps(result: BenchResult) -> tuple[RateStep, ...]:
+    """make latency's steps that could not run or be read (a broken target is not one)."""
+    steps = result.latency.steps if result.latency else ()
+    return tuple(step for step in steps if step.verdict is StepVerdict.FAILED)

@@ -53,7 +53,7 @@ class LatencyRunner(Runner):
 
     def failed_outcome(self, record: ServerRecord, reason: str,
                        round_number: int) -> ServerOutcome:
-        rate = self.series.rates.fixed[0] if self.series.rates.fixed else 0.0
+        rate = next_rate(self.series.rates, ()) or 0.0  # the step it would have run first
         step = StepOutcome(record.name, rate, 0, self.series.purpose, failure=reason,
                            repeat=round_number)
         return ServerOutcome(record, (), (step,))
