@@ -12,6 +12,7 @@ import pytest
 from httplab.presentation.export import all_exporters
 from httplab.results.serialize import FORMAT_VERSION, ResultsFormatError, result_from_dict
 
+from tests.latency_sample import latency_sample_result
 from tests.sample_results import sample_result
 from tests.support.update_golden import GOLDEN, update_golden
 
@@ -29,13 +30,17 @@ def test_export_matches_golden_file(exporter):
 def test_update_golden_writes_every_exporter_and_reports_only_changes(tmp_path):
     exporters = all_exporters()
     names = sorted(e.file_name for e in exporters)
-    assert sorted(p.name for p in update_golden(tmp_path)) == names
-    for exporter in exporters:  # the very text the golden-file test renders
+    written = update_golden(tmp_path)
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in written) == sorted(
+        names + [f"latency/{name}" for name in names])
+    for exporter in exporters:  # the very text the golden-file tests render
         assert (tmp_path / exporter.file_name).read_text() == exporter.render(sample_result())
+        assert ((tmp_path / "latency" / exporter.file_name).read_text()
+                == exporter.render(latency_sample_result()))
     assert update_golden(tmp_path) == []  # nothing changed the second time
     (tmp_path / "results.csv").write_text("stale\n")
     assert update_golden(tmp_path) == [tmp_path / "results.csv"]
-    assert sorted(p.name for p in tmp_path.iterdir()) == names
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names + ["latency"])
 
 
 def test_json_round_trips_to_the_same_result():

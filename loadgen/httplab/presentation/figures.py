@@ -79,6 +79,13 @@ def cell_figures(cell: Cell) -> CellFigures | None:
 def _per_request(runs: tuple[WrkRun, ...], usages: tuple[ResourceUsage, ...], field: str,
                  scale: float) -> float | None:
     """The median over runs of a resource total divided by that run's completed requests."""
-    return median_of_known(getattr(usage, field) * scale / run.requests
-                   for run, usage in zip(runs, usages)
-                   if getattr(usage, field) is not None and run.requests > 0)
+    return median_of_known(per_request(getattr(usage, field), run.requests, scale)
+                           for run, usage in zip(runs, usages))
+
+
+def per_request(total: float | None, requests: int, scale: float = 1.0) -> float | None:
+    """A resource total (e.g. CPU seconds) times scale over the requests it served; None
+    when the total is unknown or nothing was served."""
+    if total is None or requests <= 0:
+        return None
+    return total * scale / requests

@@ -57,6 +57,7 @@ class CpuFigures:
     host_busy: float | None
     host_cores: float
     loadgen_elsewhere: bool = False  # wrk ran on other machines
+    tool: str = "wrk"  # the load generator, as the verdict's figures name it
 
 
 def judge(cpu: CpuFigures) -> Bottleneck:
@@ -64,7 +65,7 @@ def judge(cpu: CpuFigures) -> Bottleneck:
         return _judge_server_alone(cpu)
     if cpu.server is None or cpu.host_busy is None:
         return Bottleneck(Limit.UNKNOWN, "the server's or the host's CPU use was not measured")
-    detail = (f"server {cpu.server:.2f} of {cpu.server_limit:g} cores, wrk "
+    detail = (f"server {cpu.server:.2f} of {cpu.server_limit:g} cores, {cpu.tool} "
               f"{_cores(cpu.loadgen)} of {cpu.loadgen_limit:g}, host busy "
               f"{cpu.host_busy:.2f} of {cpu.host_cores:g}")
     if cpu.server >= SATURATED * cpu.server_limit:
@@ -102,7 +103,7 @@ def cpuset_size(cpus: str | None) -> int | None:
 def cell_cpu_figures(cell: Cell, result: BenchResult) -> CpuFigures | None:
     """The medians of a cell's runs, with the limits its settings and host put on them."""
     settings = result.settings
-    host_cores = _server_machine_cores(result)
+    host_cores = server_machine_cores(result)
     if not cell.resources or not host_cores:
         return None
     server_limit = cpuset_size(settings.server_cpus if settings else None) or host_cores
@@ -114,7 +115,7 @@ def cell_cpu_figures(cell: Cell, result: BenchResult) -> CpuFigures | None:
         bool(settings and settings.loadgen_hosts))
 
 
-def _server_machine_cores(result: BenchResult) -> int | None:
+def server_machine_cores(result: BenchResult) -> int | None:
     """This machine's cores, or those of the SERVER_HOST engine's machine."""
     if result.settings is None or result.settings.server_host is None:
         return result.host.cores
@@ -122,10 +123,15 @@ def _server_machine_cores(result: BenchResult) -> int | None:
 
 
 def cell_bottleneck(cell: Cell, result: BenchResult) -> Bottleneck:
-    cpu = cell_cpu_figures(cell, result)
+    return judge_known(cell_cpu_figures(cell, result), "cell")
+
+
+def judge_known(cpu: CpuFigures | None, measured: str) -> Bottleneck:
+    """The verdict, or "unknown" when the figures of what was measured (a cell, a step)
+    are missing."""
     if cpu is None:
-        return Bottleneck(Limit.UNKNOWN, "no CPU figures for this cell, or the host's cores "
-                                         "are unknown")
+        return Bottleneck(Limit.UNKNOWN, f"no CPU figures for this {measured}, or the host's "
+                                         "cores are unknown")
     return judge(cpu)
 
 

@@ -7,16 +7,18 @@ from pathlib import Path
 from typing import Any
 
 from httplab.model import (BenchResult, Cell, CellStatus, EngineRecord, FairnessRun,
-                           GeneratorOutcome, HostInfo, Latency, ResourceUsage, ServerRecord,
-                           Settings, SocketErrors, ThreadRequestRate, WrkRun)
+                           GeneratorOutcome, HostInfo, Latency, LatencyResult, RateStep,
+                           ResourceUsage, ServerRecord, Settings, SocketErrors, StepPurpose,
+                           StepVerdict, SustainedRate, ThreadRequestRate, WrkRun)
 
-FORMAT_VERSION = 6
+FORMAT_VERSION = 7
 # Later versions added fields (3: each server's log file; 4: each run's round and the CPU
 # figures beside the server's; 5: each run's end time, latency sample count and whether its
 # histogram was exact, and for a run over several load generators each one's own run and
 # their start skew; 6: the connections as a list (a sweep), whether h2load measured
-# fairness, and each cell's h2load runs); older files read with their defaults.
-READABLE_VERSIONS = (1, 2, 3, 4, 5, 6)
+# fairness, and each cell's h2load runs; 7: a make latency run's steps and maxima, null for
+# a wrk bench); older files read with their defaults.
+READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7)
 
 
 class ResultsFormatError(ValueError):
@@ -98,7 +100,39 @@ def result_to_dict(result: BenchResult) -> dict[str, Any]:
         "lab_commit": result.lab_commit,
         "warnings": list(result.warnings),
         "engines": [{**vars(engine), "images": dict(engine.images)} for engine in result.engines],
+        "latency": None if result.latency is None else latency_result_to_dict(result.latency),
     }
+
+
+def latency_result_to_dict(latency: LatencyResult) -> dict[str, Any]:
+    """A make latency run's target, settings, every step and each server's maximum (its
+    "value" is derived, the lowest of its rounds, and not read back)."""
+    return {
+        "slo_p99_us": latency.slo_p99_us, "rates": latency.rates,
+        "cost_rate": latency.cost_rate, "cost_rate_source": latency.cost_rate_source,
+        "target_url": latency.target_url, "tool": latency.tool,
+        "step_warmup_s": latency.step_warmup_s,
+        "steps": [rate_step_to_dict(step) for step in latency.steps],
+        "maxima": [sustained_rate_to_dict(rate) for rate in latency.maxima],
+    }
+
+
+def rate_step_to_dict(step: RateStep) -> dict[str, Any]:
+    return {
+        "server": step.server, "offered_rate": step.offered_rate,
+        "connections": step.connections, "purpose": step.purpose.value,
+        "verdict": step.verdict.value, "reason": step.reason, "round": step.repeat,
+        "duration_s": step.duration_s, "achieved_rate": step.achieved_rate,
+        "answered": step.answered, "errors": dict(step.errors),
+        "latency_us": None if step.latency is None else latency_to_dict(step.latency),
+        "resources": None if step.resources is None else resources_to_dict(step.resources),
+        "out_of_connections": step.out_of_connections, "raw_file": step.raw_file,
+    }
+
+
+def sustained_rate_to_dict(rate: SustainedRate) -> dict[str, Any]:
+    return {"server": rate.server, "rounds": list(rate.rounds), "value": rate.value,
+            "limited_by_tool": rate.limited_by_tool, "broke_at": list(rate.broke_at)}
 
 
 def engine_from_dict(data: dict[str, Any]) -> EngineRecord:
@@ -156,9 +190,45 @@ def result_from_dict(data: dict[str, Any]) -> BenchResult:
             cells=tuple(cell_from_dict(cell) for cell in data["cells"]),
             lab_commit=data.get("lab_commit"), warnings=tuple(data.get("warnings", ())),
             engines=tuple(engine_from_dict(engine) for engine in data.get("engines", ())),
+            latency=_optional(latency_result_from_dict, data.get("latency")),
         )
-    except (KeyError, TypeError) as error:
+    except (KeyError, TypeError, ValueError) as error:  # ValueError: an unknown verdict or purpose
         raise ResultsFormatError(f"results.json is missing or has an unknown field: {error}") from error
+
+
+def latency_result_from_dict(data: dict[str, Any]) -> LatencyResult:
+    return LatencyResult(
+        slo_p99_us=data["slo_p99_us"], rates=data["rates"],
+        steps=tuple(rate_step_from_dict(step) for step in data["steps"]),
+        maxima=tuple(sustained_rate_from_dict(rate) for rate in data["maxima"]),
+        cost_rate=data.get("cost_rate"), cost_rate_source=data.get("cost_rate_source", ""),
+        target_url=data.get("target_url"), tool=data.get("tool"),
+        step_warmup_s=data.get("step_warmup_s", 0.0))
+
+
+def rate_step_from_dict(data: dict[str, Any]) -> RateStep:
+    """Only the fields rate_step_to_dict writes: an exporter's derived figures are left."""
+    return RateStep(
+        server=data["server"], offered_rate=data["offered_rate"],
+        connections=data["connections"], purpose=StepPurpose(data["purpose"]),
+        verdict=StepVerdict(data["verdict"]), reason=data["reason"], repeat=data["round"],
+        duration_s=data.get("duration_s"), achieved_rate=data.get("achieved_rate"),
+        answered=data.get("answered", 0), errors=tuple(data.get("errors", {}).items()),
+        latency=_optional(latency_from_dict, data.get("latency_us")),
+        resources=_optional(resources_from_dict, data.get("resources")),
+        out_of_connections=data.get("out_of_connections", False),
+        raw_file=data.get("raw_file"))
+
+
+def sustained_rate_from_dict(data: dict[str, Any]) -> SustainedRate:
+    return SustainedRate(server=data["server"], rounds=tuple(data["rounds"]),
+                         limited_by_tool=data.get("limited_by_tool", False),
+                         broke_at=tuple(data.get("broke_at", ())))
+
+
+def _optional(read, data: dict[str, Any] | None):
+    """read(data), or None when the field is null or absent."""
+    return None if data is None else read(data)
 
 
 def settings_from_dict(data: dict[str, Any]) -> Settings:

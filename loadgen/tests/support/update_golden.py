@@ -1,6 +1,8 @@
 """Regenerate the exporters' golden files after an intended format change: renders every
-exporter over tests.sample_results.sample_result() into tests/fixtures/golden and prints
-which files changed. Review the diff before committing it.
+exporter over each golden case into tests/fixtures/golden (a wrk bench,
+tests.sample_results.sample_result()) and tests/fixtures/golden/latency (a make latency
+run, tests.latency_sample.latency_sample_result()), and prints which files changed. Review
+the diff before committing it.
 
 Run it as `make golden`, or: cd loadgen && ../.venv/bin/python -m tests.support.update_golden
 (`make test` never runs it: the golden-file tests only compare.)"""
@@ -12,15 +14,26 @@ from pathlib import Path
 
 from httplab.presentation.export import all_exporters
 
+from tests.latency_sample import latency_sample_result
 from tests.sample_results import sample_result
 
 GOLDEN = Path(__file__).resolve().parent.parent / "fixtures" / "golden"
+# (the folder below GOLDEN, the result its files render)
+GOLDEN_CASES = (("", sample_result), ("latency", latency_sample_result))
 
 
 def update_golden(folder: Path = GOLDEN) -> list[Path]:
-    """Writes each exporter's output into folder; returns the files whose text changed."""
+    """Writes each exporter's output for each case into folder; returns the files whose
+    text changed."""
+    changed = []
+    for case, make_result in GOLDEN_CASES:
+        changed += _update_case(folder / case, make_result())
+    return changed
+
+
+def _update_case(folder: Path, result) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
-    result, changed = sample_result(), []
+    changed = []
     for exporter in all_exporters():
         path, rendered = folder / exporter.file_name, exporter.render(result)
         if path.exists() and path.read_text() == rendered:

@@ -12,6 +12,7 @@ import math
 from httplab.presentation.figures import CellFigures, cell_figures
 from httplab.model import BenchResult, Cell
 from httplab.presentation.export.columns import generator_count, run_notes, server_log
+from httplab.presentation.export.latency_csv import render_latency_csv
 from httplab.results.bottleneck import cell_bottleneck
 from httplab.results.ceiling import ceiling_share
 from httplab.results.fairness import cell_fairness
@@ -37,6 +38,8 @@ class CsvExporter:
     file_name = RESULTS_CSV
 
     def render(self, result: BenchResult) -> str:
+        if result.latency is not None:
+            return render_latency_csv(result)
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(HEADER)

@@ -1,6 +1,6 @@
 """results.json: the whole BenchResult, with its format version, and for each cell the
-summary of its Requests/sec and its fairness figures (derived for readers of the JSON; not
-read back). JSON has no infinity: an infinite fairness spread is the string "inf"."""
+summary of its Requests/sec and its fairness figures, for each step of a latency run its
+costs per request and its CPU verdict (derived for readers of the JSON; not read back). JSON has no infinity: an infinite fairness spread is the string "inf"."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import math
 from typing import Any
 
 from httplab.model import BenchResult, Cell
+from httplab.presentation.export.latency_json import with_step_figures
 from httplab.results.serialize import result_to_dict
 from httplab.results.bottleneck import cell_bottleneck
 from httplab.results.fairness import cell_fairness
@@ -29,6 +30,8 @@ class JsonExporter:
         document["cells"] = [_with_bottleneck(_with_fairness(_with_summary(data, cell), cell),
                                               cell, result)
                              for data, cell in zip(document["cells"], result.cells)]
+        if result.latency is not None:
+            document["latency"] = with_step_figures(document["latency"], result)
         return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 

@@ -7,9 +7,12 @@ import math
 
 from httplab.presentation.figures import CellFigures, cell_figures
 from httplab.presentation.formatting import MISSING, format_bytes, format_duration_us, format_rate
-from httplab.model import BenchResult, Cell, ServerRecord, Settings
+from httplab.model import BenchResult, Cell, Settings
 from httplab.presentation.export.columns import (cell_status, generator_count, run_notes,
                                                  socket_errors, spread_over_generators)
+from httplab.presentation.export.latency_markdown import render_latency_markdown
+from httplab.presentation.export.markdown_table import markdown_table
+from httplab.presentation.export.servers_table import servers_table
 from httplab.results.bottleneck import cell_bottleneck
 from httplab.results.ceiling import ceiling_share
 from httplab.results.fairness import cell_fairness
@@ -30,23 +33,21 @@ FAIRNESS_INTRO = ("Per-connection fairness (h2load, one request in flight per co
                   "each measured run; spread: the busiest connection's requests over the idlest's, "
                   "∞ when one completed none; the slowest 10 % of connections get 10 % of the "
                   "requests when the server is fair):")
-SERVER_HEADER = ("Server", "Version", "Transport", "Ready line", "First answer", "Image size",
-                 "Java", "Check")
 
 
 class MarkdownExporter:
     file_name = RESULTS_MD
 
     def render(self, result: BenchResult) -> str:
+        if result.latency is not None:
+            return render_latency_markdown(result)
         lines = [*_preamble(result), "", *_cells_table(result)]
         lines += ["", "Where the CPU went (the rule is in the README, \"Bottlenecks\"):", "",
-                  *_table(CPU_HEADER, [_cpu_row(result, c) for c in result.cells])]
+                  *markdown_table(CPU_HEADER, [_cpu_row(result, c) for c in result.cells])]
         if any(cell.fairness for cell in result.cells):
-            lines += ["", FAIRNESS_INTRO, "",
-                      *_table(FAIRNESS_HEADER, [_fairness_row(result, c) for c in result.cells])]
-        if result.servers:
-            lines += ["", "Servers as run:", "",
-                      *_table(SERVER_HEADER, [_server_row(s) for s in result.servers])]
+            lines += ["", FAIRNESS_INTRO, "", *markdown_table(
+                FAIRNESS_HEADER, [_fairness_row(result, c) for c in result.cells])]
+        lines += servers_table(result)
         if result.warnings:
             lines += ["", "Warnings:", "", *(f"- {warning_item(group)}"
                                             for group in warning_groups(result))]
@@ -103,9 +104,9 @@ def _cells_table(result: BenchResult) -> list[str]:
     """The Generators column (after Connections) only where some cell had several."""
     rows = [_cell_row(result, cell) for cell in result.cells]
     if not spread_over_generators(result):
-        return _table(HEADER, rows)
+        return markdown_table(HEADER, rows)
     counts = [generator_count(cell) for cell in result.cells]
-    return _table(_with_generators(HEADER, "Generators"),
+    return markdown_table(_with_generators(HEADER, "Generators"),
                   [_with_generators(row, MISSING if count is None else str(count))
                    for row, count in zip(rows, counts)])
 
@@ -184,31 +185,3 @@ def _share(cell: Cell, result: BenchResult) -> str:
 
 def _number(value: float | None) -> str:
     return MISSING if value is None else f"{value:.2f}"
-
-
-def _server_row(server: ServerRecord) -> tuple[str, ...]:
-    first_answer = MISSING if server.startup_seconds is None else f"{server.startup_seconds:.2f} s"
-    ready = server.startup_line.removeprefix("httplab-ready ") if server.startup_line else MISSING
-    return (server.label, f"{server.framework} {server.version}", server.transport, ready,
-            first_answer, format_bytes(server.image_size_bytes), _java(server.java_version),
-            server.verification or MISSING)
-
-
-def _java(version: str | None) -> str:
-    """The JVM's build line (e.g. 'OpenJDK Runtime Environment (build 17.0.19+10-...)')."""
-    if not version:
-        return MISSING
-    return version.split("; ")[-1]
-
-
-def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
-    return [_row(header), _row(("---",) * len(header)), *(_row(row) for row in rows)]
-
-
-def _row(values: tuple[str, ...]) -> str:
-    return "| " + " | ".join(_cell_text(value) for value in values) + " |"
-
-
-def _cell_text(value: str) -> str:
-    """One table cell: a multi-line reason (such as log lines) folds into one line."""
-    return " / ".join(line.strip() for line in value.splitlines() if line.strip()).replace("|", "\\|")
