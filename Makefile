@@ -23,8 +23,12 @@ JAR_INPUTS := $(shell find servers -name '*.java' -o -name pom.xml -o -name serv
 # with a pom.xml are Maven modules, built into jars (the nginx reference is not).
 SERVER_NAMES := $(patsubst servers/%/server.toml,%,$(wildcard servers/*/server.toml))
 JARS := $(foreach s,$(SERVER_NAMES),$(if $(wildcard servers/$(s)/pom.xml),servers/$(s)/target/$(s).jar))
+# oha, the fixed-rate load tool, at the version its reader is written for (stated only in
+# command.py), built into the repository (the harness looks there: httplab/paths.py).
+OHA_VERSION := $(shell sed -n 's/^OHA_VERSION = "\([^"]*\)".*/\1/p' loadgen/httplab/loadtools/oha/command.py)
+OHA_ROOT := .tools/oha
 
-.PHONY: help bench sweep report compare test golden jars venv base-images servers-table clean
+.PHONY: help bench sweep report compare test golden jars oha venv base-images servers-table clean
 # make sweep: the concurrency sweep's own points, before the user's settings (which win).
 SWEEP_SETTINGS := --threads=10 --connections=16,64,256,500,1024
 
@@ -51,7 +55,7 @@ compare: venv ## Compare two runs' Requests/sec cell by cell, beyond their noise
 	$(HTTPLAB) compare --base='$(BASE)' --new='$(NEW)'
 
 # host-check comes first: a missing package is one line before any build or test.
-test: host-check venv jars ## Run every test (unit, conformance, end to end; Docker ones need an engine)
+test: host-check venv jars oha ## Run every test (unit, conformance, end to end; Docker ones need an engine)
 	cd loadgen && ../$(VENV)/bin/python -m pytest $(PYTEST_ARGS)
 
 .PHONY: host-check
@@ -72,6 +76,10 @@ $(JARS) &: $(JAR_INPUTS)
 	# clean: shading a jar that an earlier package already shaded doubles it.
 	mvn -B -q -Dstyle.color=never -f servers/pom.xml clean package -DskipTests
 	@touch $(JARS)
+
+oha: ## Build oha (fixed-rate load) with cargo into .tools/oha/bin, when missing or of another version
+	@[ -n '$(OHA_VERSION)' ] || { echo "httplab: error: no OHA_VERSION in loadgen/httplab/loadtools/oha/command.py" >&2; exit 2; }
+	@bash scripts/oha.sh '$(OHA_VERSION)' '$(OHA_ROOT)'
 
 venv: $(VENV_STAMP) ## Create .venv and install the harness into it
 

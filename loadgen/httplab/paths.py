@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -9,6 +10,8 @@ LOADGEN_DIR = PACKAGE_DIR.parent
 DEFAULT_REPO = LOADGEN_DIR.parent
 LUA_SCRIPT = LOADGEN_DIR / "done.lua"
 FAIRNESS_SCRIPT = LOADGEN_DIR / "fairness.sh"  # h2load with socket readings (FAIRNESS=1)
+OHA_IN_REPO = Path(".tools") / "oha" / "bin" / "oha"  # where `make oha` builds it
+OHA_COMMAND = "oha"  # looked up on PATH when the repository has no build of its own
 
 
 def servers_dir(repo: Path) -> Path:
@@ -18,3 +21,12 @@ def servers_dir(repo: Path) -> Path:
 def results_root(repo: Path) -> Path:
     """Where runs go by default: REPO/results/<UTC stamp>/."""
     return repo / "results"
+
+
+def oha_binary(repo: Path) -> str:
+    """The oha to run: the one `make oha` built in the repository, else the one on PATH,
+    else the bare name (running it then fails, and check_oha says how to build it)."""
+    built = repo / OHA_IN_REPO
+    if built.is_file():
+        return str(built)
+    return shutil.which(OHA_COMMAND) or OHA_COMMAND
