@@ -141,7 +141,7 @@ def render_comparison(comparisons: Sequence[CellComparison]) -> str:
     header = ("Server", "Threads", "Conns", "Base req/s median [min–max]",
               "New req/s median [min–max]", "Ratio", "Verdict")
     rows = [_row(comparison) for comparison in comparisons]
-    lines = _aligned([header, *rows])
+    lines = aligned_rows([header, *rows])
     lines.insert(1, "-" * len(lines[0]))
     lines.append(verdict_counts(comparisons))
     if any(_measured_once(comparison) for comparison in comparisons):
@@ -178,7 +178,8 @@ def _row(comparison: CellComparison) -> tuple[str, ...]:
             format_ratio(comparison.ratio), comparison.verdict.value)
 
 
-def _aligned(rows: Sequence[Sequence[str]]) -> list[str]:
+def aligned_rows(rows: Sequence[Sequence[str]]) -> list[str]:
+    """Plain-text columns, each as wide as its widest text, two spaces apart."""
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
     return ["  ".join(text.ljust(width) for text, width in zip(row, widths)).rstrip()
             for row in rows]
@@ -204,19 +205,23 @@ COMPARED_SETTINGS = ("threads", "connections", "duration_s", "backend", "repeat"
                      "warmup_s", "server_cpus", "loadgen_cpus", "fairness")
 
 
-def comparability_notes(base: BenchResult, new: BenchResult) -> list[str]:
+def comparability_notes(base: BenchResult, new: BenchResult,
+                        compared: tuple[str, ...] = COMPARED_SETTINGS) -> list[str]:
     """What differs between the two runs besides the software under test: a ratio across
-    hosts or protocols measures those too."""
+    hosts or protocols measures those too. `compared`: the settings that matter."""
     notes = []
     if base.host.describe() != new.host.describe():
         notes.append(f"different hosts: base {base.host.describe()}; new {new.host.describe()}")
     if base.settings is None or new.settings is None:
         return notes + ["one run has no recorded settings (rebuilt from foreign raw output)"]
-    for name in COMPARED_SETTINGS:
-        before, after = getattr(base.settings, name), getattr(new.settings, name)
-        if before != after:
-            notes.append(f"{name} differs: base {_setting_text(before)}, new {_setting_text(after)}")
-    return notes
+    return notes + differences(base.settings, new.settings, compared)
+
+
+def differences(base: object, new: object, names: tuple[str, ...]) -> list[str]:
+    """'<name> differs: base <value>, new <value>' for each named field that differs."""
+    return [f"{name} differs: base {_setting_text(getattr(base, name))}, new "
+            f"{_setting_text(getattr(new, name))}"
+            for name in names if getattr(base, name) != getattr(new, name)]
 
 
 def _setting_text(value: object) -> str:

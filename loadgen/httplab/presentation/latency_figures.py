@@ -69,3 +69,10 @@ def cost_steps(result: BenchResult, server: str) -> list[RateStep]:
     if result.latency is None:
         return []
     return sorted(result.latency.steps_of(server, StepPurpose.COST), key=lambda s: s.repeat)
+
+
+def common_rate_costs(result: BenchResult, server: str) -> list[float]:
+    """The server's CPU time per answered request (µs) at the common rate, one per round
+    that measured it."""
+    costs = (step_figures(step).cpu_us_per_request for step in cost_steps(result, server))
+    return [cost for cost in costs if cost is not None]
