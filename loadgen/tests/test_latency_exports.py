@@ -155,3 +155,26 @@ def test_the_csv_has_a_row_per_maximum_and_per_step_told_apart_by_table():
 def test_a_bench_still_writes_its_own_tables():
     assert "## Max sustainable rate" not in render("results.md", sample_result())
     assert render("results.csv", sample_result()).startswith("framework,server,threads")
+
+
+# (what changes, what the run line says)
+PREAMBLES = [
+    ({"rates": "auto"}, "oha 1.16.0 at fixed rates found by search (doubled while the target "
+                        "held, then bisected between the highest that held and the lowest that "
+                        "broke), against http://127.0.0.1:8080/"),
+    ({"target_url": "http://10.0.0.9:9000/", "tool": None},
+     "the load tool at fixed rates of 10000, 20000, 40000 req/s, against http://10.0.0.9:9000/"),
+    ({"step_warmup_s": 0.0}, "10 s measured per step; 2 rounds, each server started"),
+]
+
+
+@pytest.mark.parametrize(("changes", "said"), PREAMBLES)
+def test_the_run_line_names_the_rates_the_target_and_the_tool(changes, said):
+    assert said in render("results.md", with_latency(**changes))
+
+
+def test_a_run_without_recorded_settings_still_renders():
+    result = replace(latency_sample_result(), settings=None)
+    markdown = render("results.md", result)
+    assert "against each server; target p99 ≤ 10 ms; httplab 0123456789ab\n" in markdown
+    assert "| none | server 0.30 of 4 cores, oha 0.35 of 4, host busy 0.75 of 4 |" in markdown
