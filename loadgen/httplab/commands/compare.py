@@ -1,10 +1,11 @@
-"""`httplab compare`: two runs' Requests/sec, cell by cell, judged against their noise."""
+"""`httplab compare`: two runs judged against their noise: two benches' Requests/sec cell by
+cell, or two latency runs' max sustainable rates and common-rate costs server by server."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from httplab.presentation.compare import comparability_notes, compare_results, render_comparison
+from httplab.presentation.run_comparison import incomparable_reason, render_run_comparison
 from httplab.model import BenchResult
 from httplab.results.store import read_results
 from httplab.commands.common import EXIT_OK, EXIT_USAGE, say
@@ -12,17 +13,19 @@ from httplab.run_layout import RESULTS_JSON
 
 
 def compare(base: Path, new: Path) -> int:
-    """Prints how the new run's Requests/sec compare with the base run's, cell by cell."""
+    """Prints how the new run compares with the base run, beyond their noise."""
     try:
         base_path, new_path = results_json_of(base), results_json_of(new)
         base_result, new_result = _read_for_compare(base_path), _read_for_compare(new_path)
     except ValueError as error:
         say(f"error: {error}")
         return EXIT_USAGE
-    print(f"Requests/sec, base {base_path} vs new {new_path}")
-    for note in comparability_notes(base_result, new_result):
-        print(f"note: {note}")
-    print(render_comparison(compare_results(base_result, new_result)), end="", flush=True)
+    reason = incomparable_reason(base_result, new_result)
+    if reason:
+        say(f"error: {reason}")
+        return EXIT_USAGE
+    print(render_run_comparison(base_result, new_result, str(base_path), str(new_path)),
+          end="", flush=True)
     return EXIT_OK
 
 

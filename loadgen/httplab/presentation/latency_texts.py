@@ -92,6 +92,9 @@ def verdict_text(step: RateStep) -> str:
 
 def cost_rate_sentence(latency: LatencyResult) -> str:
     """How the common rate of the cost steps was chosen, or why there is none."""
+    if latency.cost_rate is None and latency.target_url:
+        return ("No common rate: one server, started by the user (URL=); COST_RATE=R measures "
+                "it at R.")
     if latency.cost_rate is None:
         return "No common rate: no server held any rate, so nothing was measured for its cost."
     source = COST_SOURCES.get(latency.cost_rate_source, latency.cost_rate_source or "not recorded")

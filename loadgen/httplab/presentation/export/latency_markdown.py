@@ -48,10 +48,11 @@ def describe_latency_run(latency: LatencyResult, settings: Settings | None) -> s
     target = latency.target_url or (settings.url if settings else None)
     text = (f"{latency.tool or 'the load tool'} at fixed rates {rates}, against "
             f"{target or 'each server'}; target {slo_text(latency.slo_p99_us)}")
-    return text + (_protocol(settings, latency.step_warmup_s) if settings else "")
+    return text + (_protocol(settings, latency.step_warmup_s, latency.target_url is not None)
+                   if settings else "")
 
 
-def _protocol(settings: Settings, step_warmup_s: float) -> str:
+def _protocol(settings: Settings, step_warmup_s: float, users_server: bool) -> str:
     step = f"; {settings.duration_s:g} s measured per step"
     if step_warmup_s:
         step += f", after {step_warmup_s:g} s unmeasured at its rate"
@@ -59,6 +60,8 @@ def _protocol(settings: Settings, step_warmup_s: float) -> str:
     warmups = [f"{name} {seconds:g} s" for name, seconds in
                (("primer", settings.primer_s), ("warm-up", settings.warmup_s)) if seconds]
     start = f", each server started, then {' and '.join(warmups)} (not measured)" if warmups else ""
+    if users_server:
+        start = ", the server started by the user (URL=): not started, checked or sampled by the lab"
     text = f"{step}{rounds}{start}; backend {settings.backend}"
     for name, cpus in (("server", settings.server_cpus), ("load tool", settings.loadgen_cpus)):
         if cpus:
