@@ -8,6 +8,9 @@ SHELL := /bin/bash
 BENCH_SETTINGS := SERVERS THREADS CONNECTIONS DURATION REPEAT PRIMER WARMUP SERVER_CPUS SETTINGS \
 	CEILING LOADGEN_CPUS CV_THRESHOLD BACKEND BASE_IMAGES IMAGE SERVER_HOST LOADGEN_HOSTS \
 	TARGET_ADDRESS FAIRNESS
+# make latency: the bench's settings but FAIRNESS and LOADGEN_HOSTS (passed on only to be
+# refused), and its own.
+LATENCY_SETTINGS := $(BENCH_SETTINGS) RATES SLO_P99 COST_RATE STEP_WARMUP URL
 REPORT_SETTINGS := FROM OUT IMAGE
 user_flags = $(foreach v,$(1),$(if $(filter command line environment%,$(origin $(v))),--$(shell echo '$(v)' | tr 'A-Z_' 'a-z-')='$($(v))'))
 # make compare: BASE= and NEW= name two run directories (or their results.json); no default
@@ -28,7 +31,7 @@ JARS := $(foreach s,$(SERVER_NAMES),$(if $(wildcard servers/$(s)/pom.xml),server
 OHA_VERSION := $(shell sed -n 's/^OHA_VERSION = "\([^"]*\)".*/\1/p' loadgen/httplab/loadtools/oha/command.py)
 OHA_ROOT := .tools/oha
 
-.PHONY: help bench sweep report compare test golden jars oha venv base-images servers-table clean
+.PHONY: help bench sweep latency report compare test golden jars oha venv base-images servers-table clean
 # make sweep: the concurrency sweep's own points, before the user's settings (which win).
 SWEEP_SETTINGS := --threads=10 --connections=16,64,256,500,1024
 
@@ -37,6 +40,8 @@ help: venv ## List the targets, and the settings with their defaults
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/' | awk -F'\t' '{printf "  %-14s %s\n", $$1, $$2}'
 	@echo "Settings of make bench, with their defaults:"
 	@$(HTTPLAB) settings
+	@echo "Settings of make latency (besides those of make bench but FAIRNESS and LOADGEN_HOSTS):"
+	@$(HTTPLAB) settings --latency | grep -E '^  (RATES|SLO_P99|COST_RATE|STEP_WARMUP|URL)='
 	@echo "Settings of make report: FROM (default results/latest), OUT (default FROM), IMAGE"
 	@echo "Settings of make compare: BASE=<run dir> NEW=<run dir>, e.g. BASE=results/<stamp> NEW=results/latest"
 	@echo "Settings of make test: PYTEST_ARGS, e.g. PYTEST_ARGS='-k parser'"
@@ -46,6 +51,10 @@ bench: venv $(if $(filter local,$(BACKEND)),jars) ## Run wrk against every serve
 
 sweep: venv $(if $(filter local,$(BACKEND)),jars) ## Every server at 16 to 1024 connections (image/result3.png)
 	$(HTTPLAB) bench $(SWEEP_SETTINGS) $(call user_flags,$(BENCH_SETTINGS))
+
+# oha runs on the host with BACKEND=local or URL=, in the wrk image otherwise.
+latency: venv $(if $(URL),oha,$(if $(filter local,$(BACKEND)),jars oha)) ## Latency at fixed rates, and the highest rate under SLO_P99 (image/result-latency.png)
+	$(HTTPLAB) latency $(call user_flags,$(LATENCY_SETTINGS))
 
 report: venv ## Rebuild results.{json,md,csv} and the chart from raw wrk text (FROM, OUT, IMAGE)
 	$(HTTPLAB) report $(call user_flags,$(REPORT_SETTINGS))

@@ -78,7 +78,8 @@ def latency(plan: LatencyPlan, backend: Backend, results_root: Path, image: Path
     progress = LatencyProgress(plan)
     progress.announce(backend.name)
     try:
-        backend.prepare(plan.bench.servers[:1] if plan.url else plan.bench.servers)
+        if not plan.url:
+            backend.prepare(plan.bench.servers)
     except BackendError as error:
         say(f"error: {error}")
         return EXIT_FAILED

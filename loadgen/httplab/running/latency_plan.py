@@ -50,6 +50,8 @@ def make_latency_plan(settings: Mapping[str, str], known: tuple[ServerManifest, 
         if settings.get(flag) is not None:
             raise PlanError(f"{flag.upper().replace('-', '_')} does not apply to make latency")
     bench_settings = {**typed, "fairness": "0", "loadgen-hosts": ""}
+    if typed["url"].strip():  # oha runs on this host, beside the user's server
+        bench_settings["backend"] = "local"
     bench = make_plan(bench_settings, known, available_cpus)
     warmup = parse_optional_duration("STEP_WARMUP", typed["step-warmup"])
     return LatencyPlan(bench, parse_rates(typed["rates"]), parse_slo(typed["slo-p99"]),
