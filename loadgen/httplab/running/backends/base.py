@@ -15,13 +15,16 @@ from httplab.checking.conformance import Verification
 from httplab.checking.ready_line import StartupInfo
 from httplab.model import EngineRecord, GeneratorOutcome
 from httplab.running.engines import Engine
+from httplab.running.tools import first_line
 from httplab.loadtools.h2load.command import H2loadRequest
+from httplab.loadtools.oha.command import OHA_VERSION, OhaRequest
 from httplab.loadtools.wrk.command import WrkRequest
 
 # Descriptors a load generator or a server needs beside one per connection (the JVM's jars,
 # epoll, pipes, logs): CONNECTIONS above the open-file limit less this is refused.
 DESCRIPTOR_HEADROOM = 256
 H2LOAD_MISSING_HINT = "install Debian's nghttp2-client and iproute2, or set FAIRNESS=0"
+OHA_MISSING = f"oha not found: run `make oha` (builds oha {OHA_VERSION} with cargo)"
 
 
 
@@ -100,11 +103,28 @@ class Backend(Protocol):
         """Runs h2load once through loadgen/fairness.sh: its output goes to stem.h2load.txt
         and the socket readings taken during it to stem.sockets.txt."""
 
+    def check_oha(self) -> None:
+        """Raises BackendError, saying how to install it, when oha is missing where it
+        would run (fixed-rate runs). Before any load."""
+
+    def run_oha(self, request: OhaRequest, json_path: Path,
+                cpus: str | None = None) -> WrkOutcome:
+        """Runs oha once at a fixed rate: its JSON summary (stdout) goes to json_path, its
+        stderr to the outcome; killed after oha_time_limit_s(request). cpu_seconds: oha's
+        own CPU time where the backend can see it."""
+
     def engine_records(self) -> tuple[EngineRecord, ...]:
         """The other machines' engines this bench drove (none on one machine)."""
 
     def versions(self) -> dict[str, str | None]:
-        """Versions of the tools this backend uses (java, wrk, docker, compose)."""
+        """Versions of the tools this backend uses (java, wrk, oha, docker, compose)."""
+
+
+def oha_version(output: str | None) -> str | None:
+    """"oha 1.16.0" from what `oha --version` printed; None when it printed something else,
+    such as the error of an image or a path without oha."""
+    line = first_line(output)
+    return line if line and line.startswith("oha ") else None
 
 
 def check_open_files(connections: int, limit: int | None) -> None:

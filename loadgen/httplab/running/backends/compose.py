@@ -20,6 +20,7 @@ WRK_SCRIPT_IN_IMAGE = "/opt/httplab/done.lua"
 WRK_IMAGE = "httplab/wrk:latest"  # the wrk service's image in docker-compose.yml
 WRK_OUT_DIR_IN_IMAGE = "/out"
 FAIRNESS_SCRIPT_IN_IMAGE = "/opt/httplab/fairness.sh"  # loadgen/fairness.sh, in the wrk image
+OHA_IN_IMAGE = "/usr/local/bin/oha"  # built in loadgen/Dockerfile's oha stage
 # The open-file limit docker-compose.yml pins for the server and wrk (`ulimits: nofile`),
 # and the harness gives the load generators it starts itself.
 CONTAINER_NOFILE = 16384
@@ -94,6 +95,17 @@ def wrk_run_command(compose: list[str], repo: Path, container_name: str, json_na
 def fairness_run_command(compose: list[str], repo: Path, container_name: str,
                          script_args: list[str]) -> list[str]:
     """h2load through fairness.sh in the wrk service's container, named like wrk's."""
+    return _run_with_entrypoint(compose, repo, container_name, FAIRNESS_SCRIPT_IN_IMAGE,
+                                script_args)
+
+
+def oha_run_command(compose: list[str], repo: Path, container_name: str,
+                    oha_args: list[str]) -> list[str]:
+    """oha in the wrk service's container, named like wrk's; its JSON on stdout."""
+    return _run_with_entrypoint(compose, repo, container_name, OHA_IN_IMAGE, oha_args)
+
+
+def _run_with_entrypoint(compose: list[str], repo: Path, container_name: str, entrypoint: str,
+                         args: list[str]) -> list[str]:
     return [*base_command(compose, repo, WRK_SERVICE), "run", "--rm", "-T",
-            "--name", container_name, "--entrypoint", FAIRNESS_SCRIPT_IN_IMAGE,
-            WRK_SERVICE, *script_args]
+            "--name", container_name, "--entrypoint", entrypoint, WRK_SERVICE, *args]

@@ -29,9 +29,10 @@ from httplab.checking.ready_line import StartupInfo
 from httplab.running.tools import command_output, first_line, java_version
 from httplab.loadtools.wrk.command import WrkRequest, wrk_arguments, wrk_time_limit_s
 from httplab.loadtools.h2load.command import H2loadRequest, fairness_script_arguments, h2load_time_limit_s
+from httplab.loadtools.oha.command import OhaRequest, oha_arguments, oha_time_limit_s
 from httplab.running.backends import compose as cmd
 from httplab.running.backends.base import (LOOPBACK, BackendError, StartedServer, WrkOutcome,
-                                           ensure_port_free)
+                                           ensure_port_free, oha_version)
 from httplab.running.base_images import (BASE_IMAGES_ENV, BUILD_ARGS, OFFICIAL_PROBE_IMAGE,
                                          local_build_args)
 from httplab.running.backends.generators import run_generators
@@ -268,6 +269,16 @@ class DockerBackend:
         return self._run_loadgen(command, name, stem.parent, cpus, subprocess.DEVNULL,
                                  ("h2load", h2load_time_limit_s(request)))
 
+    def run_oha(self, request: OhaRequest, json_path: Path,
+                cpus: str | None = None) -> WrkOutcome:
+        """oha in the wrk image, its JSON summary (stdout) into json_path. cpu_seconds is
+        None: the container is gone (--rm) before its CPU time could be read."""
+        name = self._loadgen_container()
+        command = cmd.oha_run_command(self.compose, self.repo, name, oha_arguments(request))
+        with json_path.open("w") as summary:
+            return self._run_loadgen(command, name, json_path.parent, cpus, summary,
+                                     ("oha", oha_time_limit_s(request)))
+
     def _loadgen_container(self) -> str:
         if self.serving is None:
             raise BackendError("the load runs only while a server is up (inside serve())")
@@ -291,6 +302,9 @@ class DockerBackend:
 
     def check_fairness_tools(self) -> None:
         """h2load and ss are in the wrk image, built in prepare()."""
+
+    def check_oha(self) -> None:
+        """oha is in the wrk image, built in prepare(): nothing to install here."""
 
     def open_file_limit(self) -> int | None:
         return cmd.CONTAINER_NOFILE
@@ -327,10 +341,12 @@ class DockerBackend:
 
     def versions(self) -> dict[str, str | None]:
         wrk = command_output(["docker", "run", "--rm", "--network", "none", cmd.WRK_IMAGE, "-v"])
+        oha = command_output(["docker", "run", "--rm", "--network", "none",
+                              "--entrypoint", cmd.OHA_IN_IMAGE, cmd.WRK_IMAGE, "--version"])
         return {"docker": first_line(command_output(["docker", "version", "--format",
                                                      "client {{.Client.Version}}, engine {{.Server.Version}}"])),
                 "compose": first_line(command_output([*self.compose, "version"])),
-                "wrk": first_line(wrk)}
+                "wrk": first_line(wrk), "oha": oha_version(oha)}
 
 
 def _wrk_user(raw_dir: Path) -> tuple[int, int]:

@@ -14,6 +14,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
+from typing import TextIO
 
 from httplab.manifest import ServerManifest
 from httplab.running.process import ServerProcess, pin_to
@@ -22,12 +23,14 @@ from httplab.checking.readiness import (READY_TIMEOUT_S, ServerProbes, answers_c
                                         not_ready_reason, wait_until_ready)
 from httplab.checking.conformance import Verification, verify_started
 from httplab.checking.ready_line import StartupInfo
-from httplab.running.tools import java_version, wrk_version
+from httplab.running.tools import command_output, java_version, wrk_version
 from httplab.loadtools.wrk.command import JSON_PATH_VARIABLE, WrkRequest, wrk_arguments, wrk_time_limit_s
-from httplab.running.backends.base import (H2LOAD_MISSING_HINT, LOOPBACK, BackendError,
-                                           StartedServer, WrkOutcome, ensure_port_free)
+from httplab.running.backends.base import (H2LOAD_MISSING_HINT, LOOPBACK, OHA_MISSING,
+                                           BackendError, StartedServer, WrkOutcome,
+                                           ensure_port_free, oha_version)
 from httplab.loadtools.h2load.command import H2loadRequest, fairness_script_arguments, h2load_time_limit_s
-from httplab.paths import FAIRNESS_SCRIPT
+from httplab.loadtools.oha.command import OhaRequest, oha_arguments, oha_time_limit_s
+from httplab.paths import FAIRNESS_SCRIPT, oha_binary
 
 HOST_NGINX = Path("/usr/sbin/nginx")
 REFERENCE_START_SCRIPT = "start.sh"  # in servers/<name>/, beside the manifest
@@ -117,10 +120,13 @@ class LocalBackend:
     load_generators: tuple = ()
 
     def __init__(self, servers_dir: Path, lua_script: Path, java: str = "java", wrk: str = "wrk",
-                 ready_timeout_s: float = READY_TIMEOUT_S, nginx: Path = HOST_NGINX):
+                 ready_timeout_s: float = READY_TIMEOUT_S, nginx: Path = HOST_NGINX,
+                 oha: str | None = None):
         self.servers_dir, self.lua_script = servers_dir, lua_script
         self.java, self.wrk, self.ready_timeout_s = java, wrk, ready_timeout_s
         self.nginx = nginx
+        # Default: the repository's `make oha` build (servers_dir is REPO/servers), else PATH's.
+        self.oha = oha if oha is not None else oha_binary(servers_dir.parent)
         self._running: dict[int, ServerProcess] = {}
 
     def check_available(self) -> None:
@@ -137,6 +143,10 @@ class LocalBackend:
             if shutil.which(tool) is None:
                 raise BackendError(f"{tool} not found on PATH, and FAIRNESS=1 needs it: "
                                    f"{H2LOAD_MISSING_HINT}")
+
+    def check_oha(self) -> None:
+        if shutil.which(self.oha) is None:
+            raise BackendError(OHA_MISSING)
 
     def open_file_limit(self) -> int | None:
         """This process's limit, raised to its hard limit first: wrk and the servers inherit it."""
@@ -202,16 +212,16 @@ class LocalBackend:
                 cpus: str | None = None) -> WrkOutcome:
         command = [self.wrk, *wrk_arguments(request, str(self.lua_script))]
         env = {**os.environ, JSON_PATH_VARIABLE: str(json_path)}
-        before = _children_cpu_seconds()
         with text_path.open("w") as text:
-            try:
-                completed = subprocess.run(command, env=env, stdout=text, stderr=subprocess.PIPE,
-                                           text=True, timeout=wrk_time_limit_s(request),
-                                           preexec_fn=pin_to(cpus))
-            except subprocess.TimeoutExpired:
-                return WrkOutcome(-1, f"wrk did not finish within {wrk_time_limit_s(request)} s")
-        return WrkOutcome(completed.returncode, completed.stderr.strip(),
-                          _children_cpu_seconds() - before)
+            return _run_timed(command, env, text, cpus, ("wrk", wrk_time_limit_s(request)))
+
+    def run_oha(self, request: OhaRequest, json_path: Path,
+                cpus: str | None = None) -> WrkOutcome:
+        """oha once, its JSON summary (stdout) into json_path."""
+        command = [self.oha, *oha_arguments(request)]
+        with json_path.open("w") as summary:
+            return _run_timed(command, dict(os.environ), summary, cpus,
+                              ("oha", oha_time_limit_s(request)))
 
     def run_h2load(self, request: H2loadRequest, stem: Path, port: int,
                    cpus: str | None = None) -> WrkOutcome:
@@ -233,7 +243,23 @@ class LocalBackend:
         return java_version(self.java)
 
     def versions(self) -> dict[str, str | None]:
-        return {"java": java_version(self.java), "wrk": wrk_version(self.wrk)}
+        return {"java": java_version(self.java), "wrk": wrk_version(self.wrk),
+                "oha": oha_version(command_output([self.oha, "--version"]))}
+
+
+def _run_timed(command: list[str], env: dict[str, str], stdout: TextIO, cpus: str | None,
+               limit: tuple[str, int]) -> WrkOutcome:
+    """A load tool as a process pinned to cpus, killed after its time limit; its CPU
+    time is this process's children's, taken around it."""
+    tool, limit_s = limit
+    before = _children_cpu_seconds()
+    try:
+        completed = subprocess.run(command, env=env, stdout=stdout, stderr=subprocess.PIPE,
+                                   text=True, timeout=limit_s, preexec_fn=pin_to(cpus))
+    except subprocess.TimeoutExpired:
+        return WrkOutcome(-1, f"{tool} did not finish within {limit_s} s")
+    return WrkOutcome(completed.returncode, completed.stderr.strip(),
+                      _children_cpu_seconds() - before)
 
 
 def _end_group(process: subprocess.Popen) -> None:
