@@ -5,12 +5,12 @@ The rule, in order (the first that applies):
 2. errors: over MAX_ERROR_SHARE of the requests failed (refused, reset, timed out) or
    were answered with neither 2xx nor 3xx;
 3. load tool: the answers fell under HELD_SHARE of the offered rate while
-   a. the server answered what it got within the target (p99 held), or
-   b. the load tool used at least SATURATED of the CPUs it may use (its cpuset, or every
+   a. the load tool used at least SATURATED of the CPUs it may use (its cpuset, or every
       core), or
-   c. the host's cores were SATURATED busy and the load tool used at least as much of
+   b. the host's cores were SATURATED busy and the load tool used at least as much of
       them as the server (unpinned on a shared host: the tool took the bigger part).
-   Requests the tool never sent are its own shortfall, never counted against the server;
+   oha does not report the requests it fell behind on, so its CPU is the sign; a step
+   judged so is never counted against the server;
 4. p99: p99, counted from each request's due time, over the target;
 5. short: the answers fell under HELD_SHARE of the offered rate;
 6. held.
@@ -75,10 +75,10 @@ def judge_step(report: OhaReport | None, failure: str | None, slo_p99_us: float,
     if errors > MAX_ERROR_SHARE:
         return StepJudgement(StepVerdict.ERRORS, f"{errors:.2%} of requests failed "
                                                  f"(at most {MAX_ERROR_SHARE:.1%})", full)
-    if achieved < HELD_SHARE and (p99_held or _tool_limited(load)):
+    if achieved < HELD_SHARE and load is not None and _tool_limited(load):
         return StepJudgement(StepVerdict.LOAD_TOOL, f"the load tool could not hold the rate: "
-                                                    f"{achieved:.1%} of it answered, "
-                                                    f"{_tool_words(load, p99_held)}", full)
+                                                    f"{achieved:.1%} of it answered while "
+                                                    f"{load.words()}", full)
     if not p99_held:
         return StepJudgement(StepVerdict.P99, f"p99 {_ms(p99)} over the target of "
                                               f"{_ms(slo_p99_us)}", full)
@@ -114,14 +114,8 @@ def error_kinds(report: OhaReport) -> tuple[tuple[str, int], ...]:
     return tuple(statuses + failures)
 
 
-def _tool_limited(load: ToolLoad | None) -> bool:
-    return load is not None and (load.tool_saturated() or load.tool_took_the_host())
-
-
-def _tool_words(load: ToolLoad | None, p99_held: bool) -> str:
-    if p99_held:
-        return "while the server answered what it got within the target"
-    return f"while {load.words()}" if load else ""
+def _tool_limited(load: ToolLoad) -> bool:
+    return load.tool_saturated() or load.tool_took_the_host()
 
 
 def _cores(value: float | None) -> str:

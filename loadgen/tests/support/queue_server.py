@@ -5,9 +5,9 @@ exactly 1 / service time requests a second: below it no request waits, above it 
 
 Usage: python3 queue_server.py [--port 0] [--service-ms 0.667] [--lifetime-s 120]
 
-Each request is done at max(its arrival, the previous one's end) + the service time, kept
-on the event loop's clock rather than by sleeping through each one, so that Python's own
-cost per request does not lower the capacity. It binds 127.0.0.1 only (port 0: a free one),
+The worker is a thread of its own that sleeps to each request's deadline, so neither the
+event loop's timer (a millisecond granularity) nor Python's cost per request lowers the
+capacity. It binds 127.0.0.1 only (port 0: a free one),
 prints "listening on 127.0.0.1:PORT" once it accepts, and stops on SIGTERM, SIGINT, or by
 itself after --lifetime-s, so that a test that dies cannot leave it behind.
 """
@@ -16,21 +16,48 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import queue
 import signal
+import threading
+import time
+from collections.abc import Callable
 
 REPLY = (b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 13\r\n\r\n"
          b"Hello, World!")
 
 
 class Worker:
-    """The one worker: when it will be free again, on the loop's clock."""
+    """The one worker: a thread that takes requests in arrival order and finishes each
+    at max(its arrival, the previous one's end) + the service time, on the monotonic clock,
+    then hands the answer back to the event loop. Sleeping to a deadline, not for a
+    duration, keeps late wake-ups from adding up. A request whose client has hung up is
+    dropped unserved, as a server that sees the closed connection would: otherwise the
+    backlog of an overloaded run would delay the next one."""
 
     def __init__(self, service_s: float):
-        self.service_s, self.free_at = service_s, 0.0
+        self.service_s, self.requests = service_s, queue.SimpleQueue()
+        threading.Thread(target=self._serve, daemon=True).start()
 
-    def done_at(self, now: float) -> float:
-        self.free_at = max(now, self.free_at) + self.service_s
-        return self.free_at
+    def submit(self, loop: asyncio.AbstractEventLoop,
+               hung_up: Callable[[], bool]) -> asyncio.Future:
+        done = loop.create_future()
+        self.requests.put((time.monotonic(), loop, done, hung_up))
+        return done
+
+    def _serve(self) -> None:
+        free_at = 0.0
+        while True:
+            arrived, loop, done, hung_up = self.requests.get()
+            if hung_up():
+                continue
+            free_at = max(arrived, free_at) + self.service_s
+            time.sleep(max(0.0, free_at - time.monotonic()))
+            loop.call_soon_threadsafe(_finish, done)
+
+
+def _finish(done: asyncio.Future) -> None:
+    if not done.cancelled():
+        done.set_result(None)
 
 
 async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
@@ -38,11 +65,12 @@ async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
     loop = asyncio.get_running_loop()
     try:
         while await reader.readuntil(b"\r\n\r\n"):
-            await asyncio.sleep(max(0.0, worker.done_at(loop.time()) - loop.time()))
+            await worker.submit(loop, reader.at_eof)
             writer.write(REPLY)
             await writer.drain()
-    except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
-        pass  # the client hung up
+    except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError,
+            asyncio.CancelledError):
+        pass  # the client hung up, or the server is stopping
     finally:
         writer.close()
 
