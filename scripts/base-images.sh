@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Build the local base images named in scripts/base-images.env, for hosts where the
 # official images (maven, eclipse-temurin, debian) cannot be pulled:
-#   runtime image: debootstrap'd Debian with a headless JRE and wrk (servers, wrk)
+#   runtime image: debootstrap'd Debian with a headless JRE and wrk (servers)
 #   build image:   the runtime image plus JDK, Maven and extra CA certificates
+#   wrk base:      the runtime image plus the extra CA certificates (the wrk image, whose
+#                  oha stage fetches crates from crates.io)
 # Each image is built only when missing (or with --force). An image label holds a
 # hash of its recipe, so a present image built differently (other mirror, other
 # CA certificates) is named, but kept: silently replacing a build image that trusts
@@ -15,9 +17,10 @@ usage() {
 usage: scripts/base-images.sh [--mirror URL] [--ca-dir DIR] [--force]
   --mirror URL   Debian mirror (default: $HTTPLAB_DEBIAN_MIRROR, else the first
                  URI in apt's sources, else http://deb.debian.org/debian)
-  --ca-dir DIR   trust the *.crt certificates in DIR in the build image, in the OS
-                 and the Java trust stores (default: $HTTPLAB_CA_DIR, else none)
-  --force        rebuild both images even when present
+  --ca-dir DIR   trust the *.crt certificates in DIR in the build image and the wrk
+                 base, in the OS and the Java trust stores (default: $HTTPLAB_CA_DIR,
+                 else none)
+  --force        rebuild every image even when present
 EOF
 }
 
@@ -113,31 +116,40 @@ if needs_build "$HTTPLAB_RUNTIME_IMAGE" "$runtime_recipe"; then
   log "built $HTTPLAB_RUNTIME_IMAGE in $((SECONDS - start)) s"
 fi
 
-# --- build image: runtime + JDK, Maven, CA certificates -------------------------
-ctx="$work/maven-context"
-mkdir -p "$ctx/ca"
-cp "$here/debian-maven.Dockerfile" "$ctx/Dockerfile"
+# --- images on the runtime one, with the CA certificates ----------------------------
+certificates="$work/ca"
+mkdir -p "$certificates"
 if [ -n "$ca_dir" ]; then
-  # Only the certificate files themselves go into the build context.
+  # Only the certificate files themselves go into the build contexts.
   while IFS= read -r -d '' crt; do
-    cp -L "$crt" "$ctx/ca/$(basename "$crt")"
+    cp -L "$crt" "$certificates/$(basename "$crt")"
   done < <(find -L "$ca_dir" -maxdepth 1 -type f -name '*.crt' -print0)
-  n=$(find "$ctx/ca" -type f | wc -l)
+  n=$(find "$certificates" -type f | wc -l)
   [ "$n" -gt 0 ] || die "no *.crt file in $ca_dir"
-  log "trusting $n certificate(s) from $ca_dir: $(cd "$ctx/ca" && echo *)"
+  log "trusting $n certificate(s) from $ca_dir: $(cd "$certificates" && echo *)"
 fi
 runtime_id=$(docker image inspect -f '{{.Id}}' "$HTTPLAB_RUNTIME_IMAGE")
-build_recipe=$( (echo "$runtime_id"; cd "$ctx" && find . -type f | sort | xargs sha256sum) | sha256sum | cut -c1-16)
-if needs_build "$HTTPLAB_BUILD_IMAGE" "$build_recipe"; then
-  log "docker build -> $HTTPLAB_BUILD_IMAGE"
+
+# Builds IMAGE from scripts/RECIPE on the runtime image, with ca/ in its context.
+build_on_runtime() {
+  local image=$1 recipe_file=$2 ctx recipe start
+  ctx="$work/${recipe_file%.Dockerfile}-context"
+  mkdir -p "$ctx"
+  cp "$here/$recipe_file" "$ctx/Dockerfile"
+  cp -r "$certificates" "$ctx/ca"
+  recipe=$( (echo "$runtime_id"; cd "$ctx" && find . -type f | sort | xargs sha256sum) | sha256sum | cut -c1-16)
+  needs_build "$image" "$recipe" || return 0
+  log "docker build -> $image"
   start=$SECONDS
   docker build --build-arg "BASE_IMAGE=$HTTPLAB_RUNTIME_IMAGE" \
-    --label "httplab.recipe=$build_recipe" -t "$HTTPLAB_BUILD_IMAGE" "$ctx" \
-    > "$work/build.log" 2>&1 || { tail -n 30 "$work/build.log" >&2; die "docker build failed"; }
+    --label "httplab.recipe=$recipe" -t "$image" "$ctx" \
+    > "$work/build.log" 2>&1 || { tail -n 30 "$work/build.log" >&2; die "docker build of $image failed"; }
   grep -o 'trusted by Java: /.*\.crt$' "$work/build.log" | sed 's/^/base-images: /' || true
-  log "built $HTTPLAB_BUILD_IMAGE in $((SECONDS - start)) s"
-fi
+  log "built $image in $((SECONDS - start)) s"
+}
+build_on_runtime "$HTTPLAB_BUILD_IMAGE" debian-maven.Dockerfile
+build_on_runtime "$HTTPLAB_WRK_BASE_IMAGE" debian-wrk.Dockerfile
 
-for img in "$HTTPLAB_RUNTIME_IMAGE" "$HTTPLAB_BUILD_IMAGE"; do
+for img in "$HTTPLAB_RUNTIME_IMAGE" "$HTTPLAB_BUILD_IMAGE" "$HTTPLAB_WRK_BASE_IMAGE"; do
   log "$img: $(( $(docker image inspect -f '{{.Size}}' "$img") / 1000000 )) MB"
 done
