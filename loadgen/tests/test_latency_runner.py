@@ -29,7 +29,7 @@ class FakeOhaBackend(FakeBackend):
 
     def __init__(self, capacity: dict[str, float], **options):
         super().__init__(**options)
-        self.capacity, self.oha_calls = capacity, []
+        self.capacity, self.oha_calls, self.durations = capacity, [], []
 
     def check_oha(self, *arguments):
         pass
@@ -51,6 +51,7 @@ class FakeOhaBackend(FakeBackend):
     def run_oha(self, request, json_path, cpus=None):
         server = json_path.name.split("-q")[0].removesuffix("-cost")
         self.oha_calls.append((server, request.rate_per_s, json_path.parent.name))
+        self.durations.append((json_path.parent.name, json_path.name, request.duration_s))
         held = request.rate_per_s <= self.capacity[server]
         shutil.copy(OHA / ("netty-5000.json" if held else "freezing-500.json"), json_path)
         return WrkOutcome(0, "")
@@ -106,3 +107,12 @@ def test_make_report_rebuilds_a_latency_run_identically(tmp_path):
     before = (run_dir / RESULTS_JSON).read_text()
     assert report(run_dir, run_dir, None, tmp_path / "no-servers") == 0
     assert (run_dir / RESULTS_JSON).read_text() == before
+
+
+def test_the_cost_pass_warms_at_the_common_rate_as_long_as_the_warm_up(tmp_path):
+    backend = FakeOhaBackend({MANIFEST.key: 3000.0})
+    _run(tmp_path, backend, warmup="3s", **{"step-warmup": "1s"})
+    unmeasured = {(name, seconds) for where, name, seconds in backend.durations
+                  if where == "unmeasured"}
+    assert {seconds for name, seconds in unmeasured if "-cost-" in name} == {3}
+    assert {seconds for name, seconds in unmeasured if "-cost-" not in name} == {1}

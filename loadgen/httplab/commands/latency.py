@@ -138,7 +138,8 @@ def _cost_pass(run: LatencyRun, backend: Backend, progress: LatencyProgress) -> 
     common = min(maxima)
     run.base = replace(run.base, cost_rate=common, cost_rate_source="lowest maximum")
     progress.say(f"httplab latency: the cost pass: every server again at {common:g}/s, the "
-                 "lowest of their maxima")
-    runner = LatencyRunner(backend, run.plan, Series(RateSpec((common,)), StepPurpose.COST),
-                           run.run_dir / RAW, progress, run.judge, run.server_done)
+                 f"lowest of their maxima, after {run.plan.cost_warmup_s} s unmeasured at it")
+    series = Series(RateSpec((common,)), StepPurpose.COST, warmup_s=run.plan.cost_warmup_s)
+    runner = LatencyRunner(backend, run.plan, series, run.run_dir / RAW, progress, run.judge,
+                           run.server_done)
     runner.run()

@@ -41,6 +41,14 @@ class LatencyPlan:
     def seconds_per_step(self) -> int:
         return self.step_warmup_s + self.bench.duration_s
 
+    @property
+    def cost_warmup_s(self) -> int:
+        """The unmeasured run before the second pass's cost step: as long as the warm-up,
+        at the common rate, since a server started again has not had the search's steps
+        to finish compiling its hot path (at least STEP_WARMUP)."""
+        warmup = self.bench.phase("warmup")
+        return max(self.step_warmup_s, warmup.duration_s if warmup else 0)
+
 
 def make_latency_plan(settings: Mapping[str, str], known: tuple[ServerManifest, ...],
                       available_cpus: frozenset[int] = frozenset()) -> LatencyPlan:

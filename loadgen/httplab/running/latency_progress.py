@@ -20,7 +20,7 @@ def latency_seconds(plan: LatencyPlan) -> int:
     per_start = START_AND_VERIFY_S + unmeasured + \
         (plan.steps_per_server + cost_steps) * plan.seconds_per_step
     second_pass = 0 if plan.cost_rate is not None else \
-        START_AND_VERIFY_S + unmeasured + plan.seconds_per_step
+        START_AND_VERIFY_S + unmeasured + plan.cost_warmup_s + bench.duration_s
     return bench.starts * per_start + bench.repeat * len(bench.servers) * second_pass
 
 

@@ -33,6 +33,7 @@ class Series:
     rates: RateSpec
     purpose: StepPurpose
     cost_rate: float | None = None  # COST_RATE: one step at it after the others, same start
+    warmup_s: int | None = None  # the unmeasured run before each step; None: STEP_WARMUP
 
 
 class LatencyRunner(Runner):
@@ -105,13 +106,14 @@ class LatencyRunner(Runner):
         connections = plan.connections_for(rate)
         self.progress.step(index, server, f"oha -q {rate:g} -c {connections} "
                                           f"-z {self.plan.duration_s}s{self._of_rounds(round_number)}")
-        if plan.step_warmup_s:
-            warm = OhaRequest(rate, plan.step_warmup_s, connections, url)
+        warmup_s = plan.step_warmup_s if self.series.warmup_s is None else self.series.warmup_s
+        if warmup_s:
+            warm = OhaRequest(rate, warmup_s, connections, url)
             if failure := self.steps.warm(server, warm, cost, round_number, rounds):
                 self.progress.step(index, server, f"warm-up at this rate: {failure}")
         request = OhaRequest(rate, self.plan.duration_s, connections, url)
         outcome = self.steps.measure(server, request, purpose, round_number, rounds, probe)
-        self.progress.spent(plan.seconds_per_step)
+        self.progress.spent(warmup_s + self.plan.duration_s)
         if outcome.failure:
             self.progress.step(index, server, outcome.failure)
         return outcome
