@@ -66,7 +66,8 @@ httplab_docker_setup() (
   fi
   # shellcheck source=../scripts/base-images.env
   source "$repo/scripts/base-images.env"
-  if ! docker image inspect "$HTTPLAB_RUNTIME_IMAGE" "$HTTPLAB_BUILD_IMAGE" >/dev/null 2>&1; then
+  if ! docker image inspect "$HTTPLAB_RUNTIME_IMAGE" "$HTTPLAB_BUILD_IMAGE" \
+       "$HTTPLAB_WRK_BASE_IMAGE" >/dev/null 2>&1; then
     say "no registry: building local base images (about 2 min)"
   fi
   ca_args=()
