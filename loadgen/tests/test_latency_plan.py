@@ -56,7 +56,7 @@ def test_the_defaults_search_with_a_10_ms_target_and_a_common_rate_found_later()
 
 
 @pytest.mark.parametrize("rate, target_us, connections", [
-    (1000, 10_000, 20), (100, 10_000, MIN_CONNECTIONS), (80_000, 10_000, 1600),
+    (1000, 10_000, 20), (100, 10_000, MIN_CONNECTIONS), (30_000, 10_000, 600),
     (80_000, 1_000_000, MAX_CONNECTIONS)])
 def test_connections_absorb_the_rate_times_twice_the_target(rate, target_us, connections):
     assert oha_connections(rate, target_us) == connections

@@ -10,7 +10,7 @@ OHA_VERSION = "1.16.0"  # the version these arguments and the reader are written
 # takes up to the latency target and as long again (Little's law), within these bounds.
 CONNECTION_HEADROOM = 2.0  # x the target
 MIN_CONNECTIONS = 16
-MAX_CONNECTIONS = 8192
+MAX_CONNECTIONS = 1024  # more only adds overhead; 8192 broke the nginx reference here
 
 
 @dataclass(frozen=True)
