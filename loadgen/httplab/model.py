@@ -417,6 +417,7 @@ class RateStep:
     resources: ResourceUsage | None = None  # the server's, with the host's and the tool's
     out_of_connections: bool = False  # every connection was busy: requests waited for one
     raw_file: str | None = None  # the tool's output, relative to the run directory
+    attempt: int = 1  # 2: the search's second run of a rate that broke, to confirm it
 
     @property
     def failed_requests(self) -> int:
@@ -531,6 +532,7 @@ class StepOutcome:
     resources_path: Path | None = None
     failure: str | None = None
     repeat: int = 1
+    attempt: int = 1  # 2: run again at the same rate to confirm that it broke
 
 
 @dataclass(frozen=True)

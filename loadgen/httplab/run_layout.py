@@ -17,8 +17,8 @@
 
 A measured run's stem is <server>-t<threads>-c<connections>[-r<round>], the server by its
 key (netty, armeria@default); the round is there only when each cell is measured in more
-than one. A fixed-rate step's is <server>-q<rate>[-r<round>], or <server>-cost-q<rate>
-for the common-rate step of the cost comparison. Pure: names and paths are built and matched here, no file is touched."""
+than one. A fixed-rate step's is <server>-q<rate>[-a<attempt>][-r<round>], or
+<server>-cost-q<rate> for the common-rate step of the cost comparison. Pure: names and paths are built and matched here, no file is touched."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ OHA_SUFFIX = ".oha.json"
 GENERATOR_MARK = ".g"  # <stem>.g<N>: generator N's part of a run over several
 
 _STEP_STEM = re.compile(r"(?P<server>.+?)(?P<cost>-cost)?-q(?P<rate>\d+(?:\.\d+)?)"
-                        r"(?:-r(?P<repeat>\d+))?")
+                        r"(?:-a(?P<attempt>\d+))?(?:-r(?P<repeat>\d+))?")
 _STEM = re.compile(r"(?P<server>.+)-t(?P<threads>\d+)-c(?P<connections>\d+)(?:-r(?P<repeat>\d+))?")
 # The names that mark a measured run, each a stem (that must parse) and a suffix; whether
 # the run was spread over several generators.
@@ -194,13 +194,15 @@ def parse_measured_name(file_name: str) -> MeasuredName | None:
 
 @dataclass(frozen=True)
 class StepStem:
-    """Whose fixed-rate step it is: netty-q5000, netty-q5000-r2 in round 2 of several, or
-    netty-cost-q5000 for the common-rate step of the cost comparison."""
+    """Whose fixed-rate step it is: netty-q5000, netty-q5000-r2 in round 2 of several,
+    netty-q5000-a2 for the second run of a rate that broke, or netty-cost-q5000 for the
+    common-rate step of the cost comparison."""
 
     server: str
     rate: float  # requests a second
     cost: bool = False
     repeat: int | None = None  # the round, written only when there are several
+    attempt: int = 1  # written from the second on
 
     @classmethod
     def parse(cls, name: str) -> StepStem | None:
@@ -209,21 +211,23 @@ class StepStem:
             return None
         repeat = match["repeat"]
         return cls(match["server"], float(match["rate"]), match["cost"] is not None,
-                   None if repeat is None else int(repeat))
+                   None if repeat is None else int(repeat), int(match["attempt"] or 1))
 
     @property
     def name(self) -> str:
         rate = int(self.rate) if float(self.rate).is_integer() else self.rate
         cost = "-cost" if self.cost else ""
-        return _with_round(f"{self.server}{cost}-q{rate}", self.repeat)
+        attempt = f"-a{self.attempt}" if self.attempt > 1 else ""
+        return _with_round(f"{self.server}{cost}-q{rate}{attempt}", self.repeat)
 
     @property
     def round_number(self) -> int:
         return 1 if self.repeat is None else self.repeat
 
 
-def step_stem(server: str, rate: float, cost: bool, round_number: int, rounds: int) -> StepStem:
-    return StepStem(server, rate, cost, _named_round(round_number, rounds))
+def step_stem(server: str, rate: float, cost: bool, round_number: int, rounds: int,
+              attempt: int = 1) -> StepStem:
+    return StepStem(server, rate, cost, _named_round(round_number, rounds), attempt)
 
 
 def step_files(raw_dir: Path, stem: StepStem, measured: bool = True) -> RunFiles:

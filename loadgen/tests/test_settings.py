@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from httplab.bench_settings import BENCH_SETTINGS, settings_text
+from httplab.bench_settings import BENCH_SETTINGS, LATENCY_SETTINGS, settings_text
 
 FLAGS = {flag for flag, _, _ in BENCH_SETTINGS}
 DEFAULTS = {flag.upper().replace("-", "_"): default for flag, default, _ in BENCH_SETTINGS}
@@ -63,3 +63,23 @@ def test_settings_text_lists_every_setting_with_its_default():
     text = settings_text()
     assert "  THREADS=10,5 " in text and "  SERVER_CPUS= " in text
     assert len(text.splitlines()) == len(BENCH_SETTINGS)
+
+
+LATENCY_DEFAULTS = {flag.upper().replace("-", "_"): default
+                    for flag, default, _ in LATENCY_SETTINGS}
+LATENCY_EMPTY_MEANS = {"COST_RATE": "the lowest maximum", "URL": "empty"}
+
+
+def test_the_makefile_passes_make_latency_its_own_settings_and_the_benchs(repo):
+    makefile = (repo / "Makefile").read_text()
+    listed = re.search(r"^LATENCY_SETTINGS := (.*?)\n(?!\t)", makefile, re.S | re.M).group(1)
+    variables = set(listed.replace("\\", " ").split()) - {"$(BENCH_SETTINGS)"}
+    assert variables == set(LATENCY_DEFAULTS)
+
+
+def test_readme_states_make_latencys_defaults(repo):
+    rows = dict(re.findall(r"^\| `([A-Z_0-9]+)` \| ([^|]*) \|", (repo / "README.md").read_text(),
+                           re.M))
+    for variable, default in LATENCY_DEFAULTS.items():
+        assert variable in rows, f"README's make latency table lacks {variable}"
+        assert rows[variable].strip().strip("`") == (default or LATENCY_EMPTY_MEANS[variable])

@@ -37,7 +37,7 @@ def read_step(outcome: StepOutcome, rules: StepRules) -> RateStep:
     step = RateStep(outcome.server, outcome.offered_rate, outcome.connections, outcome.purpose,
                     judgement.verdict, judgement.reason, outcome.repeat, resources=usage,
                     out_of_connections=judgement.out_of_connections,
-                    raw_file=_relative(outcome.json_path))
+                    raw_file=_relative(outcome.json_path), attempt=outcome.attempt)
     if report is None:
         return step
     return _with_figures(step, report)
@@ -100,7 +100,8 @@ def find_step_outcomes(raw_dir: Path, slo_p99_us: float, rates: str) -> list[Ste
         outcomes.append(StepOutcome(
             stem.server, stem.rate, oha_connections(stem.rate, slo_p99_us),
             purpose_of(stem.cost, rates), path,
-            files.resources if files.resources.is_file() else None, None, stem.round_number))
+            files.resources if files.resources.is_file() else None, None, stem.round_number,
+            stem.attempt))
     return outcomes
 
 
@@ -115,8 +116,8 @@ def rebuilt_steps(earlier: LatencyResult, outcomes: list[StepOutcome],
     return tuple(sorted(steps + kept, key=lambda step: order.get(_step_key(step), len(order))))
 
 
-def _step_key(step: RateStep) -> tuple[str, float, StepPurpose, int]:
-    return step.server, step.offered_rate, step.purpose, step.repeat
+def _step_key(step: RateStep) -> tuple[str, float, StepPurpose, int, int]:
+    return step.server, step.offered_rate, step.purpose, step.repeat, step.attempt
 
 
 def step_rules(latency: LatencyResult, settings: Settings | None, host: HostInfo) -> StepRules:

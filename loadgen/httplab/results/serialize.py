@@ -127,6 +127,7 @@ def rate_step_to_dict(step: RateStep) -> dict[str, Any]:
         "latency_us": None if step.latency is None else latency_to_dict(step.latency),
         "resources": None if step.resources is None else resources_to_dict(step.resources),
         "out_of_connections": step.out_of_connections, "raw_file": step.raw_file,
+        "attempt": step.attempt,
     }
 
 
@@ -217,7 +218,7 @@ def rate_step_from_dict(data: dict[str, Any]) -> RateStep:
         latency=_optional(latency_from_dict, data.get("latency_us")),
         resources=_optional(resources_from_dict, data.get("resources")),
         out_of_connections=data.get("out_of_connections", False),
-        raw_file=data.get("raw_file"))
+        raw_file=data.get("raw_file"), attempt=data.get("attempt", 1))
 
 
 def sustained_rate_from_dict(data: dict[str, Any]) -> SustainedRate:

@@ -1,6 +1,8 @@
 """A server's max sustainable rate from the steps it ran: the highest offered rate that
 held the target, below every rate that broke it (a rate that held above one that broke
-was luck, not capacity). Pure."""
+was luck, not capacity). A rate run twice (the search confirms a break by running the
+rate again) held when either run held: a stall of the host can break one run at any
+rate. Pure."""
 
 from __future__ import annotations
 
@@ -9,8 +11,18 @@ from httplab.model import RateStep, StepPurpose, StepVerdict, SustainedRate
 History = tuple[tuple[float, StepVerdict], ...]  # (offered rate, how it ended), in run order
 
 
+def by_rate(history: History) -> History:
+    """One entry per rate, in the order first run: held when any run of it held, else how
+    its last run ended."""
+    verdicts: dict[float, StepVerdict] = {}
+    for rate, verdict in history:
+        if rate not in verdicts or not verdicts[rate].held:
+            verdicts[rate] = verdict
+    return tuple(verdicts.items())
+
+
 def highest_held(history: History, below: float | None = None) -> float | None:
-    rates = [rate for rate, verdict in history
+    rates = [rate for rate, verdict in by_rate(history)
              if verdict.held and (below is None or rate < below)]
     return max(rates) if rates else None
 
@@ -18,7 +30,7 @@ def highest_held(history: History, below: float | None = None) -> float | None:
 def lowest_broken(history: History) -> float | None:
     """The lowest rate that broke for the server's sake (a failed run counts; the load
     tool's shortfall does not)."""
-    rates = [rate for rate, verdict in history
+    rates = [rate for rate, verdict in by_rate(history)
              if not verdict.held and verdict is not StepVerdict.LOAD_TOOL]
     return min(rates) if rates else None
 

@@ -76,8 +76,9 @@ class LatencyRunner(Runner):
         outcomes: list[StepOutcome] = []
         history: History = ()
         while (rate := next_rate(self.series.rates, history)) is not None:
+            attempt = 1 + sum(1 for earlier, _ in history if earlier == rate)
             outcome = self._checked_step(index, server, url, rate, self.series.purpose, probe,
-                                         round_number, stopped)
+                                         round_number, stopped, attempt)
             outcomes.append(outcome)
             history += ((rate, self.judge(outcome).verdict),)
             if outcome.failure and stopped():
@@ -89,30 +90,33 @@ class LatencyRunner(Runner):
 
     def _checked_step(self, index: int, server: str, url: str, rate: float,
                       purpose: StepPurpose, probe: ResourceProbe, round_number: int,
-                      stopped: Callable[[], str | None]) -> StepOutcome:
+                      stopped: Callable[[], str | None], attempt: int = 1) -> StepOutcome:
         """A step, unless the server has stopped; its verdict said as it ends."""
         if problem := stopped():
             return StepOutcome(server, rate, 0, purpose, failure=f"{problem} before this step",
-                               repeat=round_number)
-        outcome = self._step(index, server, url, rate, purpose, probe, round_number)
+                               repeat=round_number, attempt=attempt)
+        outcome = self._step(index, server, url, rate, purpose, probe, round_number, attempt)
         step = self.judge(outcome)
         self.progress.step(index, server, f"{rate:g}/s {step.verdict.value}: {step.reason}")
         return outcome
 
     def _step(self, index: int, server: str, url: str, rate: float, purpose: StepPurpose,
-              probe: ResourceProbe, round_number: int) -> StepOutcome:
+              probe: ResourceProbe, round_number: int, attempt: int) -> StepOutcome:
         plan, rounds = self.latency, self.plan.repeat
         cost = purpose is StepPurpose.COST
         connections = plan.connections_for(rate)
-        self.progress.step(index, server, f"oha -q {rate:g} -c {connections} "
-                                          f"-z {self.plan.duration_s}s{self._of_rounds(round_number)}")
+        again = " (again, to confirm it broke)" if attempt > 1 else ""
+        self.progress.step(index, server, f"oha -q {rate:g} -c {connections} -z "
+                                          f"{self.plan.duration_s}s{again}"
+                                          f"{self._of_rounds(round_number)}")
         warmup_s = plan.step_warmup_s if self.series.warmup_s is None else self.series.warmup_s
         if warmup_s:
             warm = OhaRequest(rate, warmup_s, connections, url)
-            if failure := self.steps.warm(server, warm, cost, round_number, rounds):
+            if failure := self.steps.warm(server, warm, cost, round_number, rounds, attempt):
                 self.progress.step(index, server, f"warm-up at this rate: {failure}")
         request = OhaRequest(rate, self.plan.duration_s, connections, url)
-        outcome = self.steps.measure(server, request, purpose, round_number, rounds, probe)
+        outcome = self.steps.measure(server, request, purpose, round_number, rounds, probe,
+                                     attempt)
         self.progress.spent(warmup_s + self.plan.duration_s)
         if outcome.failure:
             self.progress.step(index, server, outcome.failure)

@@ -21,23 +21,24 @@ class StepMeasurer:
         self.backend, self.raw_dir, self.loadgen_cpus = backend, raw_dir, loadgen_cpus
 
     def warm(self, server: str, request: OhaRequest, cost: bool, round_number: int,
-             rounds: int) -> str | None:
+             rounds: int, attempt: int = 1) -> str | None:
         """The unmeasured run at the step's rate; its failure, if any."""
-        stem = step_stem(server, request.rate_per_s, cost, round_number, rounds)
+        stem = step_stem(server, request.rate_per_s, cost, round_number, rounds, attempt)
         files = step_files(self.raw_dir, stem, measured=False)
         files.oha.parent.mkdir(parents=True, exist_ok=True)
         return _failure(self.backend.run_oha(request, files.oha, self.loadgen_cpus))
 
     def measure(self, server: str, request: OhaRequest, purpose: StepPurpose,
-                round_number: int, rounds: int, probe: ResourceProbe) -> StepOutcome:
+                round_number: int, rounds: int, probe: ResourceProbe,
+                attempt: int = 1) -> StepOutcome:
         stem = step_stem(server, request.rate_per_s, purpose is StepPurpose.COST,
-                         round_number, rounds)
+                         round_number, rounds, attempt)
         files = step_files(self.raw_dir, stem)
         files.oha.unlink(missing_ok=True)
         outcome, resources = self._sampled(request, files, probe)
         return StepOutcome(server, request.rate_per_s, request.connections, purpose,
                            files.oha if files.oha.exists() else None, resources,
-                           _failure(outcome), round_number)
+                           _failure(outcome), round_number, attempt)
 
     def _sampled(self, request: OhaRequest, files: RunFiles,
                  probe: ResourceProbe) -> tuple[WrkOutcome, Path | None]:
