@@ -6,42 +6,28 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from httplab.loadtools.oha.command import OhaRequest, oha_arguments, oha_time_limit_s
 from httplab.loadtools.oha.report import OhaReport, parse_oha_json
-
-FREEZING_SERVER = Path(__file__).parent / "support" / "freezing_server.py"
-PINNED_OHA = Path("/opt/oha/bin/oha")
+from httplab.paths import DEFAULT_REPO, oha_binary
+from tests.support.stand_in import stand_in_url
 
 
 def oha_executable() -> str | None:
-    return str(PINNED_OHA) if PINNED_OHA.is_file() else shutil.which("oha")
+    """The oha `make oha` built (make test builds it first), else the one on PATH."""
+    return shutil.which(oha_binary(DEFAULT_REPO))
 
 
 @pytest.fixture
 def freezing_server_url() -> Iterator[str]:
-    server = subprocess.Popen([sys.executable, str(FREEZING_SERVER), "--lifetime-s", "60"],
-                              stdout=subprocess.PIPE, text=True)
-    try:
-        line = server.stdout.readline().strip()
-        assert line.startswith("listening on 127.0.0.1:"), line
-        yield f"http://{line.removeprefix('listening on ')}/"
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+    yield from stand_in_url("freezing_server.py", "--lifetime-s", "60")
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(oha_executable() is None, reason="needs oha (/opt/oha/bin/oha or on PATH)")
+@pytest.mark.skipif(oha_executable() is None, reason="needs oha: make oha")
 def test_freezes_show_in_the_high_percentiles_not_the_median(freezing_server_url):
     request = OhaRequest(rate_per_s=500, duration_s=3, connections=50, url=freezing_server_url)
     run = subprocess.run([oha_executable(), *oha_arguments(request)], capture_output=True,
