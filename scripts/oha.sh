@@ -14,6 +14,11 @@ die() { echo "httplab: error: $*" >&2; exit 2; }
 
 present=$("$binary" --version 2>/dev/null | head -n 1 || true)
 if [ "$present" = "oha $version" ]; then exit 0; fi
+# rustup puts cargo in ~/.cargo/bin, on PATH only for shells that read ~/.profile or
+# ~/.bashrc: a CI job or a cron line may not.
+if ! command -v cargo >/dev/null && [ -x "$HOME/.cargo/bin/cargo" ]; then
+  PATH="$HOME/.cargo/bin:$PATH"
+fi
 command -v cargo >/dev/null ||
   die "cargo not found, and oha $version must be built with it: install Rust 1.88+ (https://rustup.rs, or Debian 12's cargo-web from bookworm-security), then run make oha again"
 

@@ -54,10 +54,26 @@ def test_the_oha_script_names_what_to_install_when_cargo_is_missing(repo, tmp_pa
         pytest.skip(f"cargo is on {SYSTEM_PATH} here: it cannot be hidden")
     script = subprocess.run(["bash", str(repo / "scripts" / "oha.sh"), OHA_VERSION,
                              str(tmp_path)], capture_output=True, text=True,
-                            env={**os.environ, "PATH": SYSTEM_PATH})
+                            env={**os.environ, "PATH": SYSTEM_PATH, "HOME": str(tmp_path)})
     lines = script.stderr.strip().splitlines()
     assert script.returncode == 2 and len(lines) == 1
     assert lines[0].startswith("httplab: error: cargo not found") and "rustup" in lines[0]
+
+
+def test_the_oha_script_finds_rustups_cargo_off_the_path(repo, tmp_path):
+    """A shell that read no ~/.profile has no ~/.cargo/bin on PATH; the script looks there."""
+    if shutil.which("cargo", path=SYSTEM_PATH):
+        pytest.skip(f"cargo is on {SYSTEM_PATH} here: rustup's would not be looked for")
+    root = tmp_path / "root"
+    executable(tmp_path / ".cargo" / "bin" / "cargo",
+               f'mkdir -p "{root}/bin"\n'
+               f"printf '#!/bin/sh\\necho oha {OHA_VERSION}\\n' > '{root}/bin/oha'\n"
+               f'chmod +x "{root}/bin/oha"\n')
+    script = subprocess.run(["bash", str(repo / "scripts" / "oha.sh"), OHA_VERSION, str(root)],
+                            capture_output=True, text=True,
+                            env={**os.environ, "PATH": SYSTEM_PATH, "HOME": str(tmp_path)})
+    assert script.returncode == 0, script.stderr
+    assert f"built oha {OHA_VERSION}" in script.stderr
 
 
 def test_the_oha_script_keeps_a_build_of_the_right_version(repo, tmp_path):
