@@ -63,3 +63,9 @@ def test_the_search_finds_the_knee_of_a_server_of_known_capacity(queue_url, tmp_
     (maximum,) = document["latency"]["maxima"]
     assert not maximum["limited_by_tool"]
     assert 0.85 * CAPACITY <= maximum["value"] <= 1.15 * CAPACITY, document["latency"]["steps"]
+
+
+def test_a_users_server_gets_no_servers_table(freezing_url, tmp_path):
+    run_latency(freezing_url, tmp_path, "--rates", "200", "--duration", "1s")
+    markdown = (tmp_path / LATEST / RESULTS_MD).read_text()
+    assert "Servers as run" not in markdown and "not started, checked or sampled" in markdown

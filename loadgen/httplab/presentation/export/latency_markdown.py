@@ -26,7 +26,8 @@ def render_latency_markdown(result: BenchResult) -> str:
              "", "## The same load, what each framework charges", "", _cost_intro(latency)]
     if latency.cost_rate is not None:
         lines += ["", *cost_table(result)]
-    lines += servers_table(result)
+    if latency.target_url is None:  # a server the user started: the lab knows nothing of it
+        lines += servers_table(result)
     if result.warnings:
         lines += ["", "Warnings:", "", *(f"- {warning}" for warning in result.warnings)]
     return "\n".join(lines) + "\n"
