@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from httplab.running.backends.base import Backend, StartedServer, WrkOutcome
 from httplab.model import GeneratorOutcome, ResourceUsage
 from httplab.running.resources.parse import HostCpu, SamplingError
-from httplab.running.resources.probes import read_host_cpu
+from httplab.running.resources.probes import ResourceProbe, read_host_cpu
 from httplab.running.resources.sampler import DEFAULT_INTERVAL_S, Sampler, busy_cores
 from httplab.results.serialize import resources_to_dict
 from httplab.results.store import write_generators_file
@@ -51,9 +52,7 @@ class Measurer:
     def measured(self, started: StartedServer, request: WrkRequest, repeat: int,
                  repeats: int) -> RunOutcome:
         files = self._measured_files(started, request, repeat, repeats)
-        probe = self.backend.resource_probe(started)
-        return self._run(request, files,
-                         Sampler(probe, getattr(probe, "interval_s", DEFAULT_INTERVAL_S)))
+        return self._run(request, files, sampler_for(self.backend.resource_probe(started)))
 
     def _measured_files(self, started: StartedServer, request: WrkRequest, repeat: int,
                         repeats: int) -> RunFiles:
@@ -72,25 +71,20 @@ class Measurer:
                                request.url)
         outcome = self.backend.run_h2load(h2load, files.stem, started.manifest.port,
                                           self.loadgen_cpus)
-        failure = None
-        if outcome.exit_code != 0:
-            failure = f"h2load exited with {outcome.exit_code}: {outcome.stderr or 'no message'}"
-        return FairnessOutcome(_existing(files.h2load), _existing(files.sockets), failure)
+        return FairnessOutcome(_existing(files.h2load), _existing(files.sockets),
+                               tool_failure("h2load", outcome))
 
     def _run(self, request: WrkRequest, files: RunFiles, sampler: Sampler | None) -> RunOutcome:
         if self.backend.load_generators:
             return self._spread(request, files, sampler)
         text_path, json_path = files.text, files.json
         json_path.unlink(missing_ok=True)
-        if sampler is None:
-            outcome = self.backend.run_wrk(request, text_path, json_path, self.loadgen_cpus)
-            usage = None
-        else:
-            outcome, usage = self._sampled(request, text_path, json_path, sampler)
-        failure = None
-        if outcome.exit_code != 0:
-            failure = f"wrk exited with {outcome.exit_code}: {outcome.stderr or 'no message'}"
-        return RunOutcome(text_path, _existing(json_path), write_resources(files, usage), failure)
+        def run() -> WrkOutcome:
+            return self.backend.run_wrk(request, text_path, json_path, self.loadgen_cpus)
+
+        outcome, usage = (run(), None) if sampler is None else sampled_run(run, sampler, "wrk")
+        return RunOutcome(text_path, _existing(json_path), write_resources(files, usage),
+                          tool_failure("wrk", outcome))
 
     def _spread(self, request: WrkRequest, files: RunFiles,
                 sampler: Sampler | None) -> RunOutcome:
@@ -111,16 +105,31 @@ class Measurer:
         # Each generator's failure stays its own: collect.py fails the run, naming it.
         return RunOutcome(None, None, resources, None, generators)
 
-    def _sampled(self, request: WrkRequest, text_path: Path, json_path: Path,
-                 sampler: Sampler) -> tuple[WrkOutcome, ResourceUsage]:
-        """A measured run: the server sampled throughout, the host's CPU read around it."""
-        host_before, started_at = host_cpu(), time.monotonic()
-        with sampler:
-            outcome = self.backend.run_wrk(request, text_path, json_path, self.loadgen_cpus)
-        wall_s, host_after = time.monotonic() - started_at, host_cpu()
-        host_busy = (busy_cores(host_before, host_after, wall_s, TICKS_PER_SECOND)
-                     if host_before and host_after else None)
-        return outcome, with_load_figures(sampler.usage(), outcome.cpu_seconds, wall_s, host_busy)
+
+
+def sampler_for(probe: ResourceProbe) -> Sampler:
+    return Sampler(probe, getattr(probe, "interval_s", DEFAULT_INTERVAL_S))
+
+
+def sampled_run(run: Callable[[], WrkOutcome], sampler: Sampler,
+                tool: str) -> tuple[WrkOutcome, ResourceUsage]:
+    """A measured run of a load tool: the server sampled throughout, the host's CPU read
+    around it, the tool's own CPU beside them."""
+    host_before, started_at = host_cpu(), time.monotonic()
+    with sampler:
+        outcome = run()
+    wall_s, host_after = time.monotonic() - started_at, host_cpu()
+    host_busy = (busy_cores(host_before, host_after, wall_s, TICKS_PER_SECOND)
+                 if host_before and host_after else None)
+    return outcome, with_load_figures(sampler.usage(), outcome.cpu_seconds, wall_s, host_busy,
+                                      tool)
+
+
+def tool_failure(tool: str, outcome: WrkOutcome) -> str | None:
+    """None when the load tool exited 0; else what it exited with and said."""
+    if outcome.exit_code == 0:
+        return None
+    return f"{tool} exited with {outcome.exit_code}: {outcome.stderr or 'no message'}"
 
 
 def _existing(path: Path) -> Path | None:

@@ -3,17 +3,16 @@ server's CPU and memory sampled while it measures (as measure.py does for wrk)."
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from httplab.loadtools.oha.command import OhaRequest
 from httplab.model import StepOutcome, StepPurpose
-from httplab.run_layout import RunFiles, step_files, step_stem
-from httplab.running.backends.base import Backend, StartedServer, WrkOutcome
-from httplab.running.measure import TICKS_PER_SECOND, host_cpu, with_load_figures, \
-    write_resources
+from httplab.run_layout import step_files, step_stem
+from httplab.running.backends.base import Backend, WrkOutcome
+from httplab.running.measure import sampled_run, sampler_for, tool_failure, write_resources
 from httplab.running.resources.probes import ResourceProbe
-from httplab.running.resources.sampler import DEFAULT_INTERVAL_S, Sampler, busy_cores
+
+TOOL = "oha"
 
 
 class StepMeasurer:
@@ -26,7 +25,7 @@ class StepMeasurer:
         stem = step_stem(server, request.rate_per_s, cost, round_number, rounds, attempt)
         files = step_files(self.raw_dir, stem, measured=False)
         files.oha.parent.mkdir(parents=True, exist_ok=True)
-        return _failure(self.backend.run_oha(request, files.oha, self.loadgen_cpus))
+        return tool_failure(TOOL, self.backend.run_oha(request, files.oha, self.loadgen_cpus))
 
     def measure(self, server: str, request: OhaRequest, purpose: StepPurpose,
                 round_number: int, rounds: int, probe: ResourceProbe,
@@ -35,27 +34,12 @@ class StepMeasurer:
                          round_number, rounds, attempt)
         files = step_files(self.raw_dir, stem)
         files.oha.unlink(missing_ok=True)
-        outcome, resources = self._sampled(request, files, probe)
+
+        def run() -> WrkOutcome:
+            return self.backend.run_oha(request, files.oha, self.loadgen_cpus)
+
+        outcome, usage = sampled_run(run, sampler_for(probe), TOOL)
         return StepOutcome(server, request.rate_per_s, request.connections, purpose,
-                           files.oha if files.oha.exists() else None, resources,
-                           _failure(outcome), round_number, attempt)
-
-    def _sampled(self, request: OhaRequest, files: RunFiles,
-                 probe: ResourceProbe) -> tuple[WrkOutcome, Path | None]:
-        """oha with the server sampled throughout and the host's CPU read around it."""
-        host_before, started_at = host_cpu(), time.monotonic()
-        sampler = Sampler(probe, getattr(probe, "interval_s", DEFAULT_INTERVAL_S))
-        with sampler:
-            outcome = self.backend.run_oha(request, files.oha, self.loadgen_cpus)
-        wall_s, host_after = time.monotonic() - started_at, host_cpu()
-        host_busy = (busy_cores(host_before, host_after, wall_s, TICKS_PER_SECOND)
-                     if host_before and host_after else None)
-        usage = with_load_figures(sampler.usage(), outcome.cpu_seconds, wall_s, host_busy,
-                                  tool="oha")
-        return outcome, write_resources(files, usage)
-
-
-def _failure(outcome: WrkOutcome) -> str | None:
-    if outcome.exit_code == 0:
-        return None
-    return f"oha exited with {outcome.exit_code}: {outcome.stderr or 'no message'}"
+                           files.oha if files.oha.exists() else None,
+                           write_resources(files, usage), tool_failure(TOOL, outcome),
+                           round_number, attempt)
