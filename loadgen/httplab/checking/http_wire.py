@@ -42,9 +42,9 @@ def request_bytes(path: str, method: str = "GET", version: str = "HTTP/1.1",
 class Connection:
     """One kept-alive TCP connection that reads responses in order."""
 
-    def __init__(self, host: str, port: int, timeout: float):
+    def __init__(self, host: str, port: int, timeout: float, host_header: str = "127.0.0.1"):
         self._sock = socket.create_connection((host, port), timeout=timeout)
-        self._buffer = b""
+        self._buffer, self._host_header = b"", host_header
 
     def __enter__(self) -> "Connection":
         return self
@@ -60,7 +60,7 @@ class Connection:
 
     def request(self, path: str, method: str = "GET", body: bytes | None = None) -> Response:
         """Sends one HTTP/1.1 request and reads its response; a HEAD's has no body."""
-        self.send(request_bytes(path, method, body=body))
+        self.send(request_bytes(path, method, host=self._host_header, body=body))
         return self.read_response(head_only=method == "HEAD")
 
     def read_response(self, head_only: bool = False) -> Response:

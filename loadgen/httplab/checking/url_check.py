@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
-import http.client
 from urllib.parse import urlsplit
+
+from httplab.checking.http_wire import Connection, WireError
 
 TIMEOUT_S = 5.0
 
@@ -16,16 +17,13 @@ class UrlCheckError(Exception):
 def check_answers(url: str, timeout_s: float = TIMEOUT_S) -> int:
     """The status of one GET of `url`; UrlCheckError unless it is 2xx."""
     parts = urlsplit(url)
-    path = parts.path + (f"?{parts.query}" if parts.query else "")
-    connection = http.client.HTTPConnection(parts.hostname, parts.port or 80, timeout=timeout_s)
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     try:
-        connection.request("GET", path or "/")
-        status = connection.getresponse().status
-    except (OSError, http.client.HTTPException) as error:
+        with Connection(parts.hostname, parts.port or 80, timeout_s, parts.netloc) as connection:
+            status = connection.get(path).status
+    except (OSError, WireError) as error:
         raise UrlCheckError(f"URL {url} does not answer: {error}; start your server first, "
                             "or check the address") from None
-    finally:
-        connection.close()
     if not 200 <= status < 300:
         raise UrlCheckError(f"URL {url} answered a GET with {status}, not 2xx: point URL at a "
                             "path that answers 200")
