@@ -4,11 +4,11 @@ and writes results after every server."""
 from __future__ import annotations
 
 import os
-import signal
 from collections.abc import Mapping
 from pathlib import Path
 
-from httplab.commands.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, finish, say
+from httplab.commands.common import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, finish,
+                                     interrupt_on_sigterm, say)
 from httplab.manifest import discover
 from httplab.model import ServerOutcome
 from httplab.paths import LUA_SCRIPT, results_root, servers_dir
@@ -29,7 +29,7 @@ def run_bench(settings: Mapping[str, str], repo: Path, results_dir: Path | None)
     """The bench the settings (flag -> text, as bench_settings lists them) ask for. A bad
     setting raises PlanError before anything starts."""
     plan = make_plan(settings, discover(servers_dir(repo)), frozenset(usable_cpu_set()))
-    signal.signal(signal.SIGTERM, _raise_interrupt)  # so `kill` cleans up like Ctrl-C
+    interrupt_on_sigterm()
     return bench(plan, make_backend(plan, repo, settings["base-images"]),
                  results_dir or results_root(repo), repo / settings["image"], repo)
 
@@ -44,10 +44,6 @@ def make_backend(plan: BenchPlan, repo: Path, base_images: str) -> Backend:
     # HTTPLAB_COMPOSE="docker-compose" picks Compose v1 where both are installed.
     return DockerBackend(repo, base_images, os.environ.get("HTTPLAB_COMPOSE"),
                          topology=plan.topology)
-
-
-def _raise_interrupt(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
 
 
 def bench(plan: BenchPlan, backend: Backend, results_root: Path, image: Path, repo: Path) -> int:

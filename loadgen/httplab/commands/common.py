@@ -3,6 +3,7 @@ closing summary of a finished run."""
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 
@@ -11,6 +12,15 @@ from httplab.run_layout import RESULTS_MD
 from httplab.results.warning_groups import kinds_in_words, warning_groups
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+def interrupt_on_sigterm() -> None:
+    """`kill` cleans up like Ctrl-C: SIGTERM raises KeyboardInterrupt."""
+    signal.signal(signal.SIGTERM, _raise_interrupt)
+
+
+def _raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def say(message: str) -> None:

@@ -4,14 +4,14 @@ every server."""
 
 from __future__ import annotations
 
-import signal
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from httplab.checking.url_check import UrlCheckError, check_answers
-from httplab.commands.bench import _raise_interrupt, make_backend
-from httplab.commands.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, finish, say
+from httplab.commands.bench import make_backend
+from httplab.commands.common import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, finish,
+                                     interrupt_on_sigterm, say)
 from httplab.manifest import discover
 from httplab.model import (BenchResult, HostInfo, LatencyResult, RateStep, ServerOutcome,
                            ServerRecord, StepOutcome, StepPurpose)
@@ -35,7 +35,7 @@ from httplab.running.rate_search import RateSpec
 def run_latency(settings: Mapping[str, str], repo: Path, results_dir: Path | None) -> int:
     """The latency run the settings ask for; PlanError on a bad setting, before anything."""
     plan = make_latency_plan(settings, discover(servers_dir(repo)), frozenset(usable_cpu_set()))
-    signal.signal(signal.SIGTERM, _raise_interrupt)
+    interrupt_on_sigterm()
     backend = make_backend(plan.bench, repo, settings["base-images"])
     return latency(plan, backend, results_dir or results_root(repo), repo / settings["image"],
                    repo)
@@ -54,9 +54,14 @@ class LatencyRun:
     base: LatencyResult
     rules: StepRules
     outcomes: list[ServerOutcome]
+    steps_read: dict[StepOutcome, RateStep] = field(default_factory=dict)
 
     def judge(self, outcome: StepOutcome) -> RateStep:
-        return read_step(outcome, self.rules)
+        """The step read and judged once: the search asks as it ends, the results after
+        every server."""
+        if outcome not in self.steps_read:
+            self.steps_read[outcome] = read_step(outcome, self.rules)
+        return self.steps_read[outcome]
 
     def server_done(self, outcome: ServerOutcome) -> None:
         self.outcomes.append(outcome)
@@ -65,7 +70,7 @@ class LatencyRun:
 
     def result(self) -> BenchResult:
         return assemble_latency(self.outcomes, settings_of(self.plan.bench), self.host,
-                                self.stamp, self.commit, self.base, self.rules)
+                                self.stamp, self.commit, self.base, self.judge)
 
 
 def latency(plan: LatencyPlan, backend: Backend, results_root: Path, image: Path,

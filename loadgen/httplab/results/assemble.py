@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from httplab.results.collect import cells_from_outcomes
-from httplab.results.latency_steps import StepRules, latency_result, read_step
+from httplab.results.latency_steps import latency_result
 from httplab.manifest import ServerManifest
-from httplab.model import (BenchResult, EngineRecord, HostInfo, LatencyResult, ServerOutcome,
-                           ServerRecord, Settings)
+from httplab.model import (BenchResult, EngineRecord, HostInfo, LatencyResult, RateStep,
+                           ServerOutcome, ServerRecord, Settings, StepOutcome)
 from httplab.results.serialize import FORMAT_VERSION
 from httplab.results.warning_groups import cell_warnings
 
@@ -45,9 +46,10 @@ def assemble(outcomes: list[ServerOutcome], settings: Settings, host: HostInfo,
 
 def assemble_latency(outcomes: list[ServerOutcome], settings: Settings, host: HostInfo,
                      created_utc: str, lab_commit: str | None, base: LatencyResult,
-                     rules: StepRules) -> BenchResult:
-    """A make latency run: no wrk cells, every fixed-rate step read and judged."""
-    steps = tuple(read_step(step, rules) for outcome in outcomes for step in outcome.steps)
+                     read: Callable[[StepOutcome], RateStep]) -> BenchResult:
+    """A make latency run: no wrk cells, every fixed-rate step read and judged by `read`
+    (read_step with the run's rules)."""
+    steps = tuple(read(step) for outcome in outcomes for step in outcome.steps)
     return BenchResult(format_version=FORMAT_VERSION, created_utc=created_utc,
                        settings=settings, host=host, servers=first_record_per_server(outcomes),
                        cells=(), lab_commit=lab_commit, latency=latency_result(steps, base))
