@@ -27,11 +27,14 @@ def highest_held(history: History, below: float | None = None) -> float | None:
     return max(rates) if rates else None
 
 
+def broke_for_the_server(verdict: StepVerdict) -> bool:
+    """Not held, and not the load tool's shortfall (a failed run counts)."""
+    return not verdict.held and verdict is not StepVerdict.LOAD_TOOL
+
+
 def lowest_broken(history: History) -> float | None:
-    """The lowest rate that broke for the server's sake (a failed run counts; the load
-    tool's shortfall does not)."""
-    rates = [rate for rate, verdict in by_rate(history)
-             if not verdict.held and verdict is not StepVerdict.LOAD_TOOL]
+    """The lowest rate that broke for the server's sake."""
+    rates = [rate for rate, verdict in by_rate(history) if broke_for_the_server(verdict)]
     return min(rates) if rates else None
 
 

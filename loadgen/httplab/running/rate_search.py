@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from httplab.model import StepVerdict
-from httplab.results.sustained import History, highest_held, lowest_broken, tool_limited
+from httplab.results.sustained import (History, broke_for_the_server, highest_held,
+                                       lowest_broken, tool_limited)
 
 START_RATE = 1000.0
 GROWTH = 2.0
@@ -63,7 +63,7 @@ def _to_confirm(history: History) -> bool:
     """The last step broke the target for the server's sake, on its rate's first run."""
     rate, verdict = history[-1]
     first_run = sum(1 for earlier, _ in history if earlier == rate) == 1
-    return first_run and not verdict.held and verdict is not StepVerdict.LOAD_TOOL
+    return first_run and broke_for_the_server(verdict)
 
 
 def _round_rate(rate: float) -> float:
