@@ -6,7 +6,8 @@ import pytest
 
 from httplab.loadtools.oha.report import parse_oha_json
 from httplab.model import StepVerdict
-from httplab.results.step_verdict import ToolLoad, error_kinds, judge_step
+from httplab.results.bottleneck import CpuFigures
+from httplab.results.step_verdict import error_kinds, judge_step
 
 FIXTURES = Path(__file__).parent / "fixtures" / "oha"
 SLO_10_MS = 10_000.0
@@ -30,16 +31,21 @@ def test_verdict_of_a_capture(name, slo_us, verdict):
     assert judge_step(report(name), None, slo_us, 50).verdict is verdict
 
 
-@pytest.mark.parametrize("load, verdict", [
-    (ToolLoad(tool=1.9, tool_limit=2, server=0.1, host_busy=2.0, host_cores=2), StepVerdict.LOAD_TOOL),
-    (ToolLoad(tool=0.95, tool_limit=1, server=0.9, host_busy=1.9, host_cores=2), StepVerdict.LOAD_TOOL),
-    (ToolLoad(tool=1.0, tool_limit=2, server=0.9, host_busy=1.9, host_cores=2), StepVerdict.LOAD_TOOL),
-    (ToolLoad(tool=0.8, tool_limit=2, server=1.1, host_busy=1.9, host_cores=2), StepVerdict.P99),
-    (ToolLoad(tool=1.0, tool_limit=2, server=0.6, host_busy=1.6, host_cores=2), StepVerdict.P99),
-    (ToolLoad(tool=None, tool_limit=2, server=0.6, host_busy=1.9, host_cores=2), StepVerdict.P99),
+def figures(tool, tool_limit, server, host_busy) -> CpuFigures:
+    """A 2-core host's step: the load tool's and the server's cores, the host's busy ones."""
+    return CpuFigures(server, 2, tool, tool_limit, host_busy, 2, tool="oha")
+
+
+@pytest.mark.parametrize("cpu, verdict", [
+    (figures(tool=1.9, tool_limit=2, server=0.1, host_busy=2.0), StepVerdict.LOAD_TOOL),
+    (figures(tool=0.95, tool_limit=1, server=0.9, host_busy=1.9), StepVerdict.LOAD_TOOL),
+    (figures(tool=1.0, tool_limit=2, server=0.9, host_busy=1.9), StepVerdict.LOAD_TOOL),
+    (figures(tool=0.8, tool_limit=2, server=1.1, host_busy=1.9), StepVerdict.P99),
+    (figures(tool=1.0, tool_limit=2, server=0.6, host_busy=1.6), StepVerdict.P99),
+    (figures(tool=None, tool_limit=2, server=0.6, host_busy=1.9), StepVerdict.P99),
 ])
-def test_a_tool_that_fell_behind_is_told_apart_by_its_cpu(load, verdict):
-    assert judge_step(report("netty-behind-200000"), None, SLO_10_MS, 50, load).verdict is verdict
+def test_a_tool_that_fell_behind_is_told_apart_by_its_cpu(cpu, verdict):
+    assert judge_step(report("netty-behind-200000"), None, SLO_10_MS, 50, cpu).verdict is verdict
 
 
 def test_a_failed_run_says_why():

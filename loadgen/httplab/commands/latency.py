@@ -114,7 +114,7 @@ def _new_run(plan: LatencyPlan, backend: Backend, results_root: Path, image: Pat
     base = LatencyResult(plan.slo_p99_us, rates, (), (), plan.cost_rate,
                          "COST_RATE" if plan.cost_rate is not None else "",
                          plan.url, versions.get("oha"), float(plan.step_warmup_s))
-    rules = step_rules(base, settings_of(plan.bench), host)
+    rules = step_rules(base, settings_of(plan.bench), host.cores)
     return LatencyRun(plan, new_run_dir(results_root, stamp), image, host, stamp,
                       lab_commit(repo), base, rules, [])
 

@@ -44,7 +44,7 @@ def _report_latency(earlier: BenchResult, raw_dir: Path, out_dir: Path,
     """A make latency run, rebuilt from its oha JSON and resources files; the target and
     the host are the ones its results.json recorded."""
     latency = earlier.latency
-    rules = step_rules(latency, earlier.settings, earlier.host)
+    rules = step_rules(latency, earlier.settings, earlier.host.cores)
     outcomes = find_step_outcomes(raw_dir, latency.slo_p99_us, latency.rates)
     if not outcomes:
         say(f"error: no <server>-q<rate>.oha.json files in {raw_dir}")

@@ -10,13 +10,16 @@ from pathlib import Path
 from httplab.loadtools.oha.command import oha_connections
 from httplab.loadtools.oha.report import OhaReport, parse_oha_json
 from httplab.loadtools.json_fields import ToolJsonError
-from httplab.model import (HostInfo, LatencyResult, RateStep, ResourceUsage, Settings,
+from httplab.model import (LatencyResult, RateStep, ResourceUsage, Settings,
                            StepOutcome, StepPurpose)
-from httplab.results.bottleneck import cpuset_size
+from httplab.results.bottleneck import CpuFigures, cpuset_size
 from httplab.results.collect import read_resources
-from httplab.results.step_verdict import ToolLoad, error_kinds, judge_step
+from httplab.results.step_verdict import error_kinds, judge_step
 from httplab.results.sustained import sustained_rates
 from httplab.run_layout import parse_step_name, run_dir_of, step_files
+
+
+TOOL = "oha"  # the load tool whose output these steps are
 
 
 @dataclass(frozen=True)
@@ -24,8 +27,14 @@ class StepRules:
     """What a step is judged against: the target, and the cores each side may use."""
 
     slo_p99_us: float
+    server_cores: float  # the server's cpuset, or every core of the host
     tool_cores: float  # the load tool's cpuset, or every core of the host
     host_cores: float
+
+    def cpu_figures(self, usage: ResourceUsage) -> CpuFigures:
+        """The step's cores beside what each side may use, as the bottleneck rule takes them."""
+        return CpuFigures(usage.cpu_cores, self.server_cores, usage.loadgen_cores,
+                          self.tool_cores, usage.host_busy_cores, self.host_cores, tool=TOOL)
 
 
 def read_step(outcome: StepOutcome, rules: StepRules) -> RateStep:
@@ -33,7 +42,7 @@ def read_step(outcome: StepOutcome, rules: StepRules) -> RateStep:
     report, failure = _report(outcome)
     usage = read_resources(outcome.resources_path) if outcome.resources_path else None
     judgement = judge_step(report, failure, rules.slo_p99_us, outcome.connections,
-                           _tool_load(usage, rules))
+                           rules.cpu_figures(usage) if usage else None)
     step = RateStep(outcome.server, outcome.offered_rate, outcome.connections, outcome.purpose,
                     judgement.verdict, judgement.reason, outcome.repeat, resources=usage,
                     out_of_connections=judgement.out_of_connections,
@@ -59,13 +68,6 @@ def _report(outcome: StepOutcome) -> tuple[OhaReport | None, str | None]:
                               str(path)), None
     except ToolJsonError as error:
         return None, str(error)
-
-
-def _tool_load(usage: ResourceUsage | None, rules: StepRules) -> ToolLoad | None:
-    if usage is None:
-        return None
-    return ToolLoad(usage.loadgen_cores, rules.tool_cores, usage.cpu_cores,
-                    usage.host_busy_cores, rules.host_cores)
 
 
 def _relative(path: Path | None) -> str | None:
@@ -120,9 +122,11 @@ def _step_key(step: RateStep) -> tuple[str, float, StepPurpose, int, int]:
     return step.server, step.offered_rate, step.purpose, step.repeat, step.attempt
 
 
-def step_rules(latency: LatencyResult, settings: Settings | None, host: HostInfo) -> StepRules:
-    """The rules a run's steps were judged by: its target, and the cores of its host and
-    of the load tool's cpuset (every core when unpinned)."""
-    cores = float(host.cores or 1)
+def step_rules(latency: LatencyResult, settings: Settings | None,
+               host_cores: int | None) -> StepRules:
+    """The rules a run's steps are judged by: its target, and the cores of the host and of
+    the server's and the load tool's cpusets (every core when unpinned; 1 when unknown)."""
+    cores = float(host_cores or 1)
+    server = cpuset_size(settings.server_cpus if settings else None)
     tool = cpuset_size(settings.loadgen_cpus if settings else None)
-    return StepRules(latency.slo_p99_us, float(tool or cores), cores)
+    return StepRules(latency.slo_p99_us, float(server or cores), float(tool or cores), cores)

@@ -23,36 +23,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from httplab.loadtools.oha.report import DEADLINE_ERROR, OhaReport
-from httplab.model import ResourceUsage, StepVerdict
-from httplab.results.bottleneck import SATURATED
+from httplab.model import StepVerdict
+from httplab.results.bottleneck import SATURATED, CpuFigures
 
 HELD_SHARE = 0.99
 MAX_ERROR_SHARE = 0.001
 OUT_OF_CONNECTIONS = 0.9
 _US_PER_S = 1e6
-
-
-@dataclass(frozen=True)
-class ToolLoad:
-    """Cores (CPU seconds a second) during the step; None: not measured."""
-
-    tool: float | None
-    tool_limit: float  # the cores the load tool may use
-    server: float | None
-    host_busy: float | None
-    host_cores: float
-
-    def tool_saturated(self) -> bool:
-        return self.tool is not None and self.tool >= SATURATED * self.tool_limit
-
-    def tool_took_the_host(self) -> bool:
-        return (None not in (self.tool, self.server, self.host_busy)
-                and self.host_busy >= SATURATED * self.host_cores and self.tool >= self.server)
-
-    def words(self) -> str:
-        tool = "unknown" if self.tool is None else f"{self.tool:.2f}"
-        return (f"the load tool used {tool} of {self.tool_limit:g} cores, the host "
-                f"{_cores(self.host_busy)} of {self.host_cores:g}")
 
 
 @dataclass(frozen=True)
@@ -63,8 +40,9 @@ class StepJudgement:
 
 
 def judge_step(report: OhaReport | None, failure: str | None, slo_p99_us: float,
-               connections: int, load: ToolLoad | None = None) -> StepJudgement:
-    """How the step ended; `load`: the CPU figures of the step, when measured."""
+               connections: int, cpu: CpuFigures | None = None) -> StepJudgement:
+    """How the step ended; `cpu`: the step's CPU figures (the load tool as the load
+    generator), when measured."""
     if report is None or failure:
         return StepJudgement(StepVerdict.FAILED, failure or "the load tool left no report")
     full = out_of_connections(report, connections)
@@ -75,10 +53,10 @@ def judge_step(report: OhaReport | None, failure: str | None, slo_p99_us: float,
     if errors > MAX_ERROR_SHARE:
         return StepJudgement(StepVerdict.ERRORS, f"{errors:.2%} of requests failed "
                                                  f"(at most {MAX_ERROR_SHARE:.1%})", full)
-    if achieved < HELD_SHARE and load is not None and _tool_limited(load):
+    if achieved < HELD_SHARE and cpu is not None and _tool_limited(cpu):
         return StepJudgement(StepVerdict.LOAD_TOOL, f"the load tool could not hold the rate: "
                                                     f"{achieved:.1%} of it answered while "
-                                                    f"{load.words()}", full)
+                                                    f"{_tool_words(cpu)}", full)
     if not p99_held:
         return StepJudgement(StepVerdict.P99, f"p99 {_ms(p99)} over the target of "
                                               f"{_ms(slo_p99_us)}", full)
@@ -114,8 +92,21 @@ def error_kinds(report: OhaReport) -> tuple[tuple[str, int], ...]:
     return tuple(statuses + failures)
 
 
-def _tool_limited(load: ToolLoad) -> bool:
-    return load.tool_saturated() or load.tool_took_the_host()
+def _tool_limited(cpu: CpuFigures) -> bool:
+    """Rule 3: the tool's cpuset saturated, or a saturated host where it took at least the
+    server's share."""
+    tool, server, host_busy = cpu.loadgen, cpu.server, cpu.host_busy
+    if tool is None:
+        return False
+    took_the_host = (server is not None and host_busy is not None
+                     and host_busy >= SATURATED * cpu.host_cores and tool >= server)
+    return tool >= SATURATED * cpu.loadgen_limit or took_the_host
+
+
+def _tool_words(cpu: CpuFigures) -> str:
+    tool = "unknown" if cpu.loadgen is None else f"{cpu.loadgen:.2f}"
+    return (f"the load tool used {tool} of {cpu.loadgen_limit:g} cores, the host "
+            f"{_cores(cpu.host_busy)} of {cpu.host_cores:g}")
 
 
 def _cores(value: float | None) -> str:
