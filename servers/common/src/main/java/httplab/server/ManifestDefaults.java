@@ -6,10 +6,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
- * The worker default and the port from the server's own server.toml, which the build
- * packages into the jar (servers/pom.xml), so the manifest is their one statement.
+ * The worker default, the port and a fixed blocking pool size from the server's own
+ * server.toml, which the build packages into the jar (servers/pom.xml), so the manifest is
+ * their one statement. blockingPool is 0 when the manifest gives no count (the pool is the
+ * framework's own default, which the server reads from the framework).
  */
-record ManifestDefaults(int port, int workers) {
+record ManifestDefaults(int port, int workers, int blockingPool) {
     static final String RESOURCE = "/httplab/server.toml";
     static final String CPUS = "cpus";
 
@@ -32,7 +34,7 @@ record ManifestDefaults(int port, int workers) {
         } catch (IllegalArgumentException e) {
             throw broken(e.getMessage());
         }
-        return new ManifestDefaults(port(values), workers(values, cpus));
+        return new ManifestDefaults(port(values), workers(values, cpus), blockingPool(values));
     }
 
     private static int port(Map<String, String> values) {
@@ -56,6 +58,16 @@ record ManifestDefaults(int port, int workers) {
                     + ServerConfig.MAX_WORKERS);
         }
         return workers;
+    }
+
+    /** A count, or 0 when blocking_pool is absent or an expression over the CPUs. */
+    private static int blockingPool(Map<String, String> values) {
+        Integer count = integerOrNull(values.getOrDefault("blocking_pool", ""));
+        if (count != null && (count < 1 || count > ServerConfig.MAX_WORKERS)) {
+            throw broken("blocking_pool: '" + count + "' is not a count from 1 to "
+                    + ServerConfig.MAX_WORKERS);
+        }
+        return count == null ? 0 : count;
     }
 
     private static String required(Map<String, String> values, String key) {

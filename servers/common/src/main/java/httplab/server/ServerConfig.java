@@ -13,11 +13,13 @@ public final class ServerConfig {
     private final String bindAddress;
     private final int port;
     private final int workers;
+    private final int blockingPool;
 
-    private ServerConfig(String bindAddress, int port, int workers) {
+    private ServerConfig(String bindAddress, int port, int workers, int blockingPool) {
         this.bindAddress = bindAddress;
         this.port = port;
         this.workers = workers;
+        this.blockingPool = blockingPool;
     }
 
     /**
@@ -35,7 +37,7 @@ public final class ServerConfig {
         if (bind.isEmpty()) {
             throw new ConfigException("BIND_ADDRESS must not be empty");
         }
-        return new ServerConfig(bind, port, workers);
+        return new ServerConfig(bind, port, workers, defaults.blockingPool());
     }
 
     static int parseInt(Map<String, String> env, String name, int fallback, int min, int max) {
@@ -70,6 +72,11 @@ public final class ServerConfig {
 
     public int workers() {
         return workers;
+    }
+
+    /** The manifest's blocking_pool count; 0 when the pool is the framework's default. */
+    public int blockingPool() {
+        return blockingPool;
     }
 
     public String endpoint() {
