@@ -35,6 +35,10 @@ BENCH_SETTINGS = (
     ("ceiling", "1", "1: measure the reference server (nginx) first, as the ceiling; 0: do not"),
     ("fairness", "1", "1: h2load after each measured run, as long, for per-connection "
                       "fairness; 0: do not"),
+    ("workload", "plaintext", "what each request asks: plaintext (hello world), json, delay "
+                              "(an answer after DELAY_MS, no thread held), blocking (a pool "
+                              "thread held DELAY_MS), or several, comma-separated"),
+    ("delay-ms", "10", "the wait of the delay and blocking workloads, in ms (1-10000)"),
     ("backend", "docker", "docker, or local (java -jar and wrk on this host)"),
     ("base-images", "auto", "docker: official images, local ones (make base-images), or auto: "
                             "official when they can be pulled"),

@@ -10,6 +10,40 @@ from pathlib import Path
 from typing import Iterable
 
 
+WAITING_WORKLOADS = ("delay", "blocking")
+
+
+@dataclass(frozen=True)
+class Workload:
+    """What each request asks of the server: plaintext (the hello world of the original
+    protocol), json (a serialized object), delay (an answer after delay_ms without a thread
+    held) or blocking (a thread of the blocking pool held for delay_ms)."""
+
+    name: str = "plaintext"
+    delay_ms: int | None = None  # delay and blocking only
+
+    @property
+    def waits(self) -> bool:
+        """The handler waits delay_ms per request: Little's law bounds the rate."""
+        return self.name in WAITING_WORKLOADS
+
+    @property
+    def key(self) -> str:
+        """How names and tables say it: plaintext, json, delay-10ms, blocking-10ms."""
+        return f"{self.name}-{self.delay_ms}ms" if self.waits else self.name
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} {self.delay_ms} ms" if self.waits else self.name
+
+    @property
+    def is_plaintext(self) -> bool:
+        return self.name == "plaintext"
+
+
+PLAINTEXT = Workload()
+
+
 @dataclass(frozen=True)
 class Latency:
     """Latency of one wrk run, in microseconds. Unknown values are None."""
@@ -205,6 +239,9 @@ class ResourceUsage:
     loadgen_cores: float | None = None
     loadgen_source: str | None = None  # "wrk process", or "host less server" (an estimate)
     host_busy_cores: float | None = None
+    # The most live threads of the server's blocking pool (by their name prefix) while
+    # sampled: pools that start threads on demand show here how many they started.
+    pool_threads_max: int | None = None
 
 
 @dataclass(frozen=True)
@@ -254,6 +291,7 @@ class Cell:
     resources: tuple[ResourceUsage, ...] = ()
     rounds: tuple[int, ...] = ()  # the round of each run, in the order of runs
     fairness: tuple[FairnessRun, ...] = ()  # h2load's runs of this cell (FAIRNESS=1)
+    workload: Workload = PLAINTEXT
 
 
 class WarningKind(str, Enum):
@@ -303,6 +341,7 @@ class Settings:
     loadgen_hosts: tuple[str, ...] = ()
     target_address: str = "127.0.0.1"
     fairness: bool = False  # h2load after each measured run (FAIRNESS)
+    workloads: tuple[Workload, ...] = (PLAINTEXT,)
 
 
 @dataclass(frozen=True)
@@ -371,6 +410,10 @@ class ServerRecord:
     log_file: str | None = None  # its whole output, relative to the run directory
     role: str = "framework"  # or "reference": the ceiling the frameworks are measured against
     setting: str = "original"  # its worker setting: the write-up's, or the framework's default
+    # The most threads of the pool /blocking runs on, as configured (None: no such pool,
+    # as for the reference), and what those threads are.
+    blocking_pool: int | None = None
+    blocking_pool_kind: str = ""
 
     @property
     def is_reference(self) -> bool:
@@ -517,6 +560,7 @@ class CellOutcome:
     # h2load's output and the socket snapshot taken during it (FAIRNESS=1), when it ran.
     h2load_path: Path | None = None
     sockets_path: Path | None = None
+    workload: Workload = PLAINTEXT
 
 
 @dataclass(frozen=True)

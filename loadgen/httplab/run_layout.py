@@ -15,10 +15,12 @@
         raw/<step>.resources.json  the server's CPU and memory sampled during it
         raw/unmeasured/<step>.oha.json   the unmeasured run at that rate before it
 
-A measured run's stem is <server>-t<threads>-c<connections>[-r<round>], the server by its
-key (netty, armeria@default); the round is there only when each cell is measured in more
-than one. A fixed-rate step's is <server>-q<rate>[-a<attempt>][-r<round>], or
-<server>-cost-q<rate> for the common-rate step of the cost comparison. Pure: names and paths are built and matched here, no file is touched."""
+A measured run's stem is <server>[-<workload>]-t<threads>-c<connections>[-r<round>], the
+server by its key (netty, armeria@default), the workload by its key (json, delay-10ms,
+blocking-10ms; plaintext, the original protocol, is never written, so runs made before
+workloads existed keep their names); the round is there only when each cell is measured in
+more than one. A fixed-rate step's is <server>[-<workload>]-q<rate>[-a<attempt>][-r<round>],
+or <server>[-<workload>]-cost-q<rate> for the common-rate step of the cost comparison. Pure: names and paths are built and matched here, no file is touched."""
 
 from __future__ import annotations
 
@@ -41,9 +43,13 @@ LOG_SUFFIX = ".log"
 OHA_SUFFIX = ".oha.json"
 GENERATOR_MARK = ".g"  # <stem>.g<N>: generator N's part of a run over several
 
-_STEP_STEM = re.compile(r"(?P<server>.+?)(?P<cost>-cost)?-q(?P<rate>\d+(?:\.\d+)?)"
+# A workload's key as names carry it (httplab/workloads.py; a test checks they agree).
+WORKLOAD_KEY_PATTERN = r"json|(?:delay|blocking)-\d+ms"
+_WORKLOAD = rf"(?:-(?P<workload>{WORKLOAD_KEY_PATTERN}))?"
+_STEP_STEM = re.compile(rf"(?P<server>.+?){_WORKLOAD}(?P<cost>-cost)?-q(?P<rate>\d+(?:\.\d+)?)"
                         r"(?:-a(?P<attempt>\d+))?(?:-r(?P<repeat>\d+))?")
-_STEM = re.compile(r"(?P<server>.+)-t(?P<threads>\d+)-c(?P<connections>\d+)(?:-r(?P<repeat>\d+))?")
+_STEM = re.compile(rf"(?P<server>.+?){_WORKLOAD}-t(?P<threads>\d+)-c(?P<connections>\d+)"
+                   r"(?:-r(?P<repeat>\d+))?")
 # The names that mark a measured run, each a stem (that must parse) and a suffix; whether
 # the run was spread over several generators.
 _MEASURED_NAMES = (
@@ -63,6 +69,16 @@ def _with_round(name: str, round_number: int | None) -> str:
     return name if round_number is None else f"{name}-r{round_number}"
 
 
+def _with_workload(server: str, workload: str | None) -> str:
+    """netty, or netty-blocking-10ms: plaintext (None) is never written."""
+    return server if workload is None else f"{server}-{workload}"
+
+
+def workload_key(key: str) -> str | None:
+    """What names carry of a workload key: nothing for plaintext."""
+    return None if key == "plaintext" else key
+
+
 @dataclass(frozen=True)
 class RunStem:
     """Whose measured run it is, as its files are named: netty-t10-c500, or netty-t10-c500-r2
@@ -72,11 +88,13 @@ class RunStem:
     threads: int
     connections: int
     repeat: int | None = None  # the round, written only when there are several
+    workload: str | None = None  # its key (json, blocking-10ms); None: plaintext
 
     @classmethod
     def of_round(cls, server: str, threads: int, connections: int, round_number: int,
-                 rounds: int) -> RunStem:
-        return cls(server, threads, connections, _named_round(round_number, rounds))
+                 rounds: int, workload: str = "plaintext") -> RunStem:
+        return cls(server, threads, connections, _named_round(round_number, rounds),
+                   workload_key(workload))
 
     @classmethod
     def parse(cls, name: str) -> RunStem | None:
@@ -86,11 +104,12 @@ class RunStem:
             return None
         repeat = match["repeat"]
         return cls(match["server"], int(match["threads"]), int(match["connections"]),
-                   None if repeat is None else int(repeat))
+                   None if repeat is None else int(repeat), match["workload"])
 
     @property
     def name(self) -> str:
-        return _with_round(f"{self.server}-t{self.threads}-c{self.connections}", self.repeat)
+        return _with_round(f"{_with_workload(self.server, self.workload)}-t{self.threads}"
+                           f"-c{self.connections}", self.repeat)
 
     @property
     def round_number(self) -> int:
@@ -153,9 +172,11 @@ def unmeasured_dir(raw_dir: Path) -> Path:
 
 
 def unmeasured_files(raw_dir: Path, server: str, phase: str, round_number: int,
-                     rounds: int) -> RunFiles:
-    """unmeasured/netty-warmup, or netty-warmup-r2 when every round warms the server again."""
-    name = _with_round(f"{server}-{phase}", _named_round(round_number, rounds))
+                     rounds: int, workload: str = "plaintext") -> RunFiles:
+    """unmeasured/netty-warmup, or netty-warmup-r2 when every round warms the server again,
+    netty-json-warmup for the json workload's."""
+    name = _with_round(f"{_with_workload(server, workload_key(workload))}-{phase}",
+                       _named_round(round_number, rounds))
     return RunFiles(unmeasured_dir(raw_dir) / name)
 
 
@@ -203,6 +224,7 @@ class StepStem:
     cost: bool = False
     repeat: int | None = None  # the round, written only when there are several
     attempt: int = 1  # written from the second on
+    workload: str | None = None  # its key (json, blocking-10ms); None: plaintext
 
     @classmethod
     def parse(cls, name: str) -> StepStem | None:
@@ -211,14 +233,16 @@ class StepStem:
             return None
         repeat = match["repeat"]
         return cls(match["server"], float(match["rate"]), match["cost"] is not None,
-                   None if repeat is None else int(repeat), int(match["attempt"] or 1))
+                   None if repeat is None else int(repeat), int(match["attempt"] or 1),
+                   match["workload"])
 
     @property
     def name(self) -> str:
         rate = int(self.rate) if float(self.rate).is_integer() else self.rate
         cost = "-cost" if self.cost else ""
         attempt = f"-a{self.attempt}" if self.attempt > 1 else ""
-        return _with_round(f"{self.server}{cost}-q{rate}{attempt}", self.repeat)
+        server = _with_workload(self.server, self.workload)
+        return _with_round(f"{server}{cost}-q{rate}{attempt}", self.repeat)
 
     @property
     def round_number(self) -> int:
@@ -226,8 +250,9 @@ class StepStem:
 
 
 def step_stem(server: str, rate: float, cost: bool, round_number: int, rounds: int,
-              attempt: int = 1) -> StepStem:
-    return StepStem(server, rate, cost, _named_round(round_number, rounds), attempt)
+              attempt: int = 1, workload: str = "plaintext") -> StepStem:
+    return StepStem(server, rate, cost, _named_round(round_number, rounds), attempt,
+                    workload_key(workload))
 
 
 def step_files(raw_dir: Path, stem: StepStem, measured: bool = True) -> RunFiles:
