@@ -287,14 +287,14 @@ def test_incomplete_exec_output_is_a_sampling_error_saying_what_is_missing(text,
 
 def run_exec_script(root, cgroup_line: str, files: dict[str, str]) -> str:
     """EXEC_SCRIPT run by this host's sh on a fake /proc and /sys/fs/cgroup under root,
-    with two JVM threads in the fake /proc."""
+    with two JVM threads in the fake /proc: "java" and "XNIO-1 task-3"."""
     for name, text in {"self_cgroup": cgroup_line, **files}.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text)
-    for tid, switches in ((1, 40), (12, 1000)):
+    for tid, name, switches in ((1, "java", 40), (12, "XNIO-1 task-3", 1000)):
         (root / "proc" / "1" / "task" / str(tid)).mkdir(parents=True)
         (root / "proc" / "1" / "task" / str(tid) / "status").write_text(
-            f"Name:\tjava\nvoluntary_ctxt_switches:\t{switches}\n"
+            f"Name:\t{name}\nState:\tS (sleeping)\nvoluntary_ctxt_switches:\t{switches}\n"
             f"nonvoluntary_ctxt_switches:\t2\n")
     script = (EXEC_SCRIPT.replace("/proc/self/cgroup", f"{root}/self_cgroup")
               .replace("/sys/fs/cgroup", f"{root}/cgroup").replace("cd /proc", f"cd {root}/proc"))

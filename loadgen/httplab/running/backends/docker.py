@@ -240,9 +240,12 @@ class DockerBackend:
         return f"the server's container stopped (exit code {code})"
 
     def resource_probe(self, started: StartedServer) -> ResourceProbe:
+        # The blocking pool's threads, by name, counted in every sample ("": none counted).
+        pool_prefix = getattr(started.manifest, "blocking_thread_prefix", "")
         if self.server_engine is not None:
-            return probe_for_remote_container(started.container or "", self._on_server_engine())
-        return probe_for_container(started.container or "")
+            return probe_for_remote_container(started.container or "", self._on_server_engine(),
+                                              pool_prefix)
+        return probe_for_container(started.container or "", pool_prefix)
 
     def _container_id(self, server: str) -> str:
         ids = _run(cmd.container_id_command(self.compose, self.repo), self._server_env(server))

@@ -206,7 +206,9 @@ class LocalBackend:
     def resource_probe(self, started: StartedServer) -> ResourceProbe:
         if not started.manifest.is_maven_module:
             return UnavailableProbe(REFERENCE_NOT_PROBED, source="/proc")
-        return ProcProbe(started.pid)
+        # The blocking pool's threads, by name, counted in every sample ("": none counted).
+        return ProcProbe(started.pid,
+                         pool_prefix=getattr(started.manifest, "blocking_thread_prefix", ""))
 
     def run_wrk(self, request: WrkRequest, text_path: Path, json_path: Path,
                 cpus: str | None = None) -> WrkOutcome:

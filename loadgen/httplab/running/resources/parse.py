@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +18,8 @@ class ResourceSample:
     context_switches: int | None = None  # cumulative, over the threads alive now
     threads: int | None = None  # alive now
     taken_at_s: float | None = None  # when read, on the reader's own clock (else the sampler's)
+    # Alive now whose name starts with the blocking pool's prefix; None: not counted
+    pool_threads: int | None = None
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,50 @@ def parse_context_switches(status_text: str) -> int:
     if len(values) != 2:
         raise SamplingError("no context switch counts in /proc status")
     return sum(values.values())
+
+
+COMM_LENGTH = 15  # the kernel keeps a thread's name (comm) to 15 bytes; Java's are cut there
+
+
+def parse_thread_name(status_text: str) -> str | None:
+    """The Name line of a /proc status file (the thread's comm, spaces kept), or None."""
+    for line in status_text.splitlines():
+        if line.startswith("Name:"):
+            return line[len("Name:"):].removeprefix("\t")
+    return None
+
+
+def is_pool_thread(name: str | None, pool_prefix: str) -> bool:
+    """Whether a thread's comm starts with the pool's prefix, cut as the kernel cuts names:
+    "vert.x-worker-thread-3" is "vert.x-worker-t" there."""
+    return name is not None and name.startswith(pool_prefix[:COMM_LENGTH])
+
+
+@dataclass(frozen=True)
+class ThreadCounts:
+    """Over the threads whose status could be read; all None when none could."""
+
+    context_switches: int | None = None
+    threads: int | None = None
+    pool_threads: int | None = None  # None also when no pool prefix was given
+
+
+def count_threads(statuses: Iterable[str], pool_prefix: str | None) -> ThreadCounts:
+    """Context switches summed over these threads' status texts, the threads and, when a
+    pool prefix is given, those of the pool. A status without its switch counts is of a
+    thread that ended while being read: it no longer counts."""
+    switches = threads = pool = 0
+    for status in statuses:
+        try:
+            switches += parse_context_switches(status)
+        except (SamplingError, ValueError):
+            continue
+        threads += 1
+        if pool_prefix and is_pool_thread(parse_thread_name(status), pool_prefix):
+            pool += 1
+    if not threads:
+        return ThreadCounts()
+    return ThreadCounts(switches, threads, pool if pool_prefix else None)
 
 
 def parse_proc_stat_cpu_ticks(text: str) -> int:
@@ -235,26 +282,19 @@ def split_exec_output(text: str) -> tuple[dict[str, str], frozenset[int] | None]
     return {name: "\n".join(lines) for name, lines in sections.items()}, sampler
 
 
-def exec_thread_switches(grep_text: str, excluded_pids: frozenset[int],
-                         ) -> tuple[int | None, int | None]:
-    """Context switches and thread count from `grep -H` lines such as
-    "7/task/9/status:voluntary_ctxt_switches:\t12" (paths relative to /proc), leaving out
-    the processes in excluded_pids. A thread missing a line ended while grep read it: it
-    no longer counts, as in task_switches."""
+def exec_thread_counts(grep_text: str, excluded_pids: frozenset[int],
+                       pool_prefix: str | None = None) -> ThreadCounts:
+    """count_threads over `grep -H` lines such as
+    "7/task/9/status:voluntary_ctxt_switches:\t12" or "7/task/9/status:Name:\tXNIO-1 task-3"
+    (paths relative to /proc), leaving out the processes in excluded_pids. A thread missing
+    a line ended while grep read it: it no longer counts, as in task_counts."""
     by_thread: dict[str, list[str]] = {}
     for line in grep_text.splitlines():
         path, _, status_line = line.partition(":")
         pid = path.split("/", 1)[0]
         if pid.isdigit() and int(pid) not in excluded_pids:
             by_thread.setdefault(path, []).append(status_line)
-    switches = threads = 0
-    for lines in by_thread.values():
-        try:
-            switches += parse_context_switches("\n".join(lines))
-        except (SamplingError, ValueError):
-            continue
-        threads += 1
-    return (switches, threads) if threads else (None, None)
+    return count_threads(("\n".join(lines) for lines in by_thread.values()), pool_prefix)
 
 
 def _exec_section(sections: dict[str, str], name: str) -> str:
@@ -277,9 +317,10 @@ def _exec_cgroup(sections: dict[str, str]) -> tuple[int, float, int]:
                         "cpuacct.usage")
 
 
-def parse_exec_sample(text: str) -> tuple[int, ResourceSample]:
-    """The cgroup version and the sample in the output of ExecProbe's shell script. Raises
-    only SamplingError, saying what is missing."""
+def parse_exec_sample(text: str, pool_prefix: str | None = None) -> tuple[int, ResourceSample]:
+    """The cgroup version and the sample in the output of ExecProbe's shell script, with
+    the threads named with pool_prefix counted when given. Raises only SamplingError,
+    saying what is missing."""
     sections, sampler_pids = split_exec_output(text)
     if sampler_pids is None:
         raise SamplingError("the container's output ended early (no sampler line)")
@@ -287,9 +328,10 @@ def parse_exec_sample(text: str) -> tuple[int, ResourceSample]:
         version, cpu_seconds, memory = _exec_cgroup(sections)
     except ValueError as error:
         raise SamplingError(f"unexpected cgroup file contents: {error}") from error
-    switches, threads = exec_thread_switches(sections.get(EXEC_THREADS_MARK, ""), sampler_pids)
-    return version, ResourceSample(cpu_seconds, memory, switches, threads,
-                                   _exec_time(sections.get(EXEC_TIME_MARK, "")))
+    counts = exec_thread_counts(sections.get(EXEC_THREADS_MARK, ""), sampler_pids, pool_prefix)
+    return version, ResourceSample(cpu_seconds, memory, counts.context_switches, counts.threads,
+                                   _exec_time(sections.get(EXEC_TIME_MARK, "")),
+                                   counts.pool_threads)
 
 
 def _exec_time(text: str) -> float:

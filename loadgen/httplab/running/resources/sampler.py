@@ -17,8 +17,9 @@ DEFAULT_INTERVAL_S = 0.5
 
 def summarize_samples(samples: list[tuple[float, ResourceSample]],
                       source: str | None = None) -> ResourceUsage:
-    """CPU cores used between the first and last sample, and memory peak and mean over all.
-    With fewer than two samples cpu_cores is None, and `unavailable` says why."""
+    """CPU cores used between the first and last sample, memory peak and mean over all, and
+    the most threads (and blocking pool threads) seen in any. With fewer than two samples
+    cpu_cores is None, and `unavailable` says why."""
     if not samples:
         return ResourceUsage(source=source, unavailable="no samples were taken")
     memory = [sample.memory_bytes for _, sample in samples]
@@ -32,7 +33,9 @@ def summarize_samples(samples: list[tuple[float, ResourceSample]],
                          cpu_seconds=None if reason else cpu_seconds,
                          context_switches=_switches(first, last, reason),
                          threads_max=max((s.threads for _, s in samples if s.threads),
-                                         default=None))
+                                         default=None),
+                         pool_threads_max=max((s.pool_threads for _, s in samples
+                                               if s.pool_threads is not None), default=None))
 
 
 def _switches(first: ResourceSample, last: ResourceSample, reason: str | None) -> int | None:
