@@ -40,7 +40,8 @@ public final class ArmeriaServer {
         server.start().join();
         startEveryLoop(workers);
         StartupLine.print(FRAMEWORK, Version.get("armeria").artifactVersion(), transportOf(workers),
-                config.workers(), StartupLine.countLiveThreads(WORKER_THREAD_PREFIX), config.endpoint());
+                config.workers(), StartupLine.countLiveThreads(WORKER_THREAD_PREFIX), config.endpoint(),
+                BlockingPool.maxThreads(server));
     }
 
     /** The worker group is ours to close: Netty's default 2 s quiet period would delay exit. */
@@ -51,6 +52,9 @@ public final class ArmeriaServer {
                 .workerGroup(workers, false)
                 .route().get(Hello.ROOT_PATH).build(hello)
                 .route().get(Hello.PLAINTEXT_PATH).build(hello)
+                .route().get(Hello.JSON_PATH).build(new JsonService())
+                .route().get(Hello.DELAY_PATH).build(new DelayService())
+                .route().get(Hello.BLOCKING_PATH).build(new BlockingService())
                 .errorHandler(new HelloErrorHandler())
                 .gracefulShutdownTimeout(QUIET_PERIOD, SHUTDOWN_TIMEOUT)
                 .build();

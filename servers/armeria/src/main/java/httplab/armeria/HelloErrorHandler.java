@@ -1,6 +1,7 @@
 package httplab.armeria;
 
 import com.linecorp.armeria.common.AggregatedHttpResponse;
+import com.linecorp.armeria.common.HttpHeaderNames;
 import com.linecorp.armeria.common.HttpResponse;
 import com.linecorp.armeria.common.HttpStatus;
 import com.linecorp.armeria.common.RequestHeaders;
@@ -8,11 +9,17 @@ import com.linecorp.armeria.server.ServerErrorHandler;
 import com.linecorp.armeria.server.ServiceConfig;
 import com.linecorp.armeria.server.ServiceRequestContext;
 
-/** Gives Armeria's own 404 and 405 answers the same Server header and empty body as the others. */
+/**
+ * Gives Armeria's own 404 and 405 answers the same Server header and empty body as the
+ * others, and the 405 its Allow header.
+ */
 final class HelloErrorHandler implements ServerErrorHandler {
     private static final AggregatedHttpResponse NOT_FOUND = HelloResponses.empty(HttpStatus.NOT_FOUND);
-    private static final AggregatedHttpResponse METHOD_NOT_ALLOWED =
-            HelloResponses.empty(HttpStatus.METHOD_NOT_ALLOWED);
+    /** Every route answers GET and HEAD only, so that is what a 405 allows (RFC 9110 15.5.6). */
+    private static final AggregatedHttpResponse METHOD_NOT_ALLOWED = AggregatedHttpResponse.of(
+            HelloResponses.emptyHeaders(HttpStatus.METHOD_NOT_ALLOWED)
+                    .set(HttpHeaderNames.ALLOW, "GET, HEAD")
+                    .build());
 
     @Override
     public HttpResponse onServiceException(ServiceRequestContext ctx, Throwable cause) {

@@ -5,6 +5,7 @@ import com.linecorp.armeria.common.HttpData;
 import com.linecorp.armeria.common.HttpHeaderNames;
 import com.linecorp.armeria.common.HttpStatus;
 import com.linecorp.armeria.common.ResponseHeaders;
+import com.linecorp.armeria.common.ResponseHeadersBuilder;
 import httplab.server.Hello;
 
 /**
@@ -22,13 +23,19 @@ final class HelloResponses {
                     .build(),
             HttpData.wrap(Hello.BODY_BYTES));
 
+    /** A bad ?ms= of /delay and /blocking: empty, answered at once. */
+    static final AggregatedHttpResponse BAD_REQUEST = empty(HttpStatus.BAD_REQUEST);
+
     private HelloResponses() {
     }
 
     static AggregatedHttpResponse empty(HttpStatus status) {
-        return AggregatedHttpResponse.of(ResponseHeaders.builder(status)
+        return AggregatedHttpResponse.of(emptyHeaders(status).build());
+    }
+
+    static ResponseHeadersBuilder emptyHeaders(HttpStatus status) {
+        return ResponseHeaders.builder(status)
                 .contentLength(0)
-                .set(HttpHeaderNames.SERVER, SERVER_NAME)
-                .build());
+                .set(HttpHeaderNames.SERVER, SERVER_NAME);
     }
 }

@@ -76,7 +76,10 @@ public class UndertowServer {
         Undertow undertow = webServer.getUndertow();
         XnioWorker worker = undertow.getWorker();
         int observed = WorkerPoolProbe.startAllAndCount(worker, config.workers());
+        // /blocking runs on the worker pool itself: its size as XNIO reports it.
+        int blockingPool = worker.getMXBean().getMaxWorkerPoolSize();
         StartupLine.print(FRAMEWORK, SpringBootVersion.getVersion(), worker.getXnio().getName(),
-                config.workers(), observed, config.bindAddress() + ":" + webServer.getPort());
+                config.workers(), observed, config.bindAddress() + ":" + webServer.getPort(),
+                blockingPool);
     }
 }

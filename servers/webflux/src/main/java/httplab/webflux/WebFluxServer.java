@@ -13,6 +13,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.http.client.ReactorResourceFactory;
+import reactor.core.scheduler.Scheduler;
 import reactor.netty.resources.LoopResources;
 
 /** Spring Boot WebFlux on Reactor Netty with a fixed number of event loops. */
@@ -65,6 +66,7 @@ public class WebFluxServer {
         EventLoopProbe probe = EventLoopProbe.startAll(loops);
         int port = ((ReactiveWebServerApplicationContext) context).getWebServer().getPort();
         StartupLine.print(FRAMEWORK, SpringBootVersion.getVersion(), probe.transport(),
-                config.workers(), probe.liveThreads(LOOP_PREFIX), config.bindAddress() + ":" + port);
+                config.workers(), probe.liveThreads(LOOP_PREFIX), config.bindAddress() + ":" + port,
+                BlockingPool.maxThreads(context.getBean("blockingScheduler", Scheduler.class)));
     }
 }
