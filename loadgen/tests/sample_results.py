@@ -2,16 +2,19 @@
 Netty at 5 threads ran on two load generators whose starts were 0.13 s apart. The bench swept
 16 and 500 connections with h2load after each measured run: at 500 connections h2load's
 runs kept only its per-client summary, at 16 the socket readings too, and in two of those
-rounds one connection completed no request (an infinite spread)."""
+rounds one connection completed no request (an infinite spread).
+
+workloads_sample_result() is a second one: a run of several workloads (see its docstring)."""
 
 import statistics
 from dataclasses import replace
 
 from httplab.results.serialize import FORMAT_VERSION
-from httplab.results.stability import skewed_warning
-from httplab.model import (BenchResult, Cell, CellStatus, FairnessRun, HostInfo, Latency,
-                           ResourceUsage, ServerRecord, Settings, SocketErrors,
-                           ThreadRequestRate, WrkRun)
+from httplab.results.stability import noisy_warning, skewed_warning
+from httplab.workloads import request_path
+from httplab.model import (PLAINTEXT, BenchResult, Cell, CellStatus, FairnessRun, HostInfo,
+                           Latency, ResourceUsage, ServerRecord, Settings, SocketErrors,
+                           ThreadRequestRate, Workload, WrkRun)
 
 REQUEST_BYTES = 70  # one h2load request, as the server acknowledges it
 
@@ -137,3 +140,65 @@ def sample_result() -> BenchResult:
         servers=servers, cells=cells, lab_commit="0123456789ab+dirty",
         warnings=("Netty t10 c500: Requests/sec varies by 8.3% (example warning)",
                   skewed_warning(cells[1], "Netty").text))
+
+
+def _workload_usage(cores: float, threads: int, pool_threads: int | None) -> ResourceUsage:
+    return replace(_usage(cores, 320), threads_max=threads, pool_threads_max=pool_threads)
+
+
+def _waited_run(rate: float) -> WrkRun:
+    """A blocking run: each of the 256 connections waits 256 / rate s per request."""
+    mean_us = 256 / rate * 1e6
+    return replace(_run(rate, 4, connections=256), latency=Latency(
+        mean_us=mean_us, stdev_us=mean_us / 10, max_us=mean_us * 3, min_us=10_050.0,
+        percentiles_us=((50.0, mean_us), (99.0, mean_us * 1.6), (99.9, mean_us * 2.2))))
+
+
+def _workload_cell(server: str, workload: Workload, rates: tuple[float, ...], cores: float,
+                   threads: int, pool_threads: int | None = None) -> Cell:
+    url = "http://127.0.0.1:8080" + request_path(workload, "/")
+    runs = tuple(replace(_waited_run(rate) if workload.waits else _run(rate, 4, connections=256),
+                         url=url) for rate in rates)
+    return Cell(server, 4, 256, CellStatus.OK, runs,
+                resources=(_workload_usage(cores, threads, pool_threads),) * len(rates),
+                rounds=tuple(range(1, len(rates) + 1)), workload=workload)
+
+
+JSON, BLOCKING_10MS = Workload("json"), Workload("blocking", 10)
+
+
+def workloads_sample_result() -> BenchResult:
+    """WORKLOAD=plaintext,json,blocking DELAY_MS=10 REPEAT=2 at 4 threads and 256
+    connections, with the nginx reference, which has no /blocking: its plaintext and json
+    cells only. On blocking, Netty's 64-thread pool bounds it at 6,400 req/s, which it
+    reaches; Undertow's 200 workers at 20,000, of which it reaches 89 % and varies by 14 %
+    (a noisy cell); the 256 connections allow 25,600."""
+    servers = (
+        ServerRecord("netty", "Netty", "Netty", "4.2.18.Final", "event loops: one per CPU",
+                     "epoll", log_file="raw/netty.log", blocking_pool=64,
+                     blocking_pool_kind="EventExecutorGroup threads"),
+        ServerRecord("undertow", "Undertow (200 workers)", "Spring Boot (Undertow)", "3.5.16",
+                     "200 worker threads", "nio", log_file="raw/undertow.log", blocking_pool=200,
+                     blocking_pool_kind="XNIO worker threads"),
+        ServerRecord("nginx", "nginx (ceiling reference)", "nginx", "1.22.1",
+                     "worker processes: one per CPU", "epoll", log_file="raw/nginx.log",
+                     role="reference"),
+    )
+    cells = (
+        _workload_cell("netty", PLAINTEXT, (70100.0, 71300.0), 1.52, 9),
+        _workload_cell("undertow", PLAINTEXT, (40200.0, 40900.0), 1.55, 215),
+        _workload_cell("nginx", PLAINTEXT, (120400.0, 121000.0), 0.97, 2),
+        _workload_cell("netty", JSON, (61000.0, 61800.0), 1.53, 9),
+        _workload_cell("undertow", JSON, (35100.0, 35600.0), 1.56, 215),
+        _workload_cell("nginx", JSON, (118000.0, 118800.0), 0.96, 2),
+        _workload_cell("netty", BLOCKING_10MS, (6350.0, 6360.0), 0.31, 73, 64),
+        _workload_cell("undertow", BLOCKING_10MS, (16000.0, 19600.0), 0.82, 215, 200),
+    )
+    return BenchResult(
+        format_version=FORMAT_VERSION, created_utc="2026-11-24T09-00-00Z",
+        settings=Settings(("netty", "undertow", "nginx"), (4,), (256,), 10.0, "docker",
+                          repeat=2, primer_s=5.0, primer_connections=8, warmup_s=10.0,
+                          server_cpus="1", loadgen_cpus="0",
+                          workloads=(PLAINTEXT, JSON, BLOCKING_10MS)),
+        host=sample_result().host, servers=servers, cells=cells, lab_commit="0123456789ab",
+        warnings=(noisy_warning(cells[7], "Undertow (200 workers)", 0.05).text,))

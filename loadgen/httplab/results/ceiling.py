@@ -1,19 +1,23 @@
 """The ceiling: what the reference server (nginx, the same hello world) reached under the
-same wrk load, and each framework cell's share of it. Pure."""
+same wrk load and workload, and each framework cell's share of it. Pure.
+
+The reference has no handler that waits (workloads.answers): on delay and blocking there is
+no ceiling, and the share is not applicable."""
 
 from __future__ import annotations
 
-from httplab.model import BenchResult, Cell, CellStatus
+from httplab.model import BenchResult, Cell, CellStatus, Workload
 from httplab.results.stats import cell_summary
+from httplab.workloads import answers
 
 
 def reference_cell(cell: Cell, result: BenchResult) -> Cell | None:
-    """The reference's measured cell at the same threads and connections, if any."""
+    """The reference's measured cell at the same workload, threads and connections, if any."""
     for other in result.cells:
         record = result.server(other.server)
         if (record is not None and record.is_reference and other.status is CellStatus.OK
-                and other.runs and (other.threads, other.connections)
-                == (cell.threads, cell.connections)):
+                and other.runs and (other.workload, other.threads, other.connections)
+                == (cell.workload, cell.threads, cell.connections)):
             return other
     return None
 
@@ -29,3 +33,9 @@ def ceiling_share(cell: Cell, result: BenchResult) -> float | None:
         return None
     ceiling = cell_summary(reference).median
     return cell_summary(cell).median / ceiling if ceiling > 0 else None
+
+
+def ceiling_not_applicable(workload: Workload, result: BenchResult) -> bool:
+    """Whether the run has a reference that does not answer this workload (nginx on delay
+    and blocking): its frameworks' share of the ceiling is then not applicable, not unknown."""
+    return any(record.is_reference and not answers(workload, True) for record in result.servers)

@@ -56,8 +56,10 @@ def skewed_warning(cell: Cell, label: str) -> CellWarning | None:
 
 
 def cell_name(cell: Cell, label: str) -> str:
-    """How a warning names a cell: "Netty t2 c100"."""
-    return f"{label} t{cell.threads} c{cell.connections}"
+    """How a warning names a cell: "Netty t2 c100", and with a workload other than
+    plaintext "Netty blocking 10 ms t2 c100"."""
+    workload = "" if cell.workload.is_plaintext else f" {cell.workload.label}"
+    return f"{label}{workload} t{cell.threads} c{cell.connections}"
 
 
 def stability_warnings(result: BenchResult, threshold: float) -> tuple[CellWarning, ...]:
