@@ -154,7 +154,8 @@ def test_the_csv_has_a_row_per_maximum_and_per_step_told_apart_by_table():
 
 def test_a_bench_still_writes_its_own_tables():
     assert "## Max sustainable rate" not in render("results.md", sample_result())
-    assert render("results.csv", sample_result()).startswith("framework,server,threads")
+    assert render("results.csv", sample_result()).startswith(
+        "framework,server,workload,workload_name,delay_ms,threads")
 
 
 # (what changes, what the run line says)

@@ -1,5 +1,7 @@
-"""Which cells a chart draws, and in what order. Pure.
+"""Which cells a chart or table draws, and in what order. Pure.
 
+A run's cells are split by workload first (of_workload): every table and chart below
+draws one workload's cells, so a cell is found by its server, threads and connections.
 The charts of one connection count (result1, result2, the CPU chart) draw the headline
 count: the largest measured, which for the original protocol is its only one, 500. The
 frameworks come fastest first; the reference server is drawn apart, as the ceiling."""
@@ -8,8 +10,26 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from httplab.model import BenchResult, Cell, CellStatus
+from httplab.model import BenchResult, Cell, CellStatus, Workload
 from httplab.results.stats import cell_summary
+
+
+def run_workloads(result: BenchResult) -> tuple[Workload, ...]:
+    """The workloads the cells were measured at: plaintext first, then in the order the
+    cells have them."""
+    workloads = dict.fromkeys(cell.workload for cell in result.cells)
+    return tuple(sorted(workloads, key=lambda workload: not workload.is_plaintext))
+
+
+def only_plaintext(result: BenchResult) -> bool:
+    """A run of the original protocol alone (or of no cells): shown as it always was."""
+    return all(workload.is_plaintext for workload in run_workloads(result))
+
+
+def of_workload(result: BenchResult, workload: Workload) -> BenchResult:
+    """The result with only its cells at this workload."""
+    return replace(result, cells=tuple(cell for cell in result.cells
+                                       if cell.workload == workload))
 
 
 def connection_counts(result: BenchResult) -> list[int]:
@@ -52,7 +72,10 @@ def server_order(result: BenchResult) -> list[str]:
 
 
 def reference_servers(result: BenchResult) -> list[str]:
-    return [record.name for record in result.servers if record.is_reference]
+    """The reference servers that have cells here: none on a workload they do not answer."""
+    with_cells = {cell.server for cell in result.cells}
+    return [record.name for record in result.servers
+            if record.is_reference and record.name in with_cells]
 
 
 def _best_rate(result: BenchResult, server: str) -> float:

@@ -1,7 +1,9 @@
 """Regenerate the exporters' golden files after an intended format change: renders every
 exporter over each golden case into tests/fixtures/golden (a wrk bench,
-tests.sample_results.sample_result()) and tests/fixtures/golden/latency (a make latency
-run, tests.latency_sample.latency_sample_result()), and prints which files changed. Review
+tests.sample_results.sample_result()), tests/fixtures/golden/workloads (a bench of several
+workloads, tests.sample_results.workloads_sample_result()) and
+tests/fixtures/golden/latency (a make latency run,
+tests.latency_sample.latency_sample_result()), and prints which files changed. Review
 the diff before committing it.
 
 Run it as `make golden`, or: cd loadgen && ../.venv/bin/python -m tests.support.update_golden
@@ -15,11 +17,12 @@ from pathlib import Path
 from httplab.presentation.export import all_exporters
 
 from tests.latency_sample import latency_sample_result
-from tests.sample_results import sample_result
+from tests.sample_results import sample_result, workloads_sample_result
 
 GOLDEN = Path(__file__).resolve().parent.parent / "fixtures" / "golden"
 # (the folder below GOLDEN, the result its files render)
-GOLDEN_CASES = (("", sample_result), ("latency", latency_sample_result))
+GOLDEN_CASES = (("", sample_result), ("workloads", workloads_sample_result),
+                ("latency", latency_sample_result))
 
 
 def update_golden(folder: Path = GOLDEN) -> list[Path]:

@@ -1,5 +1,6 @@
 """The results table as CSV, in base units (µs, bytes, bytes/s) for spreadsheets and scripts.
-Figures are as in results.md: medians over a cell's runs, error counts summed. The
+Figures are as in results.md: medians over a cell's runs, error counts summed. Every row
+names its workload (its key, name and delay_ms, empty but for delay and blocking). The
 generators column is always there (1 for wrk on one machine). The fairness columns (h2load's
 runs) are fractions like the CV, empty when h2load did not run; an infinite spread is "inf"."""
 
@@ -16,9 +17,17 @@ from httplab.presentation.export.latency_csv import render_latency_csv
 from httplab.results.bottleneck import cell_bottleneck
 from httplab.results.ceiling import ceiling_share
 from httplab.results.fairness import cell_fairness
+from httplab.results.littles_law import (cell_wait_bound, pool_threads_max,
+                                         share_of_bound)
 from httplab.run_layout import RESULTS_CSV
 
-HEADER = ("framework", "server", "threads", "connections", "generators", "runs",
+# The bound waiting sets (results/littles_law.py), for delay and blocking cells only; the
+# pool's figures on blocking only.
+BOUND_COLUMNS = ("bound_requests_per_sec", "bound_set_by", "share_of_bound",
+                 "connections_bound_requests_per_sec", "pool_bound_requests_per_sec",
+                 "blocking_pool", "blocking_pool_threads_max")
+HEADER = ("framework", "server", "workload", "workload_name", "delay_ms", "threads",
+          "connections", "generators", "runs",
           "requests_per_sec",
           "requests_per_sec_min", "requests_per_sec_max", "requests_per_sec_cv",
           "successful_requests_per_sec", "latency_avg_us", "latency_stdev_us",
@@ -28,7 +37,8 @@ HEADER = ("framework", "server", "threads", "connections", "generators", "runs",
           "memory_peak_bytes", "memory_mean_bytes", "resources_unavailable",
           "share_of_ceiling", "cpu_us_per_request", "context_switches_per_request",
           "server_threads",
-          "loadgen_cores", "host_busy_cores", "limited_by", "limited_by_detail", "status",
+          "loadgen_cores", "host_busy_cores", *BOUND_COLUMNS, "limited_by",
+          "limited_by_detail", "status",
           "reason", "notes", "server_log", "fairness_spread", "fairness_cv",
           "fairness_slowest_10pct_share")
 FAIRNESS_COLUMNS = 3
@@ -50,17 +60,31 @@ class CsvExporter:
 
 def _row(result: BenchResult, cell: Cell) -> tuple[object, ...]:
     count = generator_count(cell)
-    head = (result.label(cell.server), cell.server, cell.threads, cell.connections,
-            "" if count is None else count, len(cell.runs))
+    workload = cell.workload
+    head = (result.label(cell.server), cell.server, workload.key, workload.name,
+            "" if workload.delay_ms is None else workload.delay_ms, cell.threads,
+            cell.connections, "" if count is None else count, len(cell.runs))
     verdict = cell_bottleneck(cell, result)
     tail = (verdict.limit.value, verdict.detail, cell.status.value, cell.reason or "",
             "; ".join(run_notes(cell)), server_log(cell, result) or "")
     figures = cell_figures(cell)
     if figures is None:
-        body = ("",) * (len(HEADER) - len(head) - len(tail) - FAIRNESS_COLUMNS)
+        body = ("",) * (len(HEADER) - len(head) - len(tail) - FAIRNESS_COLUMNS
+                        - len(BOUND_COLUMNS))
     else:
         body = _measured(figures) + _cpu(figures, ceiling_share(cell, result))
-    return head + body + tail + _fairness(cell)
+    return head + body + _bound(cell, result) + tail + _fairness(cell)
+
+
+def _bound(cell: Cell, result: BenchResult) -> tuple[object, ...]:
+    bound = cell_wait_bound(cell, result)
+    if bound is None:
+        return ("",) * len(BOUND_COLUMNS)
+    pool_max = pool_threads_max(cell) if bound.pool_threads is not None else None
+    return (_number(bound.rate), bound.set_by, _number(share_of_bound(cell, result), digits=4),
+            _number(bound.connections_rate), _number(bound.pool_rate),
+            "" if bound.pool_threads is None else bound.pool_threads,
+            "" if pool_max is None else pool_max)
 
 
 def _fairness(cell: Cell) -> tuple[str, ...]:

@@ -1,5 +1,6 @@
 """results.json: the whole BenchResult, with its format version, and for each cell the
-summary of its Requests/sec and its fairness figures, for each step of a latency run its
+summary of its Requests/sec (with, on delay and blocking, the bound waiting sets) and its
+fairness figures, for each step of a latency run its
 costs per request and its CPU verdict (derived for readers of the JSON; not read back). JSON has no infinity: an infinite fairness spread is the string "inf"."""
 
 from __future__ import annotations
@@ -13,11 +14,16 @@ from httplab.presentation.export.latency_json import with_step_figures
 from httplab.results.serialize import result_to_dict
 from httplab.results.bottleneck import cell_bottleneck
 from httplab.results.fairness import cell_fairness
+from httplab.results.littles_law import (WaitBound, cell_wait_bound, pool_threads_max,
+                                         share_of_bound)
 from httplab.results.stats import cell_summary
 from httplab.run_layout import RESULTS_JSON
 
 SUMMARY_KEY = "requests_per_sec_summary"
 SUMMARY_AFTER = "reason"  # where the summary sits among a cell's keys
+# derived by results/littles_law.py, after the summary, for delay and blocking cells only;
+# not read back
+BOUND_KEY = "littles_law_bound"
 BOTTLENECK_KEY = "limited_by"  # derived by results/bottleneck.py; not read back
 FAIRNESS_KEY = "fairness_summary"  # derived by results/fairness.py; not read back
 
@@ -27,22 +33,36 @@ class JsonExporter:
 
     def render(self, result: BenchResult) -> str:
         document = result_to_dict(result)
-        document["cells"] = [_with_bottleneck(_with_fairness(_with_summary(data, cell), cell),
-                                              cell, result)
+        document["cells"] = [_with_bottleneck(_with_fairness(_with_summary(data, cell, result),
+                                                             cell), cell, result)
                              for data, cell in zip(document["cells"], result.cells)]
         if result.latency is not None:
             document["latency"] = with_step_figures(document["latency"], result)
         return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def _with_summary(data: dict[str, Any], cell: Cell) -> dict[str, Any]:
+def _with_summary(data: dict[str, Any], cell: Cell, result: BenchResult) -> dict[str, Any]:
     summary = cell_summary(cell)
+    bound = cell_wait_bound(cell, result)
     with_summary: dict[str, Any] = {}
     for key, value in data.items():
         with_summary[key] = value
         if key == SUMMARY_AFTER:
             with_summary[SUMMARY_KEY] = None if summary is None else vars(summary).copy()
+            if bound is not None:
+                with_summary[BOUND_KEY] = _bound(bound, cell, result)
     return with_summary
+
+
+def _bound(bound: WaitBound, cell: Cell, result: BenchResult) -> dict[str, Any]:
+    """The figures results.csv names in its bound columns."""
+    blocking = bound.pool_threads is not None
+    return {"bound_requests_per_sec": bound.rate, "set_by": bound.set_by,
+            "share_of_bound": share_of_bound(cell, result),
+            "connections_bound_requests_per_sec": bound.connections_rate,
+            "pool_bound_requests_per_sec": bound.pool_rate,
+            "blocking_pool": bound.pool_threads,
+            "blocking_pool_threads_max": pool_threads_max(cell) if blocking else None}
 
 
 def _with_bottleneck(data: dict[str, Any], cell: Cell, result: BenchResult) -> dict[str, Any]:

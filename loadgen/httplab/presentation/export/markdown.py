@@ -1,5 +1,8 @@
 """The results as Markdown: the cells table, where the CPU went, per-connection fairness
-(when h2load ran), the servers as run, and any warnings."""
+(when h2load ran), the servers as run, and any warnings. A run of plaintext alone shows
+them as the original protocol always did; a run with other workloads shows the tables once
+per workload (plaintext first), under a heading naming it and its request, with the bound
+waiting sets for delay and blocking (workload_markdown.py)."""
 
 from __future__ import annotations
 
@@ -7,14 +10,18 @@ import math
 
 from httplab.presentation.figures import CellFigures, cell_figures
 from httplab.presentation.formatting import MISSING, format_bytes, format_duration_us, format_rate
-from httplab.model import BenchResult, Cell, Settings
+from httplab.model import PLAINTEXT, BenchResult, Cell, Settings, Workload
 from httplab.presentation.export.columns import (cell_status, generator_count, run_notes,
                                                  socket_errors, spread_over_generators)
 from httplab.presentation.export.latency_markdown import render_latency_markdown
 from httplab.presentation.export.markdown_table import markdown_table
 from httplab.presentation.export.servers_table import servers_table
+from httplab.presentation.export.workload_markdown import (NOT_APPLICABLE, bound_table,
+                                                           not_applicable_servers,
+                                                           workload_heading)
+from httplab.presentation.points import of_workload, only_plaintext, run_workloads
 from httplab.results.bottleneck import cell_bottleneck
-from httplab.results.ceiling import ceiling_share
+from httplab.results.ceiling import ceiling_not_applicable, ceiling_share
 from httplab.results.fairness import cell_fairness
 from httplab.run_layout import RESULTS_MD
 from httplab.results.warning_groups import WarningGroup, count_of_cells, warning_groups
@@ -41,17 +48,39 @@ class MarkdownExporter:
     def render(self, result: BenchResult) -> str:
         if result.latency is not None:
             return render_latency_markdown(result)
-        lines = [*_preamble(result), "", *_cells_table(result)]
-        lines += ["", "Where the CPU went (the rule is in the README, \"Bottlenecks\"):", "",
-                  *markdown_table(CPU_HEADER, [_cpu_row(result, c) for c in result.cells])]
-        if any(cell.fairness for cell in result.cells):
-            lines += ["", FAIRNESS_INTRO, "", *markdown_table(
-                FAIRNESS_HEADER, [_fairness_row(result, c) for c in result.cells])]
+        lines = _preamble(result)
+        if only_plaintext(result):
+            lines += _workload_tables(result, PLAINTEXT)
+        else:
+            lines += _workload_sections(result)
         lines += servers_table(result)
         if result.warnings:
             lines += ["", "Warnings:", "", *(f"- {warning_item(group)}"
                                             for group in warning_groups(result))]
         return "\n".join(lines) + "\n"
+
+
+def _workload_sections(result: BenchResult) -> list[str]:
+    """Each workload's tables under its heading, plaintext first."""
+    lines: list[str] = []
+    for workload in run_workloads(result):
+        lines += ["", workload_heading(result, workload),
+                  *_workload_tables(of_workload(result, workload), workload)]
+    return lines
+
+
+def _workload_tables(result: BenchResult, workload: Workload) -> list[str]:
+    """One workload's tables: its cells, the bound waiting sets, where the CPU went and
+    per-connection fairness (when h2load ran)."""
+    lines = ["", *_cells_table(result, workload)]
+    if workload.waits:
+        lines += ["", *bound_table(result, workload)]
+    lines += ["", "Where the CPU went (the rule is in the README, \"Bottlenecks\"):", "",
+              *markdown_table(CPU_HEADER, [_cpu_row(result, c) for c in result.cells])]
+    if any(cell.fairness for cell in result.cells):
+        lines += ["", FAIRNESS_INTRO, "", *markdown_table(
+            FAIRNESS_HEADER, [_fairness_row(result, c) for c in result.cells])]
+    return lines
 
 
 def warning_item(group: WarningGroup) -> str:
@@ -86,6 +115,8 @@ def describe_settings(settings: Settings) -> str:
     text += f", after {' and '.join(warmups)} (not measured)" if warmups else ", no warm-up"
     if settings.fairness:
         text += "; fairness: h2load after each measured run"
+    if settings.workloads != (PLAINTEXT,):
+        text += f"; workloads {spoken_list(tuple(w.label for w in settings.workloads))}"
     if settings.worker_settings != ("original",):
         text += f"; worker settings: {', '.join(settings.worker_settings)}"
     for name, cpus in (("server", settings.server_cpus), ("wrk", settings.loadgen_cpus)):
@@ -94,18 +125,22 @@ def describe_settings(settings: Settings) -> str:
     return text
 
 
-def spoken_list(values: tuple[int, ...]) -> str:
+def spoken_list(values: tuple[object, ...]) -> str:
     """(16, 128, 500) -> '16, 128 and 500'."""
     texts = [str(value) for value in values]
     return " and ".join(filter(None, (", ".join(texts[:-1]), texts[-1]))) if texts else MISSING
 
 
-def _cells_table(result: BenchResult) -> list[str]:
-    """The Generators column (after Connections) only where some cell had several."""
-    rows = [_cell_row(result, cell) for cell in result.cells]
+def _cells_table(result: BenchResult, workload: Workload) -> list[str]:
+    """The Generators column (after Connections) only where some cell had several; a row
+    saying why for each server that has no endpoint for the workload."""
+    absent = not_applicable_servers(result, workload)
+    rows = [_cell_row(result, cell) for cell in result.cells] + [
+        (label, MISSING, MISSING) + (MISSING,) * (len(HEADER) - 4) + (why,)
+        for label, why in absent]
     if not spread_over_generators(result):
         return markdown_table(HEADER, rows)
-    counts = [generator_count(cell) for cell in result.cells]
+    counts = [generator_count(cell) for cell in result.cells] + [None] * len(absent)
     return markdown_table(_with_generators(HEADER, "Generators"),
                   [_with_generators(row, MISSING if count is None else str(count))
                    for row, count in zip(rows, counts)])
@@ -179,6 +214,8 @@ def _share(cell: Cell, result: BenchResult) -> str:
     record = result.server(cell.server)
     if record is not None and record.is_reference:
         return "the ceiling"
+    if ceiling_not_applicable(cell.workload, result):
+        return NOT_APPLICABLE
     share = ceiling_share(cell, result)
     return MISSING if share is None else f"{share:.0%}"
 
