@@ -1,4 +1,5 @@
-"""Writes what a user reads: results.{json,md,csv} from every exporter, and the charts."""
+"""Writes what a user reads: results.{json,md,csv} from every exporter, and the charts,
+one set per workload (workload_chart_path names them)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from httplab.presentation.charts.latency_curve import draw_latency_curve_chart, 
 from httplab.presentation.charts.sweep import draw_sweep_chart, shows_a_sweep
 from httplab.presentation.charts.throughput import draw_throughput_chart
 from httplab.presentation.export import all_exporters
-from httplab.presentation.points import at_connections, headline_connections
-from httplab.model import BenchResult
+from httplab.presentation.points import (at_connections, headline_connections, of_workload,
+                                         run_workloads)
+from httplab.model import BenchResult, Workload
 from httplab.results.store import write_atomically
 
 
@@ -51,13 +53,32 @@ def latency_chart_path(image_path: Path) -> Path:
     return named_chart_path(image_path, "latency")
 
 
+def workload_chart_path(path: Path, workload: Workload) -> Path:
+    """Where a chart of this workload goes: plaintext's at the path itself (result1.png,
+    result2.png, result-cpu.png, result3.png, result4.png, or IMAGE's NAME.png, NAME-2.png,
+    ...), any other workload's beside it, its key before the suffix: result1-json.png,
+    result2-blocking-10ms.png, result-cpu-delay-10ms.png, NAME-json.png."""
+    if workload.is_plaintext:
+        return path
+    return path.with_name(f"{path.stem}-{workload.key}{path.suffix}")
+
+
+def headline_chart_path(result: BenchResult, image_path: Path) -> Path | None:
+    """The Requests/sec chart of the run's first workload (image_path itself when it
+    measured plaintext); None for a run without cells, which draws no chart."""
+    workloads = run_workloads(result)
+    return workload_chart_path(image_path, workloads[0]) if workloads else None
+
+
 def write_results(result: BenchResult, out_dir: Path, image_path: Path | None) -> None:
-    """Writes results.{json,md,csv} (each atomically) and the charts: throughput, latency
-    and memory, and CPU at the headline connection count; the sweep chart when more than
-    one count was measured, and the fairness chart when h2load's socket readings are there.
-    A chart with nothing to show is not drawn, and an older file of its name is removed, so
-    that every chart beside image_path is from this run. A latency run (make latency) draws
-    only result-latency.png."""
+    """Writes results.{json,md,csv} (each atomically) and each workload's charts:
+    throughput, latency and memory, and CPU at the headline connection count; the sweep
+    chart when more than one count was measured, and the fairness chart when h2load's
+    socket readings are there. A chart with nothing to show is not drawn, and an older file
+    of its name is removed, so that every chart beside image_path is from this run; only
+    the charts of the workloads this run measured are written or removed (a run without
+    plaintext leaves result1.png). A latency run (make latency) draws only
+    result-latency.png."""
     out_dir.mkdir(parents=True, exist_ok=True)
     for exporter in all_exporters():
         write_atomically(out_dir / exporter.file_name, exporter.render(result))
@@ -77,13 +98,22 @@ def draw_latency_chart(result: BenchResult, image_path: Path) -> None:
 
 
 def draw_charts(result: BenchResult, image_path: Path) -> None:
+    """The charts of each workload the cells were measured at, each from its own cells."""
+    for workload in run_workloads(result):
+        draw_workload_charts(of_workload(result, workload), workload, image_path)
+
+
+def draw_workload_charts(result: BenchResult, workload: Workload, image_path: Path) -> None:
+    """One workload's charts, at workload_chart_path."""
     headline = at_connections(result, headline_connections(result))
-    draw_throughput_chart(headline, image_path)
-    draw_latency_memory_chart(headline, second_chart_path(image_path))
-    draw_cpu_chart(headline, cpu_chart_path(image_path))
+    for draw, path in ((draw_throughput_chart, image_path),
+                       (draw_latency_memory_chart, second_chart_path(image_path)),
+                       (draw_cpu_chart, cpu_chart_path(image_path))):
+        draw(headline, workload_chart_path(path, workload))
     for shows, draw, path in ((shows_a_sweep, draw_sweep_chart, sweep_chart_path),
                               (has_fairness_chart, draw_fairness_chart, fairness_chart_path)):
+        target = workload_chart_path(path(image_path), workload)
         if shows(result):
-            draw(result, path(image_path))
+            draw(result, target)
         else:
-            remove_chart(path(image_path))
+            remove_chart(target)

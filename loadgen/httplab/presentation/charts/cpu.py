@@ -12,7 +12,7 @@ from httplab.model import BenchResult
 from httplab.presentation.charts.kit import (
     GRID_ALPHA, LEGEND_SIZE, SMALL_SIZE, TITLE_SIZE, bar_slots, finish_figure,
     mark_unmeasured, new_figure, save_figure, series_color, set_server_axis, thread_patches,
-    unmeasured_text)
+    unmeasured_text, workload_text)
 from httplab.presentation.figures import cell_figures
 from httplab.presentation.points import (headline_cell, headline_connections, measured,
                                          reference_servers, server_order, thread_settings)
@@ -49,7 +49,7 @@ def build_cpu_figure(result: BenchResult) -> Figure:
     set_server_axis(axes, result, servers)
     axes.set_ylabel("server CPU time per request (µs)")
     axes.set_title(f"Server CPU time per completed request, {headline_connections(result)} "
-                   "connections (lower is better)\n"
+                   f"connections{workload_text(result)} (lower is better)\n"
                    "its CPU time while wrk measured, over the requests wrk completed",
                    fontsize=TITLE_SIZE)
     axes.legend(handles=thread_patches(settings, "wrk threads"), fontsize=LEGEND_SIZE)

@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 from httplab.model import BenchResult, Cell
 from httplab.presentation.charts.kit import (
     CEILING_COLOR, GRID_ALPHA, LEGEND_SIZE, SMALL_SIZE, TITLE_SIZE, finish_figure,
-    new_figure, save_figure, series_color)
+    new_figure, save_figure, series_color, workload_text)
 from httplab.presentation.points import cell_at, reference_servers, server_order, thread_settings
 from httplab.results.fairness import (
     SLOWEST_FRACTION, Fairness, cell_fairness, fairness_run_for_chart, normalised_rates)
@@ -88,8 +88,8 @@ def fairness_lines(result: BenchResult) -> list[FairnessLine]:
 
 
 def fairness_title(result: BenchResult) -> str:
-    return (f"Per-connection fairness, h2load, {fairness_connections(result)} connections, "
-            f"after wrk at {thread_settings(result)[0]} threads\n"
+    return (f"Per-connection fairness, h2load, {fairness_connections(result)} connections"
+            f"{workload_text(result)}, after wrk at {thread_settings(result)[0]} threads\n"
             "each connection's requests over the mean of all, slowest first")
 
 

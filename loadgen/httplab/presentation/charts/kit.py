@@ -55,6 +55,16 @@ def duration_text(result: BenchResult) -> str:
     return f", {result.settings.duration_s:g} s per run" if result.settings else ""
 
 
+def workload_text(result: BenchResult) -> str:
+    """A title's part naming the drawn cells' workload, e.g. ", blocking 10 ms"; empty for
+    plaintext, as the charts of the original protocol always were."""
+    workloads = {cell.workload for cell in result.cells}
+    if len(workloads) != 1:
+        return ""
+    (workload,) = workloads
+    return "" if workload.is_plaintext else f", {workload.label}"
+
+
 def repeats_text(result: BenchResult) -> str:
     """A title's second line when cells were measured more than once; else empty."""
     if result.settings and result.settings.repeat > 1:
@@ -75,20 +85,24 @@ def bar_slots(bars_per_group: int) -> tuple[float, list[float]]:
                    for position in range(bars_per_group)]
 
 
-def set_server_axis(axes, result: BenchResult, servers: list[str]) -> None:
-    """One slot per server, labelled; the same slots whether a server failed or not."""
-    _set_server_ticks(axes, result, servers)
+def set_server_axis(axes, result: BenchResult, servers: list[str],
+                    notes: dict[str, str] | None = None) -> None:
+    """One slot per server, labelled (with its note, if any, on a line below); the same
+    slots whether a server failed or not."""
+    _set_server_ticks(axes, result, servers, notes or {})
     axes.set_xlim(-0.6, len(servers) - 0.4)
 
 
-def _set_server_ticks(axes, result: BenchResult, servers: list[str]) -> None:
+def _set_server_ticks(axes, result: BenchResult, servers: list[str],
+                      notes: dict[str, str]) -> None:
     """Slanted and wrapped when many labels would overlap."""
-    labels = [result.label(name) for name in servers]
-    if len(servers) <= 5:
+    many = len(servers) > 5
+    labels = [(textwrap.fill(result.label(name), width=18) if many else result.label(name))
+              + (f"\n{notes[name]}" if name in notes else "") for name in servers]
+    if not many:
         axes.set_xticks(range(len(servers)), labels, fontsize=9)
         return
-    wrapped = [textwrap.fill(label, width=18) for label in labels]
-    axes.set_xticks(range(len(servers)), wrapped, fontsize=8, rotation=30, ha="right",
+    axes.set_xticks(range(len(servers)), labels, fontsize=8, rotation=30, ha="right",
                     rotation_mode="anchor")
 
 

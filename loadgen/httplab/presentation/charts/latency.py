@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 from httplab.model import BenchResult, Cell
 from httplab.presentation.charts.kit import (
     GRID_ALPHA, LEGEND_SIZE, SMALL_SIZE, bar_slots, finish_figure, mark_unmeasured,
-    new_figure, save_figure, series_color, set_server_axis, unmeasured_text)
+    new_figure, save_figure, series_color, set_server_axis, unmeasured_text, workload_text)
 from httplab.presentation.figures import CellFigures, cell_figures
 from httplab.presentation.points import (headline_cell, headline_connections, measured,
                                          server_order, thread_settings)
@@ -77,7 +77,7 @@ def build_latency_memory_figure(result: BenchResult) -> Figure:
     """The chart as a Figure, not yet written anywhere: latency left, memory right."""
     servers, threads = server_order(result), thread_settings(result)[0]
     cells = _cells_at(result, servers, threads)
-    load = f"{threads} threads, {headline_connections(result)} connections"
+    load = f"{threads} threads, {headline_connections(result)} connections{workload_text(result)}"
     figures = _figures_of(cells)
     figure = new_figure(WIDE_FIGURE_SIZE_IN)
     left, right = figure.subplots(1, 2)

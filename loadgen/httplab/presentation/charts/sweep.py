@@ -20,7 +20,8 @@ from matplotlib.ticker import NullLocator, StrMethodFormatter
 from httplab.model import BenchResult, Cell
 from httplab.presentation.charts.kit import (
     CEILING_COLOR, GRID_ALPHA, LEGEND_SIZE, LIMITED_ELSEWHERE, TITLE_SIZE, duration_text,
-    finish_figure, new_figure, repeats_text, save_figure, series_color, server_limited)
+    finish_figure, new_figure, repeats_text, save_figure, series_color, server_limited,
+    workload_text)
 from httplab.presentation.figures import cell_figures
 from httplab.presentation.points import (cell_at, connection_counts, measured,
                                          reference_servers, server_order, thread_settings)
@@ -123,7 +124,7 @@ def sweep_title(result: BenchResult) -> str:
     threads = thread_settings(result)[0]
     capped = " (at most one per connection)" if connection_counts(result)[0] < threads else ""
     return (f"wrk Requests/sec and p99 latency by connections, {threads} threads{capped}"
-            f"{duration_text(result)}{repeats_text(result)}")
+            f"{workload_text(result)}{duration_text(result)}{repeats_text(result)}")
 
 
 def _set_connection_axis(axes, counts: list[int]) -> None:
