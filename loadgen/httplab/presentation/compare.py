@@ -1,6 +1,6 @@
 """Compare two bench runs cell by cell: is a difference in Requests/sec real, or noise? Pure.
 
-Cells are matched on (server, threads, connections). Each side's repeats are summarized
+Cells are matched on (server, workload, threads, connections). Each side's repeats are summarized
 (median, minimum, maximum) and the ratio is new median / base median.
 
 The noise rule, kept simple so anyone can check it by eye:
@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from enum import Enum
 
 from httplab.presentation.formatting import MISSING
-from httplab.model import BenchResult, Cell, CellStatus
+from httplab.model import PLAINTEXT, BenchResult, Cell, CellStatus, Workload
 from httplab.results.stats import Metric, Summary, cell_summary, requests_per_sec
 
-CellKey = tuple[str, int, int]  # server, threads, connections
+CellKey = tuple[str, Workload, int, int]  # server, workload, threads, connections
 RERUN_ADVICE = ("Some cells were measured only once, so their noise is unknown: "
                 "rerun both benches with REPEAT=3 or more.")
 
@@ -69,6 +69,7 @@ class CellComparison:
     new: Summary | None
     ratio: float | None  # new.median / base.median, None when either is unknown
     verdict: Verdict
+    workload: Workload = PLAINTEXT
 
 
 def compare_results(base: BenchResult, new: BenchResult,
@@ -86,9 +87,9 @@ def compare_cell(key: CellKey, base: Cell | None, new: Cell | None, label: str,
     base_side, new_side = side_of(base), side_of(new)
     base_summary = cell_summary(base, metric) if base_side is Side.MEASURED else None
     new_summary = cell_summary(new, metric) if new_side is Side.MEASURED else None
-    server, threads, connections = key
+    server, workload, threads, connections = key
     return CellComparison(
-        server=server, label=label, threads=threads, connections=connections,
+        server=server, label=label, threads=threads, connections=connections, workload=workload,
         base_side=base_side, new_side=new_side, base=base_summary, new=new_summary,
         ratio=median_ratio(base_summary, new_summary),
         verdict=verdict_of(base_side, new_side, base_summary, new_summary))
@@ -136,11 +137,16 @@ def noise_verdict(base: Summary, new: Summary) -> Verdict:
 
 
 def render_comparison(comparisons: Sequence[CellComparison]) -> str:
-    """A plain-text table of Requests/sec, a line counting the verdicts, and advice to
-    repeat when some cell was measured only once."""
+    """A plain-text table of Requests/sec (with a Workload column when some cell's is not
+    plaintext), a line counting the verdicts, and advice to repeat when some cell was
+    measured only once."""
     header = ("Server", "Threads", "Conns", "Base req/s median [min–max]",
               "New req/s median [min–max]", "Ratio", "Verdict")
     rows = [_row(comparison) for comparison in comparisons]
+    if any(not comparison.workload.is_plaintext for comparison in comparisons):
+        header = header[:1] + ("Workload",) + header[1:]
+        rows = [row[:1] + (comparison.workload.label,) + row[1:]
+                for row, comparison in zip(rows, comparisons)]
     lines = aligned_rows([header, *rows])
     lines.insert(1, "-" * len(lines[0]))
     lines.append(verdict_counts(comparisons))
@@ -191,7 +197,8 @@ def _measured_once(comparison: CellComparison) -> bool:
 
 
 def _cells_by_key(result: BenchResult) -> dict[CellKey, Cell]:
-    return {(cell.server, cell.threads, cell.connections): cell for cell in result.cells}
+    return {(cell.server, cell.workload, cell.threads, cell.connections): cell
+            for cell in result.cells}
 
 
 def _label(server: str, base: BenchResult, new: BenchResult) -> str:
@@ -202,7 +209,7 @@ def _label(server: str, base: BenchResult, new: BenchResult) -> str:
 
 # h2load after each measured run (fairness) loads the server between the rounds wrk measures.
 COMPARED_SETTINGS = ("threads", "connections", "duration_s", "backend", "repeat", "primer_s",
-                     "warmup_s", "server_cpus", "loadgen_cpus", "fairness")
+                     "warmup_s", "server_cpus", "loadgen_cpus", "fairness", "workloads")
 
 
 def comparability_notes(base: BenchResult, new: BenchResult,
@@ -225,5 +232,8 @@ def differences(base: object, new: object, names: tuple[str, ...]) -> list[str]:
 
 
 def _setting_text(value: object) -> str:
-    """(16, 128, 500) -> '16, 128, 500'; anything else as Python prints it."""
-    return ", ".join(map(str, value)) if isinstance(value, tuple) else str(value)
+    """(16, 128, 500) -> '16, 128, 500', workloads by their labels ('plaintext, blocking
+    10 ms'); anything else as Python prints it."""
+    if isinstance(value, tuple):
+        return ", ".join(item.label if isinstance(item, Workload) else str(item) for item in value)
+    return str(value)

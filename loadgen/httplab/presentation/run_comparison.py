@@ -1,24 +1,36 @@
 """What `httplab compare` prints for two runs of either kind: two benches cell by cell
 (compare.py), two latency runs server by server (latency_compare.py), or one line saying
-that a bench and a latency run cannot be compared. Pure."""
+that a bench and a latency run, or two benches of different workloads, cannot be
+compared. Pure."""
 
 from __future__ import annotations
 
-from httplab.model import BenchResult
+from httplab.model import BenchResult, Workload
 from httplab.presentation.compare import (comparability_notes, compare_results,
                                           render_comparison)
 from httplab.presentation.latency_compare import (latency_comparability_notes,
                                                   render_latency_comparison)
+from httplab.presentation.points import run_workloads
 
 
 def incomparable_reason(base: BenchResult, new: BenchResult) -> str | None:
-    """One line when one run is a bench and the other a latency run; None when both are
-    of one kind."""
-    if (base.latency is None) == (new.latency is None):
-        return None
-    return (f"cannot compare: base is {_kind(base)} and new is {_kind(new)}; a bench measures "
-            "Requests/sec at set connections, a latency run latency at fixed rates: compare "
-            "two benches, or two latency runs")
+    """One line when one run is a bench and the other a latency run, or when two benches
+    measured no workload in common (cells are matched on theirs, so they share none);
+    None when the runs can be compared."""
+    if (base.latency is None) != (new.latency is None):
+        return (f"cannot compare: base is {_kind(base)} and new is {_kind(new)}; a bench "
+                "measures Requests/sec at set connections, a latency run latency at fixed "
+                "rates: compare two benches, or two latency runs")
+    base_workloads, new_workloads = run_workloads(base), run_workloads(new)
+    if base_workloads and new_workloads and not set(base_workloads) & set(new_workloads):
+        return (f"cannot compare: base measured {_labels(base_workloads)} and new "
+                f"{_labels(new_workloads)}; cells are matched on their workload, so these "
+                "runs share none")
+    return None
+
+
+def _labels(workloads: tuple[Workload, ...]) -> str:
+    return ", ".join(workload.label for workload in workloads)
 
 
 def render_run_comparison(base: BenchResult, new: BenchResult, base_name: str,
