@@ -8,16 +8,16 @@ problem is a ManifestError of one line naming the file and the field, e.g.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from httplab.worker_counts import WorkerCountError, worker_count
+from httplab.worker_counts import CPUS, WorkerCountError, worker_count
 
 MANIFEST_FILE = "server.toml"
 POM_FILE = "pom.xml"
-CPUS = "cpus"
 # A framework is what the lab measures; a reference (nginx) answers the same hello world
 # to show what this host and wrk allow at best, and is not a framework.
 ROLE_FRAMEWORK, ROLE_REFERENCE = "framework", "reference"
@@ -25,7 +25,16 @@ ROLES = (ROLE_FRAMEWORK, ROLE_REFERENCE)
 _REQUIRED_TEXT = ("display_name", "framework", "worker_kind", "transport", "server_header", "path")
 _OPTIONAL_TEXT = ("version", "version_property", "version_artifact", "jvm_options",
                   "default_workers", "default_workers_source")
-_KNOWN_KEYS = frozenset(_REQUIRED_TEXT + _OPTIONAL_TEXT + ("workers", "port", "role"))
+# The pool /blocking runs on, and the pages the endpoints follow: a framework's, never the
+# reference's (it has no /blocking). blocking_pool is a count, an expression over the CPUs
+# (worker_counts), or WORKERS_POOL: the worker pool itself (Undertow's).
+BLOCKING_POOL = "blocking_pool"
+_BLOCKING_TEXT = ("blocking_pool_source", "blocking_pool_kind", "blocking_thread_prefix",
+                  "endpoints_source")
+WORKERS_POOL = "workers"
+THREAD_NAME_LIMIT = 15  # Linux keeps the first 15 characters of a thread's name
+_KNOWN_KEYS = frozenset(_REQUIRED_TEXT + _OPTIONAL_TEXT + _BLOCKING_TEXT
+                        + (BLOCKING_POOL, "workers", "port", "role"))
 
 
 class ManifestError(ValueError):
@@ -57,6 +66,14 @@ class ServerManifest:
     default_workers: str = ""
     default_workers_source: str = ""
     setting: str = "original"  # which worker setting `workers` holds: "original" or "default"
+    # The pool /blocking runs on (see BLOCKING_POOL): its size as written, where that size
+    # is documented, what its threads are and how their names start; and the pages the
+    # framework's /json, /delay and /blocking follow. Empty for the reference.
+    blocking_pool: str = ""
+    blocking_pool_source: str = ""
+    blocking_pool_kind: str = ""
+    blocking_thread_prefix: str = ""
+    endpoints_source: str = ""
 
     @property
     def key(self) -> str:
@@ -104,6 +121,18 @@ class ServerManifest:
             return self.workers
         return cpus if cpus is not None else (os.cpu_count() or 1)
 
+    def blocking_pool_size(self, cpus: int | None) -> int | None:
+        """The most threads /blocking may hold at once on `cpus` CPUs: None for the
+        reference, and when the size depends on the CPUs and cpus is None. "workers"
+        follows this setting's workers (SETTINGS=default changes Undertow's)."""
+        if self.is_reference:
+            return None
+        if self.blocking_pool == WORKERS_POOL:
+            return self.workers if isinstance(self.workers, int) else cpus
+        if cpus is None and _depends_on_cpus(self.blocking_pool):
+            return None
+        return worker_count(self.blocking_pool, cpus or 1)
+
     @property
     def worker_setting(self) -> str:
         if isinstance(self.workers, int):
@@ -139,7 +168,7 @@ def parse_manifest(name: str, text: str, source: str = MANIFEST_FILE,
         version=_version(data, source, poms),
         jvm_options=_optional_text(data, "jvm_options", source),
         version_artifact=_version_artifact(data, source), role=_role(data, source),
-        **_default_workers(data, source),
+        **_default_workers(data, source), **_blocking_pool(data, source),
     )
 
 
@@ -190,12 +219,65 @@ def _default_workers(data: dict, source: str) -> dict[str, str]:
         missing = "default_workers" if not expression else "default_workers_source"
         raise ManifestError(f"{source}: {missing}: missing (the framework's documented default "
                             f"worker count, e.g. \"2 * cpus\", and where it is documented)")
+    _check_expression("default_workers", expression, source)
+    return {"default_workers": expression, "default_workers_source": cited}
+
+
+def _check_expression(key: str, expression: str, source: str) -> None:
+    """An expression over the CPUs must give a count on 1 to 1024 CPUs."""
     try:
         for cpus in (1, 2, 1024):
             worker_count(expression, cpus)
     except WorkerCountError as error:
-        raise ManifestError(f"{source}: default_workers: {error}") from error
-    return {"default_workers": expression, "default_workers_source": cited}
+        raise ManifestError(f"{source}: {key}: {error}") from error
+
+
+def _depends_on_cpus(expression: str) -> bool:
+    return re.search(rf"\b{CPUS}\b", expression) is not None
+
+
+_BLOCKING_MEANING = {
+    BLOCKING_POOL: f"the most threads of the pool /blocking runs on: a count, an expression "
+                   f"over the CPUs such as \"10 * {CPUS}\", or \"{WORKERS_POOL}\"",
+    "blocking_pool_source": "where the framework documents that pool and its size",
+    "blocking_pool_kind": "what the pool's threads are",
+    "blocking_thread_prefix": f"how the pool threads' names start, 1 to {THREAD_NAME_LIMIT} "
+                              f"characters",
+    "endpoints_source": "the framework's pages that /json, /delay and /blocking follow",
+}
+
+
+def _blocking_pool(data: dict, source: str) -> dict[str, str]:
+    """The blocking pool and the endpoints' sources: each required of a framework, refused
+    of the reference, which has no /blocking."""
+    keys = (BLOCKING_POOL, *_BLOCKING_TEXT)
+    if data.get("role") == ROLE_REFERENCE:
+        given = [key for key in keys if key in data]
+        if given:
+            raise ManifestError(f"{source}: {given[0]}: not for a reference, which has no "
+                                f"/delay or /blocking endpoint")
+        return {}
+    for key in keys:
+        if key not in data:
+            raise ManifestError(f"{source}: {key}: missing ({_BLOCKING_MEANING[key]})")
+    texts = {key: _required_text(data, key, source) for key in _BLOCKING_TEXT}
+    prefix = texts["blocking_thread_prefix"]
+    if len(prefix) > THREAD_NAME_LIMIT:
+        raise ManifestError(f"{source}: blocking_thread_prefix: {prefix!r} is longer than the "
+                            f"{THREAD_NAME_LIMIT} characters Linux keeps of a thread's name")
+    return {BLOCKING_POOL: _blocking_pool_size_text(data[BLOCKING_POOL], source), **texts}
+
+
+def _blocking_pool_size_text(value: object, source: str) -> str:
+    if _is_integer(value) and value > 0:
+        return str(value)
+    if isinstance(value, str) and value.strip() == WORKERS_POOL:
+        return WORKERS_POOL
+    if not isinstance(value, str) or not value.strip():
+        raise ManifestError(f"{source}: {BLOCKING_POOL}: {value!r} is not "
+                            f"{_BLOCKING_MEANING[BLOCKING_POOL]}")
+    _check_expression(BLOCKING_POOL, value, source)
+    return value.strip()
 
 
 def _port(data: dict, source: str) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import socketserver
 import threading
+import time
 from dataclasses import dataclass
 from email.utils import formatdate
 from http import HTTPStatus
@@ -39,11 +40,20 @@ def hello_answer(request: FakeRequest, body: bytes = b"Hello, World!", server: s
                  other_method_status: int = 405) -> bytes:
     """A right answer by default; each argument makes it wrong in one way."""
     status = _status_for(request, head_status, other_method_status)
-    payload = body if status == 200 else b"not found" if status == 404 else b""
-    allow = "Allow: GET, HEAD\r\n" if status == 405 else ""
+    return _response(request, status, body, content_type, server=server, date=date,
+                     head_sends_body=head_sends_body)
+
+
+def _response(request: FakeRequest, status: int, body: bytes, content_type: str,
+              server: str = "Fake", date: str | None = None, head_sends_body: bool = False,
+              allow: bool = True) -> bytes:
+    """The whole response: the body only with a 200 (404 and 400 say so in a few words),
+    none after HEAD's head unless head_sends_body; a 405 names GET and HEAD in Allow."""
+    payload = {200: body, 404: b"not found", 400: b"bad ms"}.get(status, b"")
+    allowed = "Allow: GET, HEAD\r\n" if status == 405 and allow else ""
     head = (f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\nServer: {server}\r\n"
             f"Date: {date or formatdate(usegmt=True)}\r\nContent-Type: {content_type}\r\n"
-            f"{allow}Content-Length: {len(payload)}\r\n\r\n")
+            f"{allowed}Content-Length: {len(payload)}\r\n\r\n")
     sends_body = request.method != "HEAD" or head_sends_body
     return head.encode("latin-1") + (payload if sends_body else b"")
 
@@ -54,6 +64,52 @@ def _status_for(request: FakeRequest, head_status: int, other_method_status: int
     if request.method == "GET":
         return 200
     return head_status if request.method == "HEAD" else other_method_status
+
+
+JSON_BODY = b'{"message":"Hello, World!"}'
+WAIT_PATHS = ("/delay", "/blocking")
+MAX_MS = 10_000
+
+
+@dataclass(frozen=True)
+class Endpoints:
+    """How the fake answers /json, /delay and /blocking: right by default (a wait of the
+    ms asked, by sleeping); each field makes them wrong in one way."""
+
+    json_body: bytes = JSON_BODY
+    json_type: str = "application/json"
+    extra_wait_ms: float = 0.0  # added to the ms asked: < 0 answers early, > 0 late
+    bad_ms_status: int = 400
+    bad_ms_wait_s: float = 0.0  # how long a bad ms waits before its answer
+    other_method_status: int = 405
+    allow: bool = True  # a 405 names the methods allowed
+    head_sends_body: bool = False
+
+
+def endpoints_answer(request: FakeRequest, endpoints: Endpoints = Endpoints()) -> bytes:
+    """hello_answer, and the workloads' endpoints as Endpoints says."""
+    path, _, query = request.path.partition("?")
+    if path not in ("/json", *WAIT_PATHS):
+        return hello_answer(request)
+    status = (200 if request.method in ("GET", "HEAD") else endpoints.other_method_status)
+    if path == "/json":
+        return _response(request, status, endpoints.json_body, endpoints.json_type,
+                         head_sends_body=endpoints.head_sends_body, allow=endpoints.allow)
+    ms = _ms(query)
+    if ms is None and status == 200:
+        time.sleep(endpoints.bad_ms_wait_s)
+        return _response(request, endpoints.bad_ms_status, b"", "text/plain")
+    if status == 200:
+        time.sleep(max(0.0, ms + endpoints.extra_wait_ms) / 1000)
+    return _response(request, status, b"Hello, World!", "text/plain",
+                     head_sends_body=endpoints.head_sends_body, allow=endpoints.allow)
+
+
+def _ms(query: str) -> int | None:
+    """The ms a query asks for, or None when it is missing or bad."""
+    values = dict(pair.partition("=")[::2] for pair in query.split("&") if pair)
+    raw = values.get("ms", "")
+    return int(raw) if raw.isdigit() and 1 <= int(raw) <= MAX_MS else None
 
 
 def read_request(rfile: BinaryIO) -> FakeRequest | None:

@@ -1,5 +1,6 @@
 """Every server jar, started on 127.0.0.1 at a free port, must pass the lab's check:
-the same one the harness runs before any load. A missing jar fails; it never skips."""
+the same one the harness runs before any load, with every workload's endpoint (/json,
+/delay and /blocking). A missing jar fails; it never skips."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from httplab.running.hostinfo import usable_cpus
 from httplab.manifest import discover
 from httplab.paths import DEFAULT_REPO, servers_dir
 from httplab.checking.conformance import verify_started
+from httplab.model import Workload
 
 from tests.conftest import free_port, port_is_listening, run_until_exit
 
@@ -20,6 +22,8 @@ from tests.conftest import free_port, port_is_listening, run_until_exit
 SERVERS = tuple(manifest.name for manifest in discover(servers_dir(DEFAULT_REPO))
                 if manifest.is_maven_module)
 STOP_LIMIT_S = 5.0
+# Every workload at a wait of 10 ms, DELAY_MS's default.
+WORKLOADS = (Workload(), Workload("json"), Workload("delay", 10), Workload("blocking", 10))
 FAULT_EXIT_WAIT_S = 60.0
 
 
@@ -39,8 +43,9 @@ def test_server_passes_the_conformance_check_and_stops_on_sigterm(manifests, nam
     manifest = _manifest(manifests, name)
     port = free_port()
     with run_jar("java", manifest, _jar(manifest), port) as (process, startup, _):
-        verification = verify_started(startup, manifest, port, cpus=usable_cpus())
-        assert verification.passed, verification.summary()
+        verification = verify_started(startup, manifest, port, cpus=usable_cpus(),
+                                      workloads=WORKLOADS)
+        assert not verification.failures, verification.summary()
         assert startup.bind == f"127.0.0.1:{port}"
         stop_seconds = process.stop()
     assert stop_seconds < STOP_LIMIT_S, f"SIGTERM took {stop_seconds:.1f} s"

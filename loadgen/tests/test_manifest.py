@@ -29,6 +29,11 @@ workers = "cpus"
 worker_kind = "event loops"
 default_workers = "2 * cpus"
 default_workers_source = "the test's own"
+blocking_pool = "10 * cpus"
+blocking_pool_source = "the test's own"
+blocking_pool_kind = "elastic threads"
+blocking_thread_prefix = "foo-blocking-"
+endpoints_source = "https://foo.example/docs"
 transport = "epoll"
 server_header = "Foo"
 port = 8080
@@ -90,6 +95,29 @@ def test_known_servers_keep_the_original_worker_settings_and_versions(manifests)
     ("wrokers", "wrokers = 2", "wrokers: not a manifest key"),
     ("role", 'role = "baseline"', "role: 'baseline' is not one of 'framework', 'reference'"),
     ("role", "role = 1", "role: 1 is not one of 'framework', 'reference'"),
+    ("blocking_pool", None, 'blocking_pool: missing (the most threads of the pool /blocking '
+                            'runs on: a count, an expression over the CPUs such as "10 * cpus", '
+                            'or "workers")'),
+    ("blocking_pool", "blocking_pool = 0", "blocking_pool: 0 is not the most threads"),
+    ("blocking_pool", "blocking_pool = true", "blocking_pool: True is not the most threads"),
+    ("blocking_pool", 'blocking_pool = ""', "blocking_pool: '' is not the most threads"),
+    ("blocking_pool", 'blocking_pool = "10 * threads"',
+     "blocking_pool: '10 * threads': only whole numbers, cpus, +, * and max()/min()"),
+    ("blocking_pool", 'blocking_pool = "cpus -"', "blocking_pool: 'cpus -' is not an expression"),
+    ("blocking_pool_source", None, "blocking_pool_source: missing (where the framework "
+                                   "documents that pool and its size)"),
+    ("blocking_pool_source", 'blocking_pool_source = " "',
+     "blocking_pool_source: must be a non-empty string"),
+    ("blocking_pool_kind", None, "blocking_pool_kind: missing (what the pool's threads are)"),
+    ("blocking_pool_kind", "blocking_pool_kind = 3", "blocking_pool_kind: 3 is not a string"),
+    ("blocking_thread_prefix", None, "blocking_thread_prefix: missing (how the pool threads' "
+                                     "names start, 1 to 15 characters)"),
+    ("blocking_thread_prefix", 'blocking_thread_prefix = ""',
+     "blocking_thread_prefix: must be a non-empty string"),
+    ("blocking_thread_prefix", 'blocking_thread_prefix = "boundedElastic-1"',
+     "blocking_thread_prefix: 'boundedElastic-1' is longer than the 15 characters Linux keeps"),
+    ("endpoints_source", None, "endpoints_source: missing (the framework's pages that /json, "
+                               "/delay and /blocking follow)"),
 ])
 def test_a_bad_manifest_is_one_line_naming_the_file_and_the_field(key, line, message):
     with pytest.raises(ManifestError, match=re.escape(f"{SOURCE}: {message}")) as error:
@@ -116,8 +144,15 @@ def test_a_literal_version_serves_a_framework_built_without_maven():
     assert manifest.version == "7.1" and manifest.version_artifact == ""
 
 
-REFERENCE = manifest_text("version_property", 'version = "1.22.1"\nrole = "reference"') \
-    .replace("version_artifact", "#")
+def without_blocking_pool(text: str) -> str:
+    """A reference has no /delay or /blocking, so no blocking pool and no endpoints' sources."""
+    return "\n".join(line for line in text.splitlines()
+                     if not line.startswith(("blocking_", "endpoints_source"))) + "\n"
+
+
+REFERENCE = without_blocking_pool(
+    manifest_text("version_property", 'version = "1.22.1"\nrole = "reference"')
+    .replace("version_artifact", "#"))
 
 
 def test_a_manifest_is_a_framework_unless_its_role_says_reference():
@@ -127,8 +162,51 @@ def test_a_manifest_is_a_framework_unless_its_role_says_reference():
     reference = parse_manifest("foo", REFERENCE, SOURCE)
     assert reference.role == "reference" and reference.is_reference
     assert not reference.is_maven_module and reference.version == "1.22.1"
-    built = parse_manifest("foo", GOOD + 'role = "reference"\n', SOURCE, POMS)
+    built = parse_manifest("foo", without_blocking_pool(GOOD) + 'role = "reference"\n', SOURCE,
+                           POMS)
     assert built.is_reference and built.is_maven_module  # names a Maven artifact
+
+
+@pytest.mark.parametrize("key", ["blocking_pool", "blocking_pool_source", "blocking_pool_kind",
+                                 "blocking_thread_prefix", "endpoints_source"])
+def test_a_reference_has_no_blocking_pool_nor_endpoint_sources(key):
+    text = REFERENCE.replace("#", f'{key} = "4"\n#', 1)
+    message = f"{SOURCE}: {key}: not for a reference, which has no /delay or /blocking endpoint"
+    with pytest.raises(ManifestError, match=f"^{re.escape(message)}$"):
+        parse_manifest("foo", text, SOURCE)
+
+
+@pytest.mark.parametrize("pool, workers, setting, cpus, size", [
+    ('"10 * cpus"', '"cpus"', "original", 4, 40),
+    ('"10 * cpus"', '"cpus"', "original", None, None),  # depends on CPUs not known
+    ('"max(8, cpus)"', "16", "original", 2, 8),
+    ('"200"', "16", "original", None, 200),  # an expression without cpus needs none
+    ("200", "16", "original", None, 200),  # a TOML integer as well
+    ('"workers"', "200", "original", None, 200),  # Undertow: the worker pool itself
+    ('"workers"', '"cpus"', "original", 3, 3),
+    ('"workers"', '"cpus"', "original", None, None),
+    ('"workers"', "200", "default", 4, 32),  # SETTINGS=default: 2 * cpus workers... see GOOD
+    ('"10 * cpus"', "200", "default", 4, 40),  # other pools keep their size
+])
+def test_the_blocking_pool_size(pool, workers, setting, cpus, size):
+    text = manifest_text("blocking_pool", f"blocking_pool = {pool}").replace(
+        'workers = "cpus"', f"workers = {workers}").replace('"2 * cpus"', '"8 * cpus"')
+    manifest = parse_manifest("foo", text, SOURCE, POMS).for_setting(setting, cpus)
+    assert manifest.blocking_pool_size(cpus) == size
+
+
+def test_the_reference_has_no_blocking_pool_size():
+    reference = parse_manifest("foo", REFERENCE, SOURCE)
+    assert reference.blocking_pool == "" and reference.blocking_pool_size(4) is None
+
+
+def test_every_framework_names_its_blocking_pool_and_undertows_is_its_workers(manifests):
+    frameworks = [m for m in manifests if not m.is_reference]
+    assert all(m.blocking_pool_size(2) and m.blocking_pool_source and m.endpoints_source
+               for m in frameworks)
+    undertow = next(m for m in manifests if m.name == "undertow")
+    assert undertow.blocking_pool == "workers" and undertow.blocking_pool_size(None) == 200
+    assert undertow.for_setting("default", 2).blocking_pool_size(2) == 8 * 2
 
 
 def test_a_broken_pom_names_the_pom():

@@ -1,6 +1,9 @@
 """Adding a framework is a folder and one <module> line: a copy of an existing server, renamed
 in its manifest and build file, is found, tabled, checked and given an image with no other
-edit anywhere."""
+edit anywhere. Its manifest brings what every framework states: the blocking pool /blocking
+runs on and the pages its /json, /delay and /blocking follow (a copy missing them is
+refused, naming its file); the jar's answers at those endpoints are checked with every
+other jar's by tests/test_conformance.py."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ import subprocess
 
 import pytest
 
-from httplab.manifest import discover
+from httplab.manifest import ManifestError, discover
 from httplab.paths import DEFAULT_REPO, servers_dir
 from httplab.presentation.readme_table import servers_table
 from httplab.running.backends.compose import dockerfile_for
@@ -54,6 +57,31 @@ def test_discovery_finds_the_new_server_with_its_version_from_the_build(lab_with
     assert found[NEW].label == "Vert.x copy"
     assert found[NEW].version == original["vertx"].version
     assert found[NEW].jar_path(lab_with_a_new_server / "servers").name == f"{NEW}.jar"
+
+
+BLOCKING_KEYS = ("blocking_pool", "blocking_pool_source", "blocking_pool_kind",
+                 "blocking_thread_prefix", "endpoints_source")
+
+
+def test_the_new_server_states_its_blocking_pool_and_endpoint_sources(lab_with_a_new_server):
+    found = {m.name: m for m in discover(lab_with_a_new_server / "servers")}
+    new, original = found[NEW], found["vertx"]
+    assert all(getattr(new, key) for key in BLOCKING_KEYS)
+    assert [getattr(new, key) for key in BLOCKING_KEYS] == \
+        [getattr(original, key) for key in BLOCKING_KEYS]
+    assert new.blocking_pool_size(2) == original.blocking_pool_size(2) >= 1
+
+
+@pytest.mark.parametrize("key", BLOCKING_KEYS)
+def test_a_new_server_without_a_blocking_key_is_refused_naming_it(lab_with_a_new_server,
+                                                                  tmp_path, key):
+    servers = tmp_path / "servers"
+    shutil.copytree(lab_with_a_new_server / "servers", servers)
+    manifest = servers / NEW / "server.toml"
+    kept = [line for line in manifest.read_text().splitlines() if not line.startswith(key + " ")]
+    manifest.write_text("\n".join(kept) + "\n")
+    with pytest.raises(ManifestError, match=rf"^servers/{NEW}/server\.toml: {key}: missing \("):
+        discover(servers)
 
 
 def test_the_readme_table_lists_the_new_server(lab_with_a_new_server):

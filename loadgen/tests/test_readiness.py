@@ -12,7 +12,7 @@ from httplab.running.backends.local import LocalBackend
 from httplab.manifest import parse_manifest
 from httplab.paths import LUA_SCRIPT
 from httplab.checking.readiness import Readiness, ServerProbes, not_ready_reason, wait_until_ready
-from httplab.checking.ready_line import parse_startup_line
+from httplab.checking.ready_line import find_startup_line, parse_startup_line
 from httplab.checking.conformance import verify_started
 
 from tests.conftest import free_port, port_is_listening
@@ -64,6 +64,29 @@ def test_wait_until_ready(answers_at, line_at, exits_at, ready, first_answer, st
 STARTUP = parse_startup_line(LINE)
 
 
+@pytest.mark.parametrize("suffix, blocking_pool", [
+    ("", None),  # the lines of older runs
+    (" blocking_pool=0", 0),  # the reference
+    (" blocking_pool=200", 200),
+])
+def test_the_ready_line_may_end_with_the_blocking_pool(suffix, blocking_pool):
+    startup = parse_startup_line(LINE + suffix)
+    assert (startup.workers, startup.bind, startup.blocking_pool) == \
+        (2, "127.0.0.1:8080", blocking_pool)
+    assert startup.line == LINE + suffix
+
+
+@pytest.mark.parametrize("suffix", [" blocking_pool=", " blocking_pool=many",
+                                    " blocking_pool=-1"])
+def test_a_malformed_blocking_pool_is_no_ready_line(suffix):
+    assert parse_startup_line(LINE + suffix) is None
+
+
+def test_the_blocking_pool_is_read_from_a_line_amid_other_output():
+    found = find_startup_line(f"starting\n12:00 INFO {LINE} blocking_pool=10\nrunning\n")
+    assert found is not None and found.blocking_pool == 10
+
+
 @pytest.mark.parametrize("readiness, expected", [
     (Readiness(STARTUP, 1.0), ""),
     (Readiness(None, 2.5), "answered correctly after 2.5 s but printed no httplab-ready line "
@@ -91,6 +114,11 @@ workers = 2
 worker_kind = "event loops"
 default_workers = "2 * cpus"
 default_workers_source = "the test's own"
+blocking_pool = "workers"
+blocking_pool_source = "the test's own"
+blocking_pool_kind = "worker threads"
+blocking_thread_prefix = "fake-worker-"
+endpoints_source = "the test's own"
 transport = "epoll"
 server_header = "Fake"
 port = {port}

@@ -21,8 +21,10 @@ from httplab.checking.conformance import CheckResult, Verification, with_ready_l
 from httplab.checking.readiness import answers_correctly
 from httplab.checking.verification_json import verification_from_dict, verification_to_dict
 from httplab.manifest import parse_manifest
+from httplab.model import Workload
 from httplab.running.backends.remote_checks import (ANSWER_PROBE_TIMEOUT_S,
-                                                    CONFORMANCE_TIMEOUT_S, WRK_IMAGE,
+                                                    CONFORMANCE_MODULE, CONFORMANCE_TIMEOUT_S,
+                                                    WRK_IMAGE,
                                                     RemoteCheckError, answer_probe_command,
                                                     conformance_command,
                                                     verification_from_output)
@@ -38,11 +40,18 @@ MIXED = Verification((CheckResult("GET /", True), CheckResult("Date refreshed", 
                                                                "Date stayed 'x' over 1.2 s")))
 
 
+WITH_WORKLOADS = Verification((CheckResult("GET /", True),
+                               CheckResult("GET /json", False, "status 404", "json"),
+                               CheckResult("GET /delay?ms=10 answered after 10 to 260 ms", True,
+                                           "", "delay-10ms")))
+
+
 @pytest.mark.parametrize("verification", [
     MIXED,
     Verification((CheckResult("GET /", True, ""),)),
     Verification((CheckResult("ünïcode \"quoted\"", False, "line\nbreak"),)),
-], ids=["one failed", "all passed", "odd text"])
+    WITH_WORKLOADS,
+], ids=["one failed", "all passed", "odd text", "workloads' checks"])
 def test_a_verification_survives_json_both_ways(verification):
     as_text = json.dumps(verification_to_dict(verification))
     assert verification_from_dict(json.loads(as_text)) == verification
@@ -56,11 +65,24 @@ def test_a_verification_survives_json_both_ways(verification):
     ({"checks": [{"name": "GET /", "passed": "yes"}]}, "check 1 needs"),
     ({"checks": [{"passed": True}]}, "check 1 needs"),
     ({"passed": True, "checks": [{"name": "GET /", "passed": False}]}, "says passed=True"),
+    ({"checks": [{"name": "GET /json", "passed": True, "workload": 3}]},
+     "check 1: workload 3 is not a workload's key"),
+    ({"checks": [{"name": "GET /json", "passed": True, "workload": ""}]},
+     "check 1: workload '' is not a workload's key"),
 ], ids=["a list", "checks not a list", "no checks", "check not an object", "passed not a bool",
-        "no name", "passed contradicts the checks"])
+        "no name", "passed contradicts the checks", "workload not text", "workload empty"])
 def test_a_dict_that_is_no_verification_is_a_value_error_saying_why(data, message):
     with pytest.raises(ValueError, match=message):
         verification_from_dict(data)
+
+
+def test_a_common_check_has_no_workload_field_and_old_json_reads_as_common_checks():
+    written = verification_to_dict(WITH_WORKLOADS)
+    assert [check.get("workload") for check in written["checks"]] == [None, "json", "delay-10ms"]
+    assert "workload" not in written["checks"][0]
+    old = {"passed": True, "checks": [{"name": "GET /", "passed": True, "detail": ""}]}
+    assert verification_from_dict(old) == Verification((CheckResult("GET /", True),))
+    assert written["passed"] is True, "passed is the common checks' verdict"
 
 
 def test_the_check_prints_one_json_object_for_the_harness(capsys):
@@ -96,6 +118,28 @@ def test_the_conformance_command_runs_the_check_in_the_wrk_image_on_the_host_net
         "docker", "run", "--rm", "--network", "host", "--entrypoint", "python3", WRK_IMAGE,
         "-m", "httplab.checking.conformance", "--host", "10.0.0.7", "--port", "8081",
         "--server-header", "Netty", "--json"]
+
+
+@pytest.mark.parametrize("workloads, added", [
+    ((), []),
+    ((Workload(),), []),  # plaintext's checks are the common ones
+    ((Workload(), Workload("json"), Workload("blocking", 10), Workload("json")),
+     ["--workloads", "json,blocking-10ms"]),
+])
+def test_the_conformance_command_passes_the_workloads_keys(workloads, added):
+    command = conformance_command("10.0.0.7", 8081, "Netty", workloads=workloads)
+    assert command[-1] == "--json" and command[-1 - len(added):-1] == added
+    assert len(command) == len(conformance_command("10.0.0.7", 8081, "Netty")) + len(added)
+
+
+def test_a_remote_check_of_workloads_reads_back_which_failed(capsys):
+    with FakeServer(hello_answer) as server:  # no /json: its check fails, the server passes
+        command = conformance_command("127.0.0.1", server.port, "Fake",
+                                      workloads=(Workload("json"),))
+        code = conformance.main(command[command.index(CONFORMANCE_MODULE) + 1:])
+    verification = verification_from_output(capsys.readouterr().out)
+    assert code == 1 and verification.passed
+    assert list(verification.failed_workloads()) == ["json"]
 
 
 def test_the_checks_output_reads_back_from_its_last_line():

@@ -1,16 +1,24 @@
-"""The conformance check itself, against a fake server that is right, then wrong in one way."""
+"""The conformance check itself, against a fake server that is right, then wrong in one way:
+the common checks (the hello world) and each workload's (/json, /delay, /blocking)."""
 
+import re
 from dataclasses import replace
 
 import pytest
 
-from httplab.checking.http_wire import WireError, parse_closed_response, parse_head, request_bytes
+from httplab.checking.http_wire import (Response, WireError, parse_closed_response, parse_head,
+                                        request_bytes)
 from httplab.manifest import parse_manifest
 from httplab.checking.ready_line import parse_startup_line
-from httplab.checking.conformance import (http10_problems, parse_http_date, pipelined_paths,
-                                          startup_problems, verify_server)
+from httplab.checking.conformance import (CheckResult, Verification, checks_wait_s,
+                                          http10_problems, main, pipelined_paths,
+                                          startup_problems, verify_server,
+                                          verify_workloads, workloads_argument)
+from httplab.checking.responses import (WAIT_SLACK_MS, not_allowed_problem, parse_http_date,
+                                        refusal_problem, wait_problem)
+from httplab.model import Workload
 
-from tests.fake_server import FakeServer, hello_answer
+from tests.fake_server import Endpoints, FakeServer, endpoints_answer, hello_answer
 from tests.test_plan import MANIFEST
 
 FROZEN_DATE = "Sun, 22 Nov 2026 04:00:00 GMT"
@@ -136,8 +144,9 @@ def test_malformed_status_line_is_a_wire_error():
         parse_head("SSH-2.0-OpenSSH\r\nX: y")
 
 
+# MANIFEST's blocking pool is "10 * cpus": 20 on the 2 CPUs of these rows.
 LINE = ("httplab-ready framework=X version=1 transport=epoll workers={w} observed_workers={o} "
-        "bind=127.0.0.1:8080")
+        "bind=127.0.0.1:8080 blocking_pool=20")
 
 
 @pytest.mark.parametrize("workers_value, line, cpus, problem", [
@@ -158,3 +167,236 @@ def test_startup_line_against_manifest(workers_value, line, cpus, problem):
 
 def test_missing_startup_line_is_a_problem():
     assert "no httplab-ready line" in startup_problems(None, parse_manifest("x", MANIFEST))
+
+
+# --- The ready line's blocking pool ---------------------------------------------------------
+
+BARE_LINE = ("httplab-ready framework=X version=1 transport=epoll workers=16 observed_workers=16 "
+             "bind=127.0.0.1:8080")
+REFERENCE = (MANIFEST.split("blocking_pool")[0] + 'role = "reference"\ntransport = "epoll"\n'
+             'server_header = "X"\nport = 8080\npath = "/"\n').replace("workers = \"cpus\"",
+                                                                      "workers = 16")
+
+
+def _with_pool(pool: str | None) -> str:
+    """MANIFEST with 16 workers and the blocking pool given (a TOML value)."""
+    text = MANIFEST.replace('workers = "cpus"', "workers = 16")
+    return text if pool is None else text.replace('blocking_pool = "10 * cpus"',
+                                                  f"blocking_pool = {pool}")
+
+
+@pytest.mark.parametrize("manifest_text, suffix, cpus, problem", [
+    (_with_pool(None), " blocking_pool=20", 2, ""),
+    (_with_pool(None), " blocking_pool=40", 4, ""),
+    (_with_pool(None), " blocking_pool=30", 2, "blocking_pool 30, expected 20"),
+    (_with_pool(None), "", 2, "no blocking_pool in the ready line, expected 20"),
+    (_with_pool(None), " blocking_pool=30", None, ""),  # per CPU, CPUs unknown: not checked
+    (_with_pool(None), "", None, ""),
+    (_with_pool("200"), " blocking_pool=200", None, ""),  # a count is known without the CPUs
+    (_with_pool("200"), " blocking_pool=199", None, "blocking_pool 199, expected 200"),
+    (_with_pool('"workers"'), " blocking_pool=16", None, ""),  # the 16 workers themselves
+    (_with_pool('"workers"'), " blocking_pool=200", 2, "blocking_pool 200, expected 16"),
+    (REFERENCE, " blocking_pool=0", 2, ""),
+    (REFERENCE, "", 2, ""),  # nginx before it printed one
+    (REFERENCE, " blocking_pool=4", 2, "blocking_pool 4, expected 0: a reference has no /blocking"),
+], ids=["expression", "expression on 4", "expression wrong", "missing", "unknown CPUs",
+        "unknown CPUs, missing", "count", "count wrong", "workers", "workers wrong",
+        "reference 0", "reference absent", "reference not 0"])
+def test_the_ready_lines_blocking_pool_against_the_manifest(manifest_text, suffix, cpus, problem):
+    startup = parse_startup_line(BARE_LINE + suffix)
+    assert startup_problems(startup, parse_manifest("x", manifest_text), cpus) == problem
+
+
+def test_under_settings_default_a_worker_pool_follows_the_default_workers():
+    manifest = parse_manifest("x", _with_pool('"workers"')).for_setting("default", 3)
+    startup = parse_startup_line(BARE_LINE.replace("16", "6") + " blocking_pool=6")
+    assert manifest.blocking_pool_size(3) == 6 and startup_problems(startup, manifest, 3) == ""
+
+
+# --- Each workload's checks -----------------------------------------------------------------
+
+DELAY_MS = 20
+JSON, DELAY, BLOCKING = Workload("json"), Workload("delay", DELAY_MS), Workload("blocking", DELAY_MS)
+EVERY_WORKLOAD = (Workload(), JSON, DELAY, BLOCKING)
+
+
+def _verify(answer, workloads=EVERY_WORKLOAD) -> Verification:
+    with FakeServer(answer) as server:
+        return verify_server(server.port, "Fake", timeout=FAKE_TIMEOUT_S, workloads=workloads)
+
+
+def test_a_right_server_passes_every_workloads_checks_each_marked_with_its_key():
+    verification = _verify(endpoints_answer)
+    assert verification.failures == (), verification.summary()
+    by_workload = {}
+    for check in verification.checks:
+        by_workload.setdefault(check.workload, []).append(check.name)
+    assert by_workload[JSON.key] == ["GET /json", "HEAD /json without a body", "405 on POST /json"]
+    assert by_workload[DELAY.key] == [
+        "GET /delay?ms=20 answered after 20 to 270 ms", "HEAD /delay?ms=20 without a body",
+        "405 on POST /delay?ms=20", "400 at once for a bad ms on /delay"]
+    assert by_workload[BLOCKING.key][0] == "GET /blocking?ms=20 answered after 20 to 270 ms"
+    assert len(by_workload[None]) == 9, "plaintext's checks are the common ones"
+    assert verification.summary() == f"all {len(verification.checks)} checks passed"
+
+
+def _one_way(**wrong):
+    return lambda request: endpoints_answer(request, Endpoints(**wrong))
+
+
+def _workload_failures(answer, workload: Workload) -> dict[str, str]:
+    """The failed checks of one workload alone (verify_server runs them the same way, after
+    the common ones)."""
+    with FakeServer(answer) as server:
+        checks = verify_workloads(server.port, "Fake", (workload,), timeout=FAKE_TIMEOUT_S)
+    assert {check.workload for check in checks} == {workload.key}
+    return {check.name: check.detail for check in checks if not check.passed}
+
+
+@pytest.mark.parametrize("wrong, workload, check, detail", [
+    ({"json_body": b'{"message": "Hello, World!"}'}, JSON, "GET /json",
+     "body b'{\"message\": \"Hello, World!\"}', expected b'{\"message\":\"Hello, World!\"}'; "
+     "Content-Length '28', expected 27"),
+    ({"json_type": "application/json; charset=utf-8"}, JSON, "GET /json",
+     "Content-Type 'application/json; charset=utf-8', expected exactly 'application/json'"),
+    ({"json_type": "text/plain"}, JSON, "GET /json",
+     "Content-Type 'text/plain', expected exactly 'application/json'"),
+    ({"allow": False}, JSON, "405 on POST /json", "405 for POST /json without an Allow header"),
+    ({"other_method_status": 200}, JSON, "405 on POST /json",
+     "status 200 for POST /json, expected 405"),
+    ({"other_method_status": 404}, DELAY, "405 on POST /delay?ms=20",
+     "status 404 for POST /delay?ms=20, expected 405"),
+    ({"bad_ms_status": 404}, BLOCKING, "400 at once for a bad ms on /blocking",
+     "status 404 for GET /blocking, expected 400; status 404 for GET /blocking?ms=0, expected 400; "
+     "status 404 for GET /blocking?ms=-1, expected 400; status 404 for GET /blocking?ms=abc, "
+     "expected 400; status 404 for GET /blocking?ms=10001, expected 400"),
+], ids=["json body", "json charset", "json as text", "405 without Allow", "json takes POST",
+        "404 for POST", "bad ms not 400"])
+def test_an_endpoint_wrong_in_one_way_fails_only_that_check(wrong, workload, check, detail):
+    assert _workload_failures(_one_way(**wrong), workload) == {check: detail}
+
+
+def test_a_workloads_failure_leaves_the_server_passed_and_says_which_workload():
+    verification = _verify(_one_way(allow=False), (JSON, DELAY))
+    assert verification.passed, "the common checks still pass: the server runs"
+    assert verification.failed_workloads() == {
+        "json": "405 on POST /json: 405 for POST /json without an Allow header",
+        "delay-20ms": "405 on POST /delay?ms=20: 405 for POST /delay?ms=20 without an Allow header"}
+
+
+@pytest.mark.parametrize("wrong, workload, check, detail", [
+    ({"extra_wait_ms": -15}, DELAY, "GET /delay?ms=20 answered after 20 to 270 ms",
+     r"GET /delay\?ms=20 answered after \d+\.\d ms, sooner than the 20 ms asked"),
+    ({"extra_wait_ms": WAIT_SLACK_MS + 80}, BLOCKING,
+     "GET /blocking?ms=20 answered after 20 to 270 ms",
+     r"GET /blocking\?ms=20 answered after 3\d\d\.\d ms at the soonest, later than 20 \+ 250 ms"),
+    ({"bad_ms_wait_s": 0.4}, DELAY, "400 at once for a bad ms on /delay",
+     r"400 for GET /delay after 4\d\d ms, expected it within 250 ms; .*ms=10001 after 4\d\d ms"),
+    ({"head_sends_body": True}, JSON, "HEAD /json without a body",
+     r"HEAD /json \(status 200\) seems to have sent a body: the GET / after it"),
+], ids=["delay early", "blocking late", "bad ms waits", "HEAD /json with a body"])
+def test_a_wait_too_early_or_too_late_fails_its_check(wrong, workload, check, detail):
+    failures = _workload_failures(_one_way(**wrong), workload)
+    assert list(failures) == [check] and re.match(detail, failures[check]), failures
+
+
+def test_a_server_without_the_endpoints_fails_every_workload_but_still_runs():
+    verification = _verify(hello_answer)
+    assert verification.passed
+    assert set(verification.failed_workloads()) == {JSON.key, DELAY.key, BLOCKING.key}
+    assert "status 404, expected 200" in verification.failed_workloads()[JSON.key]
+    assert verification.summary().startswith(f"9 of {len(verification.checks)} checks passed; "
+                                             f"json failed (GET /json: status 404, expected 200")
+
+
+def test_a_server_failing_the_common_checks_is_not_checked_further():
+    verification = _verify(lambda request: hello_answer(request, server="Other"))
+    assert not verification.passed
+    assert all(check.workload is None for check in verification.checks)
+    assert verification.failed_workloads() == {}
+    assert verification.summary().startswith("GET /: Server 'Other', expected 'Fake'")
+
+
+COMMON_OK, COMMON_BAD = CheckResult("GET /", True), CheckResult("GET /plaintext", False, "status 500")
+JSON_BAD = CheckResult("GET /json", False, "status 404", "json")
+DELAY_OK = CheckResult("GET /delay?ms=10", True, "", "delay-10ms")
+
+
+@pytest.mark.parametrize("checks, passed, failed, summary", [
+    ((COMMON_OK, DELAY_OK), True, {}, "all 2 checks passed"),
+    ((COMMON_OK, JSON_BAD, DELAY_OK), True, {"json": "GET /json: status 404"},
+     "2 of 3 checks passed; json failed (GET /json: status 404)"),
+    ((COMMON_OK, JSON_BAD, replace(JSON_BAD, name="405 on POST /json", detail="status 200")),
+     True, {"json": "GET /json: status 404; 405 on POST /json: status 200"},
+     "1 of 3 checks passed; json failed (GET /json: status 404; 405 on POST /json: status 200)"),
+    ((COMMON_BAD, JSON_BAD), False, {"json": "GET /json: status 404"},
+     "GET /plaintext: status 500"),
+], ids=["all passed", "a workload failed", "two checks of one workload", "common failed"])
+def test_passed_is_the_common_verdict_and_failed_workloads_say_why(checks, passed, failed,
+                                                                   summary):
+    verification = Verification(checks)
+    assert (verification.passed, verification.failed_workloads(), verification.summary()) == \
+        (passed, failed, summary)
+
+
+@pytest.mark.parametrize("elapsed, problem", [
+    ([20.0, 21.5, 25.0], ""),
+    ([270.0], ""),
+    ([19.9, 300.0], "GET /delay?ms=20 answered after 19.9 ms, sooner than the 20 ms asked"),
+    ([500.0, 270.1], "GET /delay?ms=20 answered after 270.1 ms at the soonest, later than "
+                     "20 + 250 ms"),
+])
+def test_a_wait_is_judged_by_its_soonest_answer(elapsed, problem):
+    assert wait_problem(elapsed, 20, "GET /delay?ms=20") == problem
+
+
+@pytest.mark.parametrize("status, elapsed, problem", [
+    (400, 1.0, ""),
+    (400, 251.0, "400 for GET /delay?ms=0 after 251 ms, expected it within 250 ms"),
+    (200, 1.0, "status 200 for GET /delay?ms=0, expected 400"),
+])
+def test_a_bad_ms_is_refused_at_once(status, elapsed, problem):
+    assert refusal_problem(status, elapsed, "GET /delay?ms=0") == problem
+
+
+@pytest.mark.parametrize("status, headers, problem", [
+    (405, (("Allow", "GET, HEAD"),), ""),
+    (405, (), "405 for POST /json without an Allow header"),
+    (404, (("Allow", "GET"),), "status 404 for POST /json, expected 405"),
+])
+def test_a_method_not_allowed_names_the_allowed_ones(status, headers, problem):
+    assert not_allowed_problem(Response(status, headers, b""), "POST /json") == problem
+
+
+def test_a_remote_check_may_wait_as_long_as_the_waits_it_asks_for():
+    assert checks_wait_s((Workload(), JSON)) == 0
+    assert checks_wait_s((DELAY, BLOCKING, DELAY)) == pytest.approx(2 * 4 * (20 + 250) / 1000)
+
+
+@pytest.mark.parametrize("keys, workloads", [
+    ("json,delay-20ms", (JSON, DELAY)), ("plaintext", (Workload(),)),
+    (" blocking-20ms , json ", (BLOCKING, JSON)), ("", ()),
+])
+def test_workload_keys_name_the_workloads_to_check(keys, workloads):
+    assert workloads_argument(keys) == workloads
+
+
+@pytest.mark.parametrize("keys", ["delay", "json,sleep-1ms", "delay-0ms", "blocking-10001ms"])
+def test_the_cli_refuses_what_is_no_workload_key(keys, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--server-header", "Fake", "--workloads", keys])
+    assert exit_.value.code == 2 and "is not a workload key" in capsys.readouterr().err
+
+
+def test_the_cli_checks_the_workloads_it_is_given(capsys):
+    with FakeServer(endpoints_answer) as server:
+        code = main(["--port", str(server.port), "--server-header", "Fake",
+                     "--workloads", "json,delay-20ms"])
+    printed = capsys.readouterr().out
+    assert code == 0 and "ok   [json] GET /json" in printed and "[delay-20ms] GET /delay" in printed
+
+
+def test_the_cli_exits_1_when_only_a_workloads_check_failed(capsys):
+    with FakeServer(hello_answer) as server:
+        code = main(["--port", str(server.port), "--server-header", "Fake", "--workloads", "json"])
+    assert code == 1 and "FAIL [json] GET /json status 404" in capsys.readouterr().out

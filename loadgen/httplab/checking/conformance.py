@@ -1,26 +1,32 @@
-"""The conformance check: does a running server answer the hello world correctly?
+"""The conformance check: does a running server answer the hello world correctly, and
+each workload's endpoint (/json, /delay, /blocking) it will be loaded at?
 
 The conformance tests run it against every jar, and the harness runs it before any
-load, so a server that answers wrongly is never benchmarked. For a server on another
-host the harness runs `python3 -m httplab.checking.conformance --json` in the wrk image
-on a load generator host: this module and what it imports need the stdlib only."""
+load, so a server that answers wrongly is never benchmarked: the common checks (the
+hello world) decide whether a server runs at all; a workload's own checks only whether
+it is loaded at that workload. For a server on another host the harness runs
+`python3 -m httplab.checking.conformance --json` in the wrk image on a load generator
+host: this module and what it imports need the stdlib only."""
 
 from __future__ import annotations
 
 import argparse
-import email.utils
 import json
 import sys
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterable
 
-from httplab.checking.http_wire import (Connection, Response, WireError, parse_closed_response,
-                                        request_bytes)
-from httplab.manifest import ServerManifest
+from httplab.checking.http_wire import Connection, WireError, parse_closed_response, request_bytes
 from httplab.checking.ready_line import StartupInfo
+from httplab.checking.responses import (EXPECTED_BODY, WAIT_SLACK_MS, hello_problems,
+                                        json_problems, not_allowed_problem, refusal_problem,
+                                        status_problem, wait_problem)
+from httplab.manifest import ServerManifest
+from httplab.model import Workload
+from httplab.workloads import (JSON_PATH, MAX_DELAY_MS, MIN_DELAY_MS, WAIT_PARAMETER,
+                               request_path, workload_of_key)
 
-EXPECTED_BODY = b"Hello, World!"
 HELLO_PATHS = ("/", "/plaintext")
 UNKNOWN_PATH = "/httplab-no-such-path"
 KEEP_ALIVE_REQUESTS = 1000
@@ -28,6 +34,12 @@ PIPELINED_REQUESTS = 16
 DATE_REFRESH_WAIT_S = 1.2
 OTHER_METHOD = "POST"  # any method but GET and HEAD must get 405 on a hello path
 HTTP10_REQUEST = "GET / HTTP/1.0"  # without a Connection header: not kept alive
+# /delay and /blocking answer this many GETs in a row at rest; the soonest must come
+# within WAIT_SLACK_MS of the wait (the first may load classes), none before it.
+TIMED_REQUESTS = 3
+# What a waiting endpoint must refuse with 400 at once: ms missing, 0, negative, not a
+# number, above the limit.
+BAD_MS_VALUES = (None, "0", "-1", "abc", str(MAX_DELAY_MS + 1))
 
 
 @dataclass(frozen=True)
@@ -35,6 +47,7 @@ class CheckResult:
     name: str
     passed: bool
     detail: str = ""
+    workload: str | None = None  # the workload's key whose check this is; None: common
 
 
 @dataclass(frozen=True)
@@ -43,50 +56,37 @@ class Verification:
 
     @property
     def passed(self) -> bool:
-        return all(check.passed for check in self.checks)
+        """The common checks' verdict: whether the server runs at all."""
+        return all(check.passed for check in self.checks if check.workload is None)
 
     @property
     def failures(self) -> tuple[CheckResult, ...]:
+        """Every failed check, common or a workload's."""
         return tuple(check for check in self.checks if not check.passed)
 
+    def failed_workloads(self) -> dict[str, str]:
+        """Workload key -> what its failed checks said, for each workload not to load."""
+        failed: dict[str, list[CheckResult]] = {}
+        for check in self.failures:
+            if check.workload is not None:
+                failed.setdefault(check.workload, []).append(check)
+        return {key: _failures_text(checks) for key, checks in failed.items()}
+
     def summary(self) -> str:
-        if self.passed:
+        """All passed; the common failures (nothing is loaded); or the workloads that
+        failed, each with why."""
+        if not self.passed:
+            return _failures_text(check for check in self.failures if check.workload is None)
+        failed = self.failed_workloads()
+        if not failed:
             return f"all {len(self.checks)} checks passed"
-        return "; ".join(f"{check.name}: {check.detail}" for check in self.failures)
+        passed = sum(check.passed for check in self.checks)
+        return (f"{passed} of {len(self.checks)} checks passed; "
+                + "; ".join(f"{key} failed ({text})" for key, text in failed.items()))
 
 
-def hello_problems(response: Response, server_header: str) -> list[str]:
-    """What is wrong with a hello-world response; empty when it is right."""
-    problems = []
-    if response.status != 200:
-        problems.append(f"status {response.status}, expected 200")
-    if response.body != EXPECTED_BODY:
-        problems.append(f"body {response.body[:40]!r}, expected {EXPECTED_BODY!r}")
-    content_type = (response.header("Content-Type") or "").lower().replace(" ", "")
-    if content_type not in ("text/plain", "text/plain;charset=utf-8"):
-        problems.append(f"Content-Type {response.header('Content-Type')!r}, expected text/plain")
-    if response.header("Content-Length") != str(len(EXPECTED_BODY)):
-        problems.append(f"Content-Length {response.header('Content-Length')!r}, expected 13")
-    if server_header.lower() not in (response.header("Server") or "").lower():
-        problems.append(f"Server {response.header('Server')!r}, expected {server_header!r}")
-    if parse_http_date(response.header("Date")) is None:
-        problems.append(f"Date {response.header('Date')!r} is not a valid HTTP date")
-    return problems
-
-
-def parse_http_date(value: str | None) -> float | None:
-    """Seconds since the epoch of an IMF-fixdate, or None when it is not one."""
-    if not value or not value.endswith(" GMT"):
-        return None
-    try:
-        return email.utils.parsedate_to_datetime(value).timestamp()
-    except (TypeError, ValueError):
-        return None
-
-
-def status_problem(status: int, request: str, expected: int) -> str:
-    """Empty when the status is the expected one, else what was wrong."""
-    return "" if status == expected else f"status {status} for {request}, expected {expected}"
+def _failures_text(checks: Iterable[CheckResult]) -> str:
+    return "; ".join(f"{check.name}: {check.detail}" for check in checks)
 
 
 def http10_problems(data: bytes, closed: bool, waited_s: float) -> str:
@@ -117,8 +117,12 @@ class _Checker:
         self.host, self.port = host, port
         self.server_header, self.timeout = server_header, timeout
 
-    def connect(self) -> Connection:
-        return Connection(self.host, self.port, self.timeout)
+    def connect(self, timeout: float | None = None) -> Connection:
+        return Connection(self.host, self.port, timeout or self.timeout)
+
+    def wait_timeout(self, delay_ms: int) -> float:
+        """A socket's timeout for requests that wait delay_ms before their answer."""
+        return self.timeout + delay_ms / 1000
 
     def hello(self, path: str) -> str:
         with self.connect() as connection:
@@ -145,22 +149,28 @@ class _Checker:
         expected = [404 if path == UNKNOWN_PATH else 200 for path in paths]
         return "" if statuses == expected else f"statuses {statuses}, expected {expected}"
 
-    def head(self) -> str:
-        """HEAD / answers 200 with no body. A GET follows on the same connection: body bytes
-        after HEAD's head would come before the GET's status line and spoil it."""
-        with self.connect() as connection:
-            status = connection.request("/", "HEAD").status
+    def head(self, path: str = "/", timeout: float | None = None) -> str:
+        """HEAD path answers 200 with no body. A GET / follows on the same connection: body
+        bytes after HEAD's head would come before the GET's status line and spoil it."""
+        with self.connect(timeout) as connection:
+            status = connection.request(path, "HEAD").status
             try:
                 connection.get("/")
             except WireError as error:
-                return (f"HEAD / (status {status}) seems to have sent a body: the GET / after "
-                        f"it on the same connection did not read right: {error}")
-        return status_problem(status, "HEAD /", 200)
+                return (f"HEAD {path} (status {status}) seems to have sent a body: the GET / "
+                        f"after it on the same connection did not read right: {error}")
+        return status_problem(status, f"HEAD {path}", 200)
 
     def other_method(self) -> str:
         with self.connect() as connection:
             status = connection.request("/", OTHER_METHOD, body=b"").status
         return status_problem(status, f"{OTHER_METHOD} /", 405)
+
+    def not_allowed(self, path: str) -> str:
+        """A workload's path: 405 with its Allow header for OTHER_METHOD."""
+        with self.connect() as connection:
+            response = connection.request(path, OTHER_METHOD, body=b"")
+        return not_allowed_problem(response, f"{OTHER_METHOD} {path}")
 
     def http10_close(self) -> str:
         with self.connect() as connection:
@@ -177,12 +187,50 @@ class _Checker:
             return f"Date stayed {first!r} over {DATE_REFRESH_WAIT_S} s"
         return ""
 
+    def json_answer(self) -> str:
+        with self.connect() as connection:
+            return "; ".join(json_problems(connection.get(JSON_PATH), self.server_header))
 
-def verify_server(port: int, server_header: str, host: str = "127.0.0.1",
-                  timeout: float = 5.0) -> Verification:
-    """Runs every check against a server on host:port; never raises for a bad server."""
-    checker = _Checker(host, port, server_header, timeout)
-    steps: list[tuple[str, Callable[[], str]]] = [
+    def waits(self, path: str, delay_ms: int) -> str:
+        """TIMED_REQUESTS GETs in a row on one connection: each the hello world, none
+        sooner than delay_ms, the soonest within WAIT_SLACK_MS of it."""
+        elapsed_ms = []
+        with self.connect(self.wait_timeout(delay_ms)) as connection:
+            for _ in range(TIMED_REQUESTS):
+                started = time.monotonic()
+                response = connection.get(path)
+                elapsed_ms.append((time.monotonic() - started) * 1000)
+                problems = hello_problems(response, self.server_header)
+                if problems:
+                    return f"GET {path}: {'; '.join(problems)}"
+        return wait_problem(elapsed_ms, delay_ms, f"GET {path}")
+
+    def refuses_bad_ms(self, endpoint: str) -> str:
+        """Each of BAD_MS_VALUES on its own connection: 400 at once."""
+        return "; ".join(problem for value in BAD_MS_VALUES
+                         if (problem := self.refuses(bad_ms_path(endpoint, value))))
+
+    def refuses(self, path: str) -> str:
+        try:
+            with self.connect() as connection:
+                started = time.monotonic()
+                status = connection.get(path).status
+                elapsed_ms = (time.monotonic() - started) * 1000
+        except TimeoutError:
+            return f"no answer within {self.timeout:g} s to GET {path}, expected 400 at once"
+        return refusal_problem(status, elapsed_ms, f"GET {path}")
+
+
+def bad_ms_path(endpoint: str, value: str | None) -> str:
+    """/delay for a missing ms, else /delay?ms=value."""
+    return endpoint if value is None else f"{endpoint}?{WAIT_PARAMETER}={value}"
+
+
+Step = tuple[str, Callable[[], str]]
+
+
+def _common_steps(checker: _Checker) -> list[Step]:
+    return [
         *((f"GET {path}", lambda path=path: checker.hello(path)) for path in HELLO_PATHS),
         ("404 on unknown path", checker.not_found),
         ("HEAD / without a body", checker.head),
@@ -192,15 +240,60 @@ def verify_server(port: int, server_header: str, host: str = "127.0.0.1",
         (f"{PIPELINED_REQUESTS} pipelined requests in order", checker.pipelining),
         ("Date refreshed", checker.date_refresh),
     ]
-    return Verification(tuple(_run_check(name, step) for name, step in steps))
 
 
-def _run_check(name: str, step: Callable[[], str]) -> CheckResult:
+def _workload_steps(checker: _Checker, workload: Workload) -> list[Step]:
+    """A workload's own checks: its path answered right, HEAD and 405 as for /; for a
+    waiting one, its timing and the refusal of a bad ms."""
+    path = request_path(workload, HELLO_PATHS[0])
+    if not workload.waits:
+        return [(f"GET {path}", checker.json_answer), *_method_steps(checker, path, None)]
+    delay_ms, endpoint = workload.delay_ms or 0, path.partition("?")[0]
+    return [(f"GET {path} answered after {delay_ms} to {delay_ms + WAIT_SLACK_MS} ms",
+             lambda: checker.waits(path, delay_ms)),
+            *_method_steps(checker, path, checker.wait_timeout(delay_ms)),
+            (f"400 at once for a bad {WAIT_PARAMETER} on {endpoint}",
+             lambda: checker.refuses_bad_ms(endpoint))]
+
+
+def _method_steps(checker: _Checker, path: str, timeout: float | None) -> list[Step]:
+    return [(f"HEAD {path} without a body", lambda: checker.head(path, timeout)),
+            (f"405 on {OTHER_METHOD} {path}", lambda: checker.not_allowed(path))]
+
+
+def checks_wait_s(workloads: Iterable[Workload]) -> float:
+    """The most the workloads' checks wait by design: for each waiting one, its timed GETs
+    and its HEAD, each up to N + WAIT_SLACK_MS ms (a remote run's time limit adds it)."""
+    return sum((TIMED_REQUESTS + 1) * (workload.delay_ms + WAIT_SLACK_MS) / 1000
+               for workload in dict.fromkeys(workloads) if workload.waits and workload.delay_ms)
+
+
+def verify_server(port: int, server_header: str, host: str = "127.0.0.1",
+                  timeout: float = 5.0, workloads: Iterable[Workload] = ()) -> Verification:
+    """Runs the common checks against a server on host:port, then, when they all passed,
+    each workload's own (verify_workloads). Never raises for a bad server."""
+    checker = _Checker(host, port, server_header, timeout)
+    common = tuple(_run_check(name, step) for name, step in _common_steps(checker))
+    if not all(check.passed for check in common):
+        return Verification(common)  # not loaded at all: its workloads need no checking
+    return Verification(common + verify_workloads(port, server_header, workloads, host, timeout))
+
+
+def verify_workloads(port: int, server_header: str, workloads: Iterable[Workload],
+                     host: str = "127.0.0.1", timeout: float = 5.0) -> tuple[CheckResult, ...]:
+    """Each workload's own checks, marked with its key (plaintext has none beyond the
+    common ones). Never raises for a bad server."""
+    checker = _Checker(host, port, server_header, timeout)
+    return tuple(_run_check(name, step, workload.key) for workload in dict.fromkeys(workloads)
+                 if not workload.is_plaintext for name, step in _workload_steps(checker, workload))
+
+
+def _run_check(name: str, step: Callable[[], str], workload: str | None = None) -> CheckResult:
     try:
         problem = step()
     except (OSError, WireError) as error:
         problem = f"{type(error).__name__}: {error}"
-    return CheckResult(name, not problem, problem)
+    return CheckResult(name, not problem, problem, workload)
 
 
 def startup_problems(startup: StartupInfo | None, manifest: ServerManifest,
@@ -221,13 +314,31 @@ def startup_problems(startup: StartupInfo | None, manifest: ServerManifest,
     if startup.observed_workers != startup.workers:
         problems.append(f"observed {startup.observed_workers} workers running, "
                         f"configured {startup.workers}")
-    return "; ".join(problems)
+    problems.append(blocking_pool_problem(startup, manifest, cpus))
+    return "; ".join(problem for problem in problems if problem)
+
+
+def blocking_pool_problem(startup: StartupInfo, manifest: ServerManifest,
+                          cpus: int | None) -> str:
+    """The ready line's blocking_pool against the manifest's, where its size is known
+    (see ServerManifest.blocking_pool_size); the reference's is 0 or absent."""
+    said = startup.blocking_pool
+    if manifest.is_reference:
+        return "" if not said else f"blocking_pool {said}, expected 0: a reference has no /blocking"
+    expected = manifest.blocking_pool_size(cpus)
+    if expected is None or said == expected:
+        return ""
+    if said is None:
+        return f"no blocking_pool in the ready line, expected {expected}"
+    return f"blocking_pool {said}, expected {expected}"
 
 
 def verify_started(startup: StartupInfo | None, manifest: ServerManifest, port: int,
-                   cpus: int | None = None) -> Verification:
-    """The whole check of a started server: its ready line, then its answers."""
-    return with_ready_line(verify_server(port, manifest.server_header), startup, manifest, cpus)
+                   cpus: int | None = None, workloads: Iterable[Workload] = ()) -> Verification:
+    """The whole check of a started server: its ready line, then its answers, the common
+    ones and each workload's."""
+    answers = verify_server(port, manifest.server_header, workloads=workloads)
+    return with_ready_line(answers, startup, manifest, cpus)
 
 
 def with_ready_line(answers: Verification, startup: StartupInfo | None,
@@ -238,25 +349,43 @@ def with_ready_line(answers: Verification, startup: StartupInfo | None,
     return Verification((line_check, *answers.checks))
 
 
+def workloads_argument(text: str) -> tuple[Workload, ...]:
+    """--workloads: workload keys, comma-separated ("json,delay-10ms")."""
+    keys = [key.strip() for key in text.split(",") if key.strip()]
+    workloads = [workload_of_key(key) for key in keys]
+    for key, workload in zip(keys, workloads):
+        if workload is None or (workload.waits and not
+                                MIN_DELAY_MS <= (workload.delay_ms or 0) <= MAX_DELAY_MS):
+            raise argparse.ArgumentTypeError(
+                f"{key!r} is not a workload key: plaintext, json, delay-<N>ms or "
+                f"blocking-<N>ms with N from {MIN_DELAY_MS} to {MAX_DELAY_MS}")
+    return tuple(workload for workload in workloads if workload is not None)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Exits 0 when every check passed, 1 when one failed (--json prints them either way),
-    2 on wrong arguments."""
+    """Exits 0 when every check passed, 1 when one failed, common or a workload's (--json
+    prints them either way), 2 on wrong arguments."""
     parser = argparse.ArgumentParser(description="Check that a server answers the httplab "
-                                                 "hello world correctly.")
+                                                 "hello world, and each workload's endpoint, "
+                                                 "correctly.")
     parser.add_argument("--host", default="127.0.0.1", help="the server's address")
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--server-header", required=True, help="expected Server header value")
+    parser.add_argument("--workloads", type=workloads_argument, default=(),
+                        help="workload keys to check as well, e.g. json,delay-10ms")
     parser.add_argument("--json", action="store_true",
                         help="print the result as one JSON object, for the harness")
     args = parser.parse_args(argv)
-    verification = verify_server(args.port, args.server_header, host=args.host)
+    verification = verify_server(args.port, args.server_header, host=args.host,
+                                 workloads=args.workloads)
     print(_as_json(verification) if args.json else _as_lines(verification))
-    return 0 if verification.passed else 1
+    return 1 if verification.failures else 0
 
 
 def _as_lines(verification: Verification) -> str:
-    return "\n".join(f"{'ok  ' if check.passed else 'FAIL'} {check.name} {check.detail}".rstrip()
-                     for check in verification.checks)
+    return "\n".join(f"{'ok  ' if check.passed else 'FAIL'} "
+                     f"{f'[{check.workload}] ' if check.workload else ''}{check.name} "
+                     f"{check.detail}".rstrip() for check in verification.checks)
 
 
 def _as_json(verification: Verification) -> str:

@@ -12,7 +12,7 @@ from typing import Callable
 
 from httplab.checking.http_wire import Connection, WireError
 from httplab.checking.ready_line import StartupInfo, find_startup_line
-from httplab.checking.conformance import hello_problems
+from httplab.checking.responses import hello_problems
 
 READY_TIMEOUT_S = 120.0
 POLL_S = 0.1

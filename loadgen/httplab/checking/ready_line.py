@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 READY_MARKER = "httplab-ready "
 _FIELDS = ("framework", "version", "transport", "workers", "observed_workers", "bind")
+# Last, and absent from the lines of older runs: the most threads the pool /blocking runs
+# on may have, as the server configured it (0: no such endpoint, the reference).
+_BLOCKING_POOL = re.compile(r" blocking_pool=(?P<value>\S*)$")
 
 
 @dataclass(frozen=True)
@@ -17,6 +21,7 @@ class StartupInfo:
     observed_workers: int
     bind: str
     line: str
+    blocking_pool: int | None = None  # None: a line without it (older runs)
 
 
 def find_startup_line(output: str) -> StartupInfo | None:
@@ -31,6 +36,11 @@ def find_startup_line(output: str) -> StartupInfo | None:
 def parse_startup_line(line: str) -> StartupInfo | None:
     """Reads key=value pairs; the framework name may hold spaces up to ' version='."""
     body = line.removeprefix(READY_MARKER.strip()).strip()
+    pool = _BLOCKING_POOL.search(body)
+    if pool is not None:
+        if not pool["value"].isdigit():
+            return None
+        body = body[:pool.start()]
     values: dict[str, str] = {}
     keys = [f"{name}=" for name in _FIELDS]
     for index, key in enumerate(keys):
@@ -45,4 +55,4 @@ def parse_startup_line(line: str) -> StartupInfo | None:
         return None
     return StartupInfo(values["framework"], values["version"], values["transport"],
                        int(values["workers"]), int(values["observed_workers"]),
-                       values["bind"], line)
+                       values["bind"], line, int(pool["value"]) if pool else None)

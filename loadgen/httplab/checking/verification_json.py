@@ -10,9 +10,11 @@ from httplab.checking.conformance import CheckResult, Verification
 
 
 def verification_to_dict(verification: Verification) -> dict[str, Any]:
-    """The checks in order; "passed" is there for a reader, the checks decide."""
+    """The checks in order, a workload's with its key; "passed" (the common checks') is
+    there for a reader, the checks decide."""
     return {"passed": verification.passed,
-            "checks": [{"name": check.name, "passed": check.passed, "detail": check.detail}
+            "checks": [{"name": check.name, "passed": check.passed, "detail": check.detail,
+                        **({"workload": check.workload} if check.workload else {})}
                        for check in verification.checks]}
 
 
@@ -33,7 +35,10 @@ def _check_from_dict(index: int, check: object) -> CheckResult:
     if not isinstance(check, dict):
         raise ValueError(f"check {index + 1} is not an object")
     name, passed, detail = check.get("name"), check.get("passed"), check.get("detail", "")
+    workload = check.get("workload")  # absent: a common check (and every check of old JSON)
     if not isinstance(name, str) or not isinstance(passed, bool) or not isinstance(detail, str):
         raise ValueError(f"check {index + 1} needs a text name, a true/false passed and a "
                          f"text detail: {check!r:.120}")
-    return CheckResult(name, passed, detail)
+    if workload is not None and (not isinstance(workload, str) or not workload):
+        raise ValueError(f"check {index + 1}: workload {workload!r} is not a workload's key")
+    return CheckResult(name, passed, detail, workload)

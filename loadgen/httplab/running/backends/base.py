@@ -13,7 +13,7 @@ from httplab.bench_settings import LOOPBACK
 from httplab.running.resources.probes import ResourceProbe
 from httplab.checking.conformance import Verification
 from httplab.checking.ready_line import StartupInfo
-from httplab.model import EngineRecord, GeneratorOutcome
+from httplab.model import EngineRecord, GeneratorOutcome, Workload
 from httplab.running.engines import Engine
 from httplab.running.tools import first_line
 from httplab.loadtools.h2load.command import H2loadRequest
@@ -80,8 +80,10 @@ class Backend(Protocol):
         log_path, waits until it is ready (readiness.py: a correct answer and its ready
         line), and always stops it on exit. Raises BackendError when it is not ready."""
 
-    def verify(self, started: StartedServer) -> Verification:
-        """The conformance check of a ready server, from where wrk runs."""
+    def verify(self, started: StartedServer,
+               workloads: tuple[Workload, ...] = ()) -> Verification:
+        """The conformance check of a ready server, from where wrk runs: the common checks
+        and each workload's (Verification.failed_workloads says which not to load)."""
 
     def exit_status(self, started: StartedServer) -> str | None:
         """None while the server runs; once it has stopped, a phrase saying how."""

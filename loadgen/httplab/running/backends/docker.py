@@ -17,7 +17,8 @@ from httplab.manifest import ServerManifest
 from httplab.paths import servers_dir
 from httplab.running.resources.probes import (ResourceProbe, probe_for_container,
                                               probe_for_remote_container)
-from httplab.checking.conformance import Verification, verify_started, with_ready_line
+from httplab.checking.conformance import (Verification, checks_wait_s, verify_started,
+                                          with_ready_line)
 from httplab.running.backends.remote_checks import (ANSWER_PROBE_TIMEOUT_S,
                                                     CONFORMANCE_TIMEOUT_S, RemoteCheckError,
                                                     answer_probe_command, conformance_command,
@@ -38,7 +39,7 @@ from httplab.running.base_images import (BASE_IMAGES_ENV, BUILD_ARGS, OFFICIAL_P
 from httplab.running.backends.generators import run_generators
 from httplab.running.backends.remote_engines import engine_env, inspect_engine, ship_image
 from httplab.running.engines import Engine, Topology
-from httplab.model import EngineRecord, GeneratorOutcome
+from httplab.model import EngineRecord, GeneratorOutcome, Workload
 
 BUILD_TIMEOUT_S = 3600
 WAYS_ON = ("Either install and start Docker (README, \"Installing Docker on Debian\": "
@@ -320,15 +321,18 @@ class DockerBackend:
         return run_generators(request, self.load_generators, stem,
                               f"httplab-wrk-{os.getpid()}", cpus)
 
-    def verify(self, started: StartedServer) -> Verification:
+    def verify(self, started: StartedServer,
+               workloads: tuple[Workload, ...] = ()) -> Verification:
         """The conformance check, from where wrk runs: this machine, or the first load
         generator's engine, in the wrk image, against the target address."""
         manifest = started.manifest
         if self.server_engine is None and not self.load_generators:
-            return verify_started(started.startup, manifest, manifest.port)
+            return verify_started(started.startup, manifest, manifest.port, workloads=workloads)
         engine = self.load_generators[0] if self.load_generators else None
-        command = conformance_command(self.target_address, manifest.port, manifest.server_header)
-        checked = _run(command, engine_env(engine), timeout=CONFORMANCE_TIMEOUT_S)
+        command = conformance_command(self.target_address, manifest.port, manifest.server_header,
+                                      workloads=workloads)
+        checked = _run(command, engine_env(engine),
+                       timeout=CONFORMANCE_TIMEOUT_S + checks_wait_s(workloads))
         try:
             answers = verification_from_output(checked.stdout, checked.stderr)
         except RemoteCheckError as error:

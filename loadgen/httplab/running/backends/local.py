@@ -23,6 +23,7 @@ from httplab.checking.readiness import (READY_TIMEOUT_S, ServerProbes, answers_c
                                         not_ready_reason, wait_until_ready)
 from httplab.checking.conformance import Verification, verify_started
 from httplab.checking.ready_line import StartupInfo
+from httplab.model import Workload
 from httplab.running.tools import command_output, java_version, wrk_version
 from httplab.loadtools.wrk.command import JSON_PATH_VARIABLE, WrkRequest, wrk_arguments, wrk_time_limit_s
 from httplab.running.backends.base import (H2LOAD_MISSING_HINT, LOOPBACK, OHA_MISSING,
@@ -155,8 +156,10 @@ class LocalBackend:
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
         return None if hard == resource.RLIM_INFINITY else hard
 
-    def verify(self, started: StartedServer) -> Verification:
-        return verify_started(started.startup, started.manifest, started.manifest.port)
+    def verify(self, started: StartedServer,
+               workloads: tuple[Workload, ...] = ()) -> Verification:
+        return verify_started(started.startup, started.manifest, started.manifest.port,
+                              workloads=workloads)
 
     def run_spread(self, request: WrkRequest, stem: Path, cpus: str | None = None) -> tuple:
         raise BackendError("BACKEND=local runs wrk on this host only: LOADGEN_HOSTS needs "

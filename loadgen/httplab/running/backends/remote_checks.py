@@ -14,6 +14,7 @@ import json
 
 from httplab.checking.conformance import Verification
 from httplab.checking.verification_json import verification_from_dict
+from httplab.model import Workload
 from httplab.running.backends.compose import WRK_IMAGE
 
 CONFORMANCE_MODULE = "httplab.checking.conformance"
@@ -33,14 +34,16 @@ class RemoteCheckError(Exception):
     """A remote check printed something that is not its result."""
 
 
-def conformance_command(host: str, port: int, server_header: str,
-                        image: str = WRK_IMAGE) -> list[str]:
+def conformance_command(host: str, port: int, server_header: str, image: str = WRK_IMAGE,
+                        workloads: tuple[Workload, ...] = ()) -> list[str]:
     """`docker run` of the conformance check in the wrk image, on the engine's host
-    network; it prints one JSON object (verification_from_output reads it) and exits 0
-    when every check passed, 1 when one failed."""
+    network, with each workload's checks (keys, plaintext's are the common ones); it
+    prints one JSON object (verification_from_output reads it) and exits 0 when every
+    check passed, 1 when one failed."""
+    keys = ",".join(dict.fromkeys(w.key for w in workloads if not w.is_plaintext))
     return ["docker", "run", "--rm", "--network", "host", "--entrypoint", "python3", image,
             "-m", CONFORMANCE_MODULE, "--host", host, "--port", str(port),
-            "--server-header", server_header, "--json"]
+            "--server-header", server_header, *(["--workloads", keys] if keys else []), "--json"]
 
 
 def verification_from_output(stdout: str, stderr: str = "") -> Verification:
