@@ -172,7 +172,8 @@ main() {
   nginx_pid=$!
   wait_until_answering "$(probe_host "$bind")" "$port" || start_failed "$dir" "$bind:$port"
   echo "httplab-ready framework=$FRAMEWORK version=$version transport=$TRANSPORT" \
-    "workers=$workers observed_workers=$(observed_workers "$workers") bind=$bind:$port"
+    "workers=$workers observed_workers=$(observed_workers "$workers") bind=$bind:$port" \
+    "blocking_pool=0"  # no /blocking endpoint, so no pool for it
   wait_for_nginx
 }
 

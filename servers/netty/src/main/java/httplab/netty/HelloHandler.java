@@ -1,23 +1,24 @@
 package httplab.netty;
 
 import httplab.server.Hello;
+import httplab.server.WaitMillis;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.ReferenceCountUtil;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Answers each request as it is decoded and flushes once per socket read, so a batch of
- * pipelined requests costs one write system call; responses leave in request order.
+ * Answers each request as it is decoded, on the event loop, and flushes once per socket read,
+ * so a batch of pipelined requests costs one write system call; responses leave in request
+ * order. /delay and /blocking pause the connection until their answer is written
+ * (RequestOrder); /blocking goes on to BlockingHandler, on the blocking pool.
  */
 @ChannelHandler.Sharable
 final class HelloHandler extends ChannelInboundHandlerAdapter {
@@ -27,7 +28,11 @@ final class HelloHandler extends ChannelInboundHandlerAdapter {
     public void channelRead(ChannelHandlerContext ctx, Object message) {
         try {
             if (message instanceof HttpRequest request) {
-                respond(ctx, request);
+                if (RequestOrder.isPaused(ctx.channel())) {
+                    RequestOrder.hold(ctx.channel(), request);
+                } else {
+                    respond(ctx, request);
+                }
             }
         } finally {
             ReferenceCountUtil.release(message);
@@ -40,36 +45,76 @@ final class HelloHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        RequestOrder.releaseHeld(ctx.channel());
+        ctx.fireChannelInactive();
+    }
+
+    @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         ctx.close();
     }
 
-    private static void respond(ChannelHandlerContext ctx, HttpRequest request) {
+    /** Answers one request now, or starts its wait; RequestOrder replays held requests here. */
+    static void respond(ChannelHandlerContext ctx, HttpRequest request) {
         if (request.decoderResult().isFailure()) {
             ctx.writeAndFlush(HelloResponses.empty(HttpResponseStatus.BAD_REQUEST))
                     .addListener(ChannelFutureListener.CLOSE);
             return;
         }
-        FullHttpResponse response = responseFor(request);
-        if (!HttpUtil.isKeepAlive(request)) {
-            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
-            return;
+        String path = pathOf(request.uri());
+        boolean readOnly = isGetOrHead(request.method());
+        if (Hello.isHelloPath(path)) {
+            Replies.answer(ctx, request, readOnly ? HelloResponses.hello() : notAllowed());
+        } else if (Hello.JSON_PATH.equals(path)) {
+            Replies.answer(ctx, request, readOnly ? JsonResponses.hello() : notAllowed());
+        } else if (!Hello.DELAY_PATH.equals(path) && !Hello.BLOCKING_PATH.equals(path)) {
+            Replies.answer(ctx, request, HelloResponses.empty(HttpResponseStatus.NOT_FOUND));
+        } else if (!readOnly) {
+            Replies.answer(ctx, request, notAllowed());
+        } else {
+            startWait(ctx, request, path);
         }
-        if (request.protocolVersion().equals(HttpVersion.HTTP_1_0)) {
-            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-        }
-        ctx.write(response, ctx.voidPromise());
     }
 
-    private static FullHttpResponse responseFor(HttpRequest request) {
-        if (!Hello.isHelloPath(pathOf(request.uri()))) {
-            return HelloResponses.empty(HttpResponseStatus.NOT_FOUND);
+    /** /delay and /blocking: 400 at once for a bad ms; otherwise the connection pauses. */
+    private static void startWait(ChannelHandlerContext ctx, HttpRequest request, String path) {
+        int millis = waitMillis(request);
+        if (millis == WaitMillis.INVALID) {
+            Replies.answer(ctx, request, HelloResponses.empty(HttpResponseStatus.BAD_REQUEST));
+            return;
         }
-        HttpMethod method = request.method();
-        if (method.equals(HttpMethod.GET) || method.equals(HttpMethod.HEAD)) {
-            return HelloResponses.hello();
+        RequestOrder.pause(ctx);
+        HttpRequest waiting = ReferenceCountUtil.retain(request);
+        if (Hello.DELAY_PATH.equals(path)) {
+            // A timer on the channel's own event loop, which serves other channels meanwhile
+            // (EventExecutorGroup.schedule: https://netty.io/4.2/api/io/netty/util/concurrent/EventExecutorGroup.html).
+            ctx.executor().schedule(() -> answerDelayed(ctx, waiting), millis, TimeUnit.MILLISECONDS);
+        } else {
+            ctx.fireChannelRead(waiting);
         }
+    }
+
+    private static void answerDelayed(ChannelHandlerContext ctx, HttpRequest request) {
+        try {
+            Replies.answerAfterWait(ctx, request, HelloResponses.hello());
+        } finally {
+            ReferenceCountUtil.release(request);
+        }
+    }
+
+    /** The ms parameter of a /delay or /blocking request, or WaitMillis.INVALID. */
+    static int waitMillis(HttpRequest request) {
+        String uri = request.uri();
+        int query = uri.indexOf('?');
+        return WaitMillis.parse(query < 0 ? null : WaitMillis.fromQuery(uri.substring(query + 1)));
+    }
+
+    private static boolean isGetOrHead(HttpMethod method) {
+        return method.equals(HttpMethod.GET) || method.equals(HttpMethod.HEAD);
+    }
+
+    private static FullHttpResponse notAllowed() {
         FullHttpResponse notAllowed = HelloResponses.empty(HttpResponseStatus.METHOD_NOT_ALLOWED);
         notAllowed.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
         return notAllowed;

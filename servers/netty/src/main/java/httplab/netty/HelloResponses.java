@@ -43,7 +43,7 @@ final class HelloResponses {
         return response;
     }
 
-    private static void addCommonHeaders(HttpHeaders headers) {
+    static void addCommonHeaders(HttpHeaders headers) {
         headers.set(HttpHeaderNames.SERVER, SERVER_NAME);
         headers.set(HttpHeaderNames.DATE, HttpDate.now());
     }

@@ -1,5 +1,6 @@
 package httplab.netty;
 
+import httplab.server.ConfigException;
 import httplab.server.Launcher;
 import httplab.server.ServerConfig;
 import httplab.server.StartupLine;
@@ -7,18 +8,28 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.Version;
+import io.netty.util.concurrent.DefaultEventExecutorGroup;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.EventExecutorGroup;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
-/** Hello-world HTTP/1.1 server on plain Netty: one acceptor loop, WORKERS I/O loops. */
+/**
+ * Hello-world HTTP/1.1 server on plain Netty: one acceptor loop, WORKERS I/O loops, and the
+ * manifest's blocking_pool threads for /blocking.
+ */
 public final class NettyServer {
     private static final String FRAMEWORK = "Netty";
     private static final String WORKER_THREAD_PREFIX = "netty-worker";
+    // DefaultThreadFactory names them netty-blocking-<pool>-<n>: the first 15 characters, all
+    // Linux keeps of a name, are "netty-blocking-", the manifest's blocking_thread_prefix.
+    private static final String BLOCKING_THREAD_PREFIX = "netty-blocking";
     private static final long QUIET_PERIOD_MILLIS = 100;
     private static final long SHUTDOWN_TIMEOUT_MILLIS = 3000;
 
@@ -34,18 +45,29 @@ public final class NettyServer {
         NettyTransport transport = NettyTransport.best();
         EventLoopGroup bossGroup = transport.newGroup(1, "netty-boss");
         EventLoopGroup workerGroup = transport.newGroup(config.workers(), WORKER_THREAD_PREFIX);
+        DefaultEventExecutorGroup blockingGroup = newBlockingGroup(config.blockingPool());
         Runtime.getRuntime().addShutdownHook(new Thread(
-                () -> shutDown(bossGroup, workerGroup), "netty-shutdown"));
-        Channel channel = bootstrap(transport, bossGroup, workerGroup)
+                () -> shutDown(bossGroup, workerGroup, blockingGroup), "netty-shutdown"));
+        Channel channel = bootstrap(transport, bossGroup, workerGroup, blockingGroup)
                 .bind(new InetSocketAddress(config.bindAddress(), config.port())).sync().channel();
         startEveryLoop(workerGroup);
         StartupLine.print(FRAMEWORK, nettyVersion(), transport.displayName(), config.workers(),
-                StartupLine.countLiveThreads(WORKER_THREAD_PREFIX + "-"), config.endpoint());
+                StartupLine.countLiveThreads(WORKER_THREAD_PREFIX + "-"), config.endpoint(),
+                blockingGroup.executorCount());
         channel.closeFuture().sync();
     }
 
-    private static ServerBootstrap bootstrap(NettyTransport transport,
-                                             EventLoopGroup bossGroup, EventLoopGroup workerGroup) {
+    /** Netty has no default size for it: the manifest's blocking_pool gives the count. */
+    private static DefaultEventExecutorGroup newBlockingGroup(int threads) {
+        if (threads < 1) {
+            throw new ConfigException("packaged manifest /httplab/server.toml: blocking_pool: "
+                    + "Netty's DefaultEventExecutorGroup needs a count");
+        }
+        return new DefaultEventExecutorGroup(threads, new DefaultThreadFactory(BLOCKING_THREAD_PREFIX));
+    }
+
+    private static ServerBootstrap bootstrap(NettyTransport transport, EventLoopGroup bossGroup,
+                                             EventLoopGroup workerGroup, EventExecutorGroup blockingGroup) {
         return new ServerBootstrap()
                 .group(bossGroup, workerGroup)
                 .channel(transport.serverChannelClass())
@@ -55,9 +77,21 @@ public final class NettyServer {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
-                        channel.pipeline().addLast(new HttpServerCodec(), HelloHandler.INSTANCE);
+                        ChannelPipeline pipeline = channel.pipeline();
+                        pipeline.addLast(new HttpServerCodec(), HelloHandler.INSTANCE);
+                        addBlockingHandler(pipeline, blockingGroup);
                     }
                 });
+    }
+
+    /**
+     * BlockingHandler's methods run on the group's threads, as the ChannelPipeline javadoc's
+     * example shows (https://netty.io/4.1/api/io/netty/channel/ChannelPipeline.html); Netty
+     * 4.2 deprecates this overload, but keeps it working.
+     */
+    @SuppressWarnings("deprecation")
+    private static void addBlockingHandler(ChannelPipeline pipeline, EventExecutorGroup group) {
+        pipeline.addLast(group, "blocking", BlockingHandler.INSTANCE);
     }
 
     /** Event loop threads start on their first task; run one on each so they can be counted. */
@@ -72,10 +106,12 @@ public final class NettyServer {
         return version == null ? "unknown" : version.artifactVersion();
     }
 
-    private static void shutDown(EventLoopGroup bossGroup, EventLoopGroup workerGroup) {
-        bossGroup.shutdownGracefully(QUIET_PERIOD_MILLIS, SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-        workerGroup.shutdownGracefully(QUIET_PERIOD_MILLIS, SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-        bossGroup.terminationFuture().awaitUninterruptibly(SHUTDOWN_TIMEOUT_MILLIS);
-        workerGroup.terminationFuture().awaitUninterruptibly(SHUTDOWN_TIMEOUT_MILLIS);
+    private static void shutDown(EventExecutorGroup... groups) {
+        for (EventExecutorGroup group : groups) {
+            group.shutdownGracefully(QUIET_PERIOD_MILLIS, SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        }
+        for (EventExecutorGroup group : groups) {
+            group.terminationFuture().awaitUninterruptibly(SHUTDOWN_TIMEOUT_MILLIS);
+        }
     }
 }

@@ -12,7 +12,10 @@ import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.transport.Transport;
 import java.util.concurrent.TimeUnit;
 
-/** Hello-world HTTP/1.1 server on Vert.x core: WORKERS event loops, one verticle per loop. */
+/**
+ * Hello-world HTTP/1.1 server on Vert.x core: WORKERS event loops, one verticle per loop, and
+ * Vert.x's worker pool for /blocking.
+ */
 public final class VertxServer {
     private static final String FRAMEWORK = "Vert.x";
     private static final String EVENT_LOOP_THREAD_PREFIX = "vert.x-eventloop-thread-";
@@ -29,17 +32,17 @@ public final class VertxServer {
     private static void start() throws Exception {
         ServerConfig config = ServerConfig.fromEnvironment();
         Transport transport = Transport.EPOLL.available() ? Transport.EPOLL : Transport.NIO;
-        Vertx vertx = Vertx.builder()
-                .with(new VertxOptions().setEventLoopPoolSize(config.workers()))
-                .withTransport(transport)
-                .build();
+        // The worker pool, /blocking's, keeps Vert.x's default size.
+        VertxOptions options = new VertxOptions().setEventLoopPoolSize(config.workers());
+        Vertx vertx = Vertx.builder().with(options).withTransport(transport).build();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> shutDown(vertx), "vertx-shutdown"));
         DeploymentOptions deployment = new DeploymentOptions().setInstances(config.workers());
         await(vertx.deployVerticle(
                 () -> new HelloVerticle(config.bindAddress(), config.port()), deployment));
         startEveryLoop((VertxInternal) vertx);
         StartupLine.print(FRAMEWORK, VertxInternal.version(), transport.name(), config.workers(),
-                StartupLine.countLiveThreads(EVENT_LOOP_THREAD_PREFIX), config.endpoint());
+                StartupLine.countLiveThreads(EVENT_LOOP_THREAD_PREFIX), config.endpoint(),
+                options.getWorkerPoolSize());
     }
 
     /** Event loop threads start on their first task; run one on each so they can be counted. */
