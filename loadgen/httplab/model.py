@@ -461,6 +461,7 @@ class RateStep:
     out_of_connections: bool = False  # every connection was busy: requests waited for one
     raw_file: str | None = None  # the tool's output, relative to the run directory
     attempt: int = 1  # 2: the search's second run of a rate that broke, to confirm it
+    workload: Workload = PLAINTEXT
 
     @property
     def failed_requests(self) -> int:
@@ -577,6 +578,7 @@ class StepOutcome:
     failure: str | None = None
     repeat: int = 1
     attempt: int = 1  # 2: run again at the same rate to confirm that it broke
+    workload: Workload = PLAINTEXT
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,8 @@ import pytest
 
 from httplab.model import StepVerdict, SustainedRate
 from httplab.presentation.export import all_exporters
-from httplab.results.serialize import ResultsFormatError, result_from_dict, result_to_dict
+from httplab.results.serialize import (FORMAT_VERSION, ResultsFormatError, result_from_dict,
+                                        result_to_dict)
 
 from tests.latency_sample import latency_sample_result
 from tests.sample_results import sample_result
@@ -57,7 +58,7 @@ def test_older_formats_still_read_with_no_latency(version):
 
 def test_a_bench_writes_latency_null_and_reads_back_none():
     data = json.loads(render("results.json", sample_result()))
-    assert data["format_version"] == 7 and data["latency"] is None
+    assert data["format_version"] == FORMAT_VERSION and data["latency"] is None
     assert result_from_dict(data).latency is None
 
 

@@ -93,7 +93,7 @@ def test_primer_and_warmup_come_before_the_measured_runs_and_count_in_the_load()
     plan = _plan(repeat="3", primer="5s", warmup="10s")
     assert [(p.name, p.duration_s, p.connections) for p in plan.phases] == \
         [("primer", 5, 8), ("warmup", 10, None)]
-    assert (plan.starts, plan.seconds_per_start) == (6, 5 + 10 + 20)
+    assert (plan.starts, plan.seconds_per_workload) == (6, 5 + 10 + 20)
     assert plan.load_seconds == 3 * 2 * (5 + 10 + 20), "every round warms every server again"
 
 
@@ -153,12 +153,12 @@ def test_a_sweep_measures_every_connection_count_with_every_thread_setting(threa
                                                                           points):
     plan = make_plan(plan_settings("all", threads, connections, "10s"), KNOWN)
     assert [(point.threads, point.connections) for point in plan.points] == points
-    assert plan.seconds_per_start == 10 * len(points)
+    assert plan.seconds_per_workload == 10 * len(points)
 
 
 def test_fairness_runs_h2load_as_long_as_each_measured_run():
     plan = _plan(fairness="1", warmup="10s")
-    assert plan.fairness and plan.seconds_per_start == 10 + 2 * (10 + 10)
+    assert plan.fairness and plan.seconds_per_workload == 10 + 2 * (10 + 10)
     with pytest.raises(PlanError, match="FAIRNESS takes 1"):
         _plan(fairness="yes")
 

@@ -17,7 +17,7 @@ from httplab.running.plan import make_plan
 from httplab.running.progress import Progress
 from httplab.running.resources.probes import UnavailableProbe
 from httplab.running.runner import Runner
-from httplab.checking.conformance import verify_started
+from httplab.checking.conformance import CheckResult, Verification, verify_started
 from httplab.checking.ready_line import parse_startup_line
 
 from tests.conftest import FIXTURES
@@ -58,7 +58,7 @@ class FakeBackend:
             yield StartedServer(port_manifest, parse_startup_line(line), 0.5, pid=None,
                                 log_path=log_path)
 
-    def verify(self, started):
+    def verify(self, started, workloads=()):
         return verify_started(started.startup, started.manifest, started.manifest.port)
 
     def exit_status(self, started):
@@ -206,3 +206,49 @@ def test_no_h2load_after_a_failed_measured_run_nor_without_fairness(tmp_path):
 def test_an_h2load_that_fails_leaves_the_wrk_cell_as_it_was(tmp_path):
     _, cells = _run(tmp_path, FakeBackend(h2load="hung-c50"), fairness="1")
     assert [cell.status for cell in cells] == [CellStatus.OK, CellStatus.OK]
+
+
+class WorkloadCheckBackend(FakeBackend):
+    """The common checks pass; the json workload's own check fails."""
+
+    def __init__(self):
+        super().__init__()
+        self.verified_workloads = []
+
+    def verify(self, started, workloads=()):
+        self.verified_workloads.append(tuple(workload.key for workload in workloads))
+        return Verification((CheckResult("GET /", True),
+                             CheckResult("GET /json", False, "no such path", workload="json")))
+
+
+def _reference_manifest():
+    text = "\n".join(line for line in MANIFEST.replace('workers = "cpus"', "workers = 3")
+                     .splitlines() if not line.startswith(("blocking", "endpoints",
+                                                           "default_workers")))
+    return parse_manifest("ref", 'role = "reference"\n' + text.replace(
+        'display_name = "X"', 'display_name = "R"'))
+
+
+def test_each_workload_is_warmed_and_measured_and_a_failed_check_skips_only_its_own(tmp_path):
+    backend = WorkloadCheckBackend()
+    known = (_reference_manifest(),
+             parse_manifest("alpha", MANIFEST.replace('workers = "cpus"', "workers = 3")))
+    plan = make_plan(plan_settings("alpha", "10", "20", "1s", warmup="1s", ceiling="1",
+                                   workload="plaintext,json,blocking", delay_ms="7"),
+                     known, frozenset({0, 1}))
+    outcomes = Runner(backend, plan, tmp_path / "raw", Progress(plan, io.StringIO()),
+                      lambda outcome: None).run()
+    cells = cells_from_outcomes([c for o in outcomes for c in o.cells])
+    assert backend.verified_workloads == [("plaintext", "json"),
+                                          ("plaintext", "json", "blocking-7ms")]
+    assert [(c.server, c.workload.key, c.status) for c in cells] == [
+        ("ref", "plaintext", CellStatus.OK), ("ref", "json", CellStatus.FAILED),
+        ("alpha", "plaintext", CellStatus.OK), ("alpha", "json", CellStatus.FAILED),
+        ("alpha", "blocking-7ms", CellStatus.OK)]
+    assert cells[3].reason == "not loaded: the json check failed: GET /json: no such path"
+    assert {url.split(":", 2)[2].split("/", 1)[1] for url in backend.urls} == {
+        "", "blocking?ms=7"}
+    assert sorted(p.name for p in (tmp_path / "raw").glob("alpha*.txt")) == [
+        "alpha-blocking-7ms-t10-c20.txt", "alpha-t10-c20.txt"]
+    assert sorted(p.name for p in (tmp_path / "raw" / "unmeasured").glob("alpha*.txt")) == [
+        "alpha-blocking-7ms-warmup.txt", "alpha-warmup.txt"]

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 from httplab.model import BenchResult, RateStep, StepVerdict
+from httplab.presentation.publish import headline_chart_path
+from httplab.results.stability import cell_name
 from httplab.run_layout import RESULTS_MD
 from httplab.results.warning_groups import kinds_in_words, warning_groups
 
@@ -29,6 +31,8 @@ def say(message: str) -> None:
 
 def finish(result: BenchResult, out_dir: Path, image: Path | None) -> int:
     print((out_dir / RESULTS_MD).read_text(), flush=True)
+    if image and result.cells:  # a bench without plaintext draws its first workload's chart
+        image = headline_chart_path(result, image)
     say(f"results in {out_dir}" + (f", chart in {image}" if image else ""))
     if result.warnings:
         say(f"warnings: {kinds_in_words(warning_groups(result))}; listed under Warnings above and "
@@ -36,7 +40,7 @@ def finish(result: BenchResult, out_dir: Path, image: Path | None) -> int:
     for cell in result.failed_cells:
         record = result.server(cell.server)
         log = f" (server output: {out_dir / record.log_file})" if record and record.log_file else ""
-        say(f"FAILED {cell.server} t{cell.threads} c{cell.connections}: {cell.reason}{log}")
+        say(f"FAILED {cell_name(cell, cell.server)}: {cell.reason}{log}")
     failed_steps = _failed_steps(result)
     for step in failed_steps:
         say(f"FAILED {step.server} at {step.offered_rate:g}/s: {step.reason}")

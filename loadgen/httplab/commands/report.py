@@ -11,12 +11,13 @@ from httplab.results.collect import cells_from_outcomes, find_raw_files
 from httplab.results.latency_steps import (find_step_outcomes, latency_result, rebuilt_steps,
                                            step_rules)
 from httplab.manifest import ServerManifest, discover
-from httplab.model import BenchResult, HostInfo
+from httplab.model import BenchResult, Cell, HostInfo, Workload
 from httplab.presentation.publish import write_results
 from httplab.results.store import read_results
 from httplab.results.serialize import FORMAT_VERSION, ResultsFormatError
 from httplab.commands.common import EXIT_USAGE, finish, say
 from httplab.run_layout import RAW, RESULTS_JSON, run_dir_of
+from httplab.workloads import WORKLOAD_NAMES
 
 
 def report(source: Path, out_dir: Path, image: Path | None, servers_dir: Path) -> int:
@@ -62,16 +63,21 @@ def _earlier_result(raw_dir: Path) -> BenchResult | None:
     return read_results(candidate) if candidate.is_file() else None
 
 
+def _cell_key(cell: Cell) -> tuple[str, Workload, int, int]:
+    return cell.server, cell.workload, cell.threads, cell.connections
+
+
 def _rebuilt_result(earlier: BenchResult | None, cells: tuple, servers_dir: Path) -> BenchResult:
     if earlier is not None:
-        order = {(c.server, c.threads, c.connections): i for i, c in enumerate(earlier.cells)}
-        cells = tuple(sorted(cells, key=lambda c: order.get((c.server, c.threads, c.connections),
-                                                            len(order))))
+        order = {_cell_key(c): i for i, c in enumerate(earlier.cells)}
+        cells = tuple(sorted(cells, key=lambda c: order.get(_cell_key(c), len(order))))
         return with_warnings(replace(earlier, format_version=FORMAT_VERSION, cells=cells))
     manifests = {m.name: m for m in _manifests_or_none(servers_dir)}
     names = dict.fromkeys(cell.server for cell in cells)
     records = tuple(record_of_manifest(manifests[name]) for name in names if name in manifests)
-    cells = tuple(sorted(cells, key=lambda c: (list(names).index(c.server), -c.threads,
+    cells = tuple(sorted(cells, key=lambda c: (list(names).index(c.server),
+                                               WORKLOAD_NAMES.index(c.workload.name),
+                                               c.workload.delay_ms or 0, -c.threads,
                                                c.connections)))
     return with_warnings(BenchResult(
         FORMAT_VERSION, "unknown (rebuilt from raw wrk output)", None,

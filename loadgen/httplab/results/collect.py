@@ -22,10 +22,11 @@ from pathlib import Path
 
 from httplab.loadtools.h2load.reading import read_fairness_run
 from httplab.model import (Cell, CellOutcome, CellStatus, FairnessRun, GeneratorOutcome,
-                           ResourceUsage, WrkRun)
+                           ResourceUsage, Workload, WrkRun)
 from httplab.results.merge import merge_generator_runs
 from httplab.results.serialize import generators_from_dict, resources_from_dict
 from httplab.run_layout import MeasuredName, RunFiles, RunStem, parse_measured_name
+from httplab.workloads import workload_of_key
 from httplab.loadtools.wrk.done_json import parse_done_json
 from httplab.loadtools.wrk.text_report import parse_report
 
@@ -162,7 +163,8 @@ def cell_from_outcomes(outcomes: list[CellOutcome]) -> Cell:
     """All measured runs of one cell, and h2load's runs after them; any failed run fails
     the cell and says which, while the figures of every run that has any stay in the cell."""
     first = outcomes[0]
-    key = dict(server=first.server, threads=first.threads, connections=first.connections)
+    key = dict(server=first.server, threads=first.threads, connections=first.connections,
+               workload=first.workload)
     runs, usages, reasons, rounds, fairness = [], [], [], [], []
     for outcome in sorted(outcomes, key=lambda o: o.repeat):
         run, failure, fairness_run = _round_with_fairness(outcome, len(outcomes))
@@ -181,9 +183,10 @@ def cell_from_outcomes(outcomes: list[CellOutcome]) -> Cell:
 
 def cells_from_outcomes(outcomes: list[CellOutcome]) -> tuple[Cell, ...]:
     """Groups runs into cells, in the order each cell first appears."""
-    groups: dict[tuple[str, int, int], list[CellOutcome]] = {}
+    groups: dict[tuple[str, Workload, int, int], list[CellOutcome]] = {}
     for outcome in outcomes:
-        groups.setdefault((outcome.server, outcome.threads, outcome.connections), []).append(outcome)
+        key = (outcome.server, outcome.workload, outcome.threads, outcome.connections)
+        groups.setdefault(key, []).append(outcome)
     return tuple(cell_from_outcomes(group) for group in groups.values())
 
 
@@ -205,7 +208,8 @@ class RawFile:
         key = (self.run.server, self.run.threads, self.run.connections)
         files = self.files
         beside = dict(repeat=self.run.round_number, resources_path=_existing(files.resources),
-                      h2load_path=_existing(files.h2load), sockets_path=_existing(files.sockets))
+                      h2load_path=_existing(files.h2load), sockets_path=_existing(files.sockets),
+                      workload=workload_of_key(self.run.workload))
         if not self.spread:
             return CellOutcome(*key, files.text, _existing(files.json), **beside)
         return CellOutcome(*key, generators=self._generators(), **beside)

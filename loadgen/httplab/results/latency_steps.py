@@ -10,13 +10,14 @@ from pathlib import Path
 from httplab.loadtools.oha.command import oha_connections
 from httplab.loadtools.oha.report import OhaReport, parse_oha_json
 from httplab.loadtools.json_fields import ToolJsonError
-from httplab.model import (LatencyResult, RateStep, ResourceUsage, Settings,
+from httplab.model import (PLAINTEXT, LatencyResult, RateStep, ResourceUsage, Settings,
                            StepOutcome, StepPurpose)
 from httplab.results.bottleneck import CpuFigures, cpuset_size
 from httplab.results.collect import read_resources
 from httplab.results.step_verdict import error_kinds, judge_step
 from httplab.results.sustained import sustained_rates
 from httplab.run_layout import parse_step_name, run_dir_of, step_files
+from httplab.workloads import workload_of_key
 
 
 TOOL = "oha"  # the load tool whose output these steps are
@@ -46,7 +47,8 @@ def read_step(outcome: StepOutcome, rules: StepRules) -> RateStep:
     step = RateStep(outcome.server, outcome.offered_rate, outcome.connections, outcome.purpose,
                     judgement.verdict, judgement.reason, outcome.repeat, resources=usage,
                     out_of_connections=judgement.out_of_connections,
-                    raw_file=_relative(outcome.json_path), attempt=outcome.attempt)
+                    raw_file=_relative(outcome.json_path), attempt=outcome.attempt,
+                    workload=outcome.workload)
     if report is None:
         return step
     return _with_figures(step, report)
@@ -103,7 +105,7 @@ def find_step_outcomes(raw_dir: Path, slo_p99_us: float, rates: str) -> list[Ste
             stem.server, stem.rate, oha_connections(stem.rate, slo_p99_us),
             purpose_of(stem.cost, rates), path,
             files.resources if files.resources.is_file() else None, None, stem.round_number,
-            stem.attempt))
+            stem.attempt, workload_of_key(stem.workload) or PLAINTEXT))
     return outcomes
 
 

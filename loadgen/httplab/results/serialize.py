@@ -9,16 +9,18 @@ from typing import Any
 from httplab.model import (BenchResult, Cell, CellStatus, EngineRecord, FairnessRun,
                            GeneratorOutcome, HostInfo, Latency, LatencyResult, RateStep,
                            ResourceUsage, ServerRecord, Settings, SocketErrors, StepPurpose,
-                           StepVerdict, SustainedRate, ThreadRequestRate, WrkRun)
+                           StepVerdict, SustainedRate, ThreadRequestRate, Workload, WrkRun)
 
-FORMAT_VERSION = 7
+FORMAT_VERSION = 8
 # Later versions added fields (3: each server's log file; 4: each run's round and the CPU
 # figures beside the server's; 5: each run's end time, latency sample count and whether its
 # histogram was exact, and for a run over several load generators each one's own run and
 # their start skew; 6: the connections as a list (a sweep), whether h2load measured
 # fairness, and each cell's h2load runs; 7: a make latency run's steps and maxima, null for
-# a wrk bench); older files read with their defaults.
-READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7)
+# a wrk bench; 8: each cell's and step's workload, the settings' workloads, each server's
+# blocking pool and the pool's live threads in the resources); older files read with their
+# defaults (plaintext).
+READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8)
 
 
 class ResultsFormatError(ValueError):
@@ -65,9 +67,19 @@ def resources_from_dict(data: dict[str, Any]) -> ResourceUsage:
     return ResourceUsage(**data)
 
 
+def workload_to_dict(workload: Workload) -> dict[str, Any]:
+    return {"name": workload.name, "delay_ms": workload.delay_ms}
+
+
+def workload_from_dict(data: dict[str, Any] | None) -> Workload:
+    """Before version 8 every cell was plaintext."""
+    return Workload() if data is None else Workload(data["name"], data.get("delay_ms"))
+
+
 def cell_to_dict(cell: Cell) -> dict[str, Any]:
     return {
-        "server": cell.server, "threads": cell.threads, "connections": cell.connections,
+        "server": cell.server, "workload": workload_to_dict(cell.workload),
+        "threads": cell.threads, "connections": cell.connections,
         "status": cell.status.value, "reason": cell.reason,
         "runs": [{**run_to_dict(run), "round": round_number} if round_number else run_to_dict(run)
                  for run, round_number in zip(cell.runs, cell.rounds or (None,) * len(cell.runs))],
@@ -93,7 +105,8 @@ def result_to_dict(result: BenchResult) -> dict[str, Any]:
             "threads": list(result.settings.threads),
             "connections": list(result.settings.connections),
             "worker_settings": list(result.settings.worker_settings),
-            "loadgen_hosts": list(result.settings.loadgen_hosts)},
+            "loadgen_hosts": list(result.settings.loadgen_hosts),
+            "workloads": [workload_to_dict(workload) for workload in result.settings.workloads]},
         "host": vars(result.host).copy(),
         "servers": [vars(server).copy() for server in result.servers],
         "cells": [cell_to_dict(cell) for cell in result.cells],
@@ -127,7 +140,7 @@ def rate_step_to_dict(step: RateStep) -> dict[str, Any]:
         "latency_us": None if step.latency is None else latency_to_dict(step.latency),
         "resources": None if step.resources is None else resources_to_dict(step.resources),
         "out_of_connections": step.out_of_connections, "raw_file": step.raw_file,
-        "attempt": step.attempt,
+        "attempt": step.attempt, "workload": workload_to_dict(step.workload),
     }
 
 
@@ -171,7 +184,8 @@ def cell_from_dict(data: dict[str, Any]) -> Cell:
                 runs=tuple(run_from_dict(run) for run in data["runs"]), reason=data.get("reason"),
                 rounds=tuple(run["round"] for run in data["runs"] if "round" in run),
                 resources=tuple(resources_from_dict(usage) for usage in data.get("resources", ())),
-                fairness=tuple(fairness_run_from_dict(run) for run in data.get("fairness", ())))
+                fairness=tuple(fairness_run_from_dict(run) for run in data.get("fairness", ())),
+                workload=workload_from_dict(data.get("workload")))
 
 
 def result_from_dict(data: dict[str, Any]) -> BenchResult:
@@ -218,7 +232,8 @@ def rate_step_from_dict(data: dict[str, Any]) -> RateStep:
         latency=_optional(latency_from_dict, data.get("latency_us")),
         resources=_optional(resources_from_dict, data.get("resources")),
         out_of_connections=data.get("out_of_connections", False),
-        raw_file=data.get("raw_file"), attempt=data.get("attempt", 1))
+        raw_file=data.get("raw_file"), attempt=data.get("attempt", 1),
+        workload=workload_from_dict(data.get("workload")))
 
 
 def sustained_rate_from_dict(data: dict[str, Any]) -> SustainedRate:
@@ -239,7 +254,9 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
         **data, "servers": tuple(data["servers"]), "threads": tuple(data["threads"]),
         "connections": (connections,) if isinstance(connections, int) else tuple(connections),
         "worker_settings": tuple(data.get("worker_settings", ("original",))),
-        "loadgen_hosts": tuple(data.get("loadgen_hosts", ()))})
+        "loadgen_hosts": tuple(data.get("loadgen_hosts", ())),
+        "workloads": tuple(workload_from_dict(workload)
+                           for workload in data.get("workloads", [None]))})
 
 
 def generators_to_dict(generators: tuple[GeneratorOutcome, ...], stem_dir: Path) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 from httplab.bench_settings import DEFAULTS, LATENCY_LEFT_OUT, PlanError
 from httplab.loadtools.oha.command import oha_connections
 from httplab.manifest import ServerManifest
+from httplab.model import Workload
 from httplab.running.plan import BenchPlan, make_plan, parse_optional_duration
 from httplab.running.rate_search import MAX_AUTO_STEPS, MAX_RATE, RateSpec
 
@@ -61,10 +62,21 @@ def make_latency_plan(settings: Mapping[str, str], known: tuple[ServerManifest, 
     if typed["url"].strip():  # oha runs on this host, beside the user's server
         bench_settings["backend"] = "local"
     bench = make_plan(bench_settings, known, available_cpus)
+    check_workloads(bench.workloads, bool(typed["url"].strip()))
     warmup = parse_optional_duration("STEP_WARMUP", typed["step-warmup"])
     return LatencyPlan(bench, parse_rates(typed["rates"]), parse_slo(typed["slo-p99"]),
                        parse_cost_rate(typed["cost-rate"]), warmup[1] if warmup else 0,
                        parse_url(typed["url"]))
+
+
+def check_workloads(workloads: tuple[Workload, ...], has_url: bool) -> None:
+    """One workload per latency run: its search and maxima are per server. URL= measures
+    the address as given, so it takes no workload."""
+    if len(workloads) > 1:
+        raise PlanError(f"make latency measures one workload per run (its maxima are per "
+                        f"server): run it once per workload, e.g. WORKLOAD={workloads[0].name}")
+    if has_url and not workloads[0].is_plaintext:
+        raise PlanError("WORKLOAD does not apply with URL=: the URL is requested as given")
 
 
 def parse_rates(text: str) -> RateSpec:

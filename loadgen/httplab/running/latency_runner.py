@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from httplab.loadtools.oha.command import OhaRequest
-from httplab.model import RateStep, ServerOutcome, ServerRecord, StepOutcome, StepPurpose
+from httplab.model import (PLAINTEXT, RateStep, ServerOutcome, ServerRecord, StepOutcome,
+                           StepPurpose, Workload)
 from httplab.running.backends.base import Backend, StartedServer
 from httplab.running.latency_plan import LatencyPlan
 from httplab.running.measure_step import StepMeasurer
@@ -36,6 +37,18 @@ class Series:
     warmup_s: int | None = None  # the unmeasured run before each step; None: STEP_WARMUP
 
 
+@dataclass(frozen=True)
+class Step:
+    """Where a series' steps go: the server, its URL for the workload, its probe and round."""
+
+    server: str
+    url: str
+    probe: ResourceProbe
+    round_number: int
+    stopped: Callable[[], str | None]
+    workload: Workload = PLAINTEXT
+
+
 class LatencyRunner(Runner):
     def __init__(self, backend: Backend, plan: LatencyPlan, series: Series, raw_dir: Path,
                  progress: Progress, judge: Judge,
@@ -45,18 +58,18 @@ class LatencyRunner(Runner):
         self.steps = StepMeasurer(backend, raw_dir, plan.bench.loadgen_cpus)
 
     def measure(self, index: int, started: StartedServer, round_number: int,
-                record: ServerRecord) -> ServerOutcome:
-        url = target_url(started.manifest, self.backend.target_address)
+                record: ServerRecord, workload: Workload) -> ServerOutcome:
+        url = target_url(started.manifest, self.backend.target_address, workload)
         probe = self.backend.resource_probe(started)
         stopped = lambda: self.backend.exit_status(started)  # noqa: E731
         return ServerOutcome(record, (), self._series(index, record.name, url, probe,
-                                                      round_number, stopped))
+                                                      round_number, stopped, workload))
 
-    def failed_outcome(self, record: ServerRecord, reason: str,
-                       round_number: int) -> ServerOutcome:
+    def failed_outcome(self, record: ServerRecord, reason: str, round_number: int,
+                       workload: Workload) -> ServerOutcome:
         rate = next_rate(self.series.rates, ()) or 0.0  # the step it would have run first
         step = StepOutcome(record.name, rate, 0, self.series.purpose, failure=reason,
-                           repeat=round_number)
+                           repeat=round_number, workload=workload)
         return ServerOutcome(record, (), (step,))
 
     def run_url(self, record: ServerRecord, url: str) -> list[ServerOutcome]:
@@ -72,37 +85,39 @@ class LatencyRunner(Runner):
         return outcomes
 
     def _series(self, index: int, server: str, url: str, probe: ResourceProbe,
-                round_number: int, stopped: Callable[[], str | None]) -> tuple[StepOutcome, ...]:
+                round_number: int, stopped: Callable[[], str | None],
+                workload: Workload = PLAINTEXT) -> tuple[StepOutcome, ...]:
         outcomes: list[StepOutcome] = []
         history: History = ()
+        step = Step(server, url, probe, round_number, stopped, workload)
         while (rate := next_rate(self.series.rates, history)) is not None:
             attempt = 1 + sum(1 for earlier, _ in history if earlier == rate)
-            outcome = self._checked_step(index, server, url, rate, self.series.purpose, probe,
-                                         round_number, stopped, attempt)
+            outcome = self._checked_step(index, step, rate, self.series.purpose, attempt)
             outcomes.append(outcome)
             history += ((rate, self.judge(outcome).verdict),)
             if outcome.failure and stopped():
                 return tuple(outcomes)
         if self.series.cost_rate is not None:
-            outcomes.append(self._checked_step(index, server, url, self.series.cost_rate,
-                                               StepPurpose.COST, probe, round_number, stopped))
+            outcomes.append(self._checked_step(index, step, self.series.cost_rate,
+                                               StepPurpose.COST))
         return tuple(outcomes)
 
-    def _checked_step(self, index: int, server: str, url: str, rate: float,
-                      purpose: StepPurpose, probe: ResourceProbe, round_number: int,
-                      stopped: Callable[[], str | None], attempt: int = 1) -> StepOutcome:
+    def _checked_step(self, index: int, at: Step, rate: float, purpose: StepPurpose,
+                      attempt: int = 1) -> StepOutcome:
         """A step, unless the server has stopped; its verdict said as it ends."""
-        if problem := stopped():
+        server = at.server
+        if problem := at.stopped():
             return StepOutcome(server, rate, 0, purpose, failure=f"{problem} before this step",
-                               repeat=round_number, attempt=attempt)
-        outcome = self._step(index, server, url, rate, purpose, probe, round_number, attempt)
+                               repeat=at.round_number, attempt=attempt, workload=at.workload)
+        outcome = self._step(index, at, rate, purpose, attempt)
         step = self.judge(outcome)
         self.progress.step(index, server, f"{rate:g}/s {step.verdict.value}: {step.reason}")
         return outcome
 
-    def _step(self, index: int, server: str, url: str, rate: float, purpose: StepPurpose,
-              probe: ResourceProbe, round_number: int, attempt: int) -> StepOutcome:
+    def _step(self, index: int, at: Step, rate: float, purpose: StepPurpose,
+              attempt: int) -> StepOutcome:
         plan, rounds = self.latency, self.plan.repeat
+        server, url, round_number, workload = at.server, at.url, at.round_number, at.workload
         cost = purpose is StepPurpose.COST
         connections = plan.connections_for(rate)
         again = " (again, to confirm it broke)" if attempt > 1 else ""
@@ -112,11 +127,12 @@ class LatencyRunner(Runner):
         warmup_s = plan.step_warmup_s if self.series.warmup_s is None else self.series.warmup_s
         if warmup_s:
             warm = OhaRequest(rate, warmup_s, connections, url)
-            if failure := self.steps.warm(server, warm, cost, round_number, rounds, attempt):
+            if failure := self.steps.warm(server, warm, cost, round_number, rounds, attempt,
+                                          workload):
                 self.progress.step(index, server, f"warm-up at this rate: {failure}")
         request = OhaRequest(rate, self.plan.duration_s, connections, url)
-        outcome = self.steps.measure(server, request, purpose, round_number, rounds, probe,
-                                     attempt)
+        outcome = self.steps.measure(server, request, purpose, round_number, rounds, at.probe,
+                                     attempt, workload)
         self.progress.spent(warmup_s + self.plan.duration_s)
         if outcome.failure:
             self.progress.step(index, server, outcome.failure)

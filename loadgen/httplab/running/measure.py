@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from httplab.running.backends.base import Backend, StartedServer, WrkOutcome
-from httplab.model import GeneratorOutcome, ResourceUsage
+from httplab.model import PLAINTEXT, GeneratorOutcome, ResourceUsage, Workload
 from httplab.running.resources.parse import HostCpu, SamplingError
 from httplab.running.resources.probes import ResourceProbe, read_host_cpu
 from httplab.running.resources.sampler import DEFAULT_INTERVAL_S, Sampler, busy_cores
@@ -45,26 +45,28 @@ class Measurer:
         self.backend, self.raw_dir, self.loadgen_cpus = backend, raw_dir, loadgen_cpus
 
     def unmeasured(self, started: StartedServer, request: WrkRequest, phase: str,
-                   round_number: int = 1, rounds: int = 1) -> RunOutcome:
-        files = unmeasured_files(self.raw_dir, started.manifest.key, phase, round_number, rounds)
+                   round_number: int = 1, rounds: int = 1,
+                   workload: Workload = PLAINTEXT) -> RunOutcome:
+        files = unmeasured_files(self.raw_dir, started.manifest.key, phase, round_number, rounds,
+                                 workload.key)
         return self._run(request, files, sampler=None)
 
     def measured(self, started: StartedServer, request: WrkRequest, repeat: int,
-                 repeats: int) -> RunOutcome:
-        files = self._measured_files(started, request, repeat, repeats)
+                 repeats: int, workload: Workload = PLAINTEXT) -> RunOutcome:
+        files = self._measured_files(started, request, repeat, repeats, workload)
         return self._run(request, files, sampler_for(self.backend.resource_probe(started)))
 
     def _measured_files(self, started: StartedServer, request: WrkRequest, repeat: int,
-                        repeats: int) -> RunFiles:
+                        repeats: int, workload: Workload) -> RunFiles:
         stem = RunStem.of_round(started.manifest.key, request.threads, request.connections,
-                                repeat, repeats)
+                                repeat, repeats, workload.key)
         return measured_files(self.raw_dir, stem)
 
     def fairness(self, started: StartedServer, request: WrkRequest, repeat: int,
-                 repeats: int) -> FairnessOutcome:
+                 repeats: int, workload: Workload = PLAINTEXT) -> FairnessOutcome:
         """h2load at the measured run's threads, connections and duration, its output beside
         the run's: <stem>.h2load.txt and <stem>.sockets.txt."""
-        files = self._measured_files(started, request, repeat, repeats)
+        files = self._measured_files(started, request, repeat, repeats, workload)
         for path in (files.h2load, files.sockets):
             path.unlink(missing_ok=True)
         h2load = H2loadRequest(request.threads, request.connections, request.duration_s,

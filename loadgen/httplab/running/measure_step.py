@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from httplab.loadtools.oha.command import OhaRequest
-from httplab.model import StepOutcome, StepPurpose
+from httplab.model import PLAINTEXT, StepOutcome, StepPurpose, Workload
 from httplab.run_layout import step_files, step_stem
 from httplab.running.backends.base import Backend, WrkOutcome
 from httplab.running.measure import sampled_run, sampler_for, tool_failure, write_resources
@@ -20,18 +20,19 @@ class StepMeasurer:
         self.backend, self.raw_dir, self.loadgen_cpus = backend, raw_dir, loadgen_cpus
 
     def warm(self, server: str, request: OhaRequest, cost: bool, round_number: int,
-             rounds: int, attempt: int = 1) -> str | None:
+             rounds: int, attempt: int = 1, workload: Workload = PLAINTEXT) -> str | None:
         """The unmeasured run at the step's rate; its failure, if any."""
-        stem = step_stem(server, request.rate_per_s, cost, round_number, rounds, attempt)
+        stem = step_stem(server, request.rate_per_s, cost, round_number, rounds, attempt,
+                         workload.key)
         files = step_files(self.raw_dir, stem, measured=False)
         files.oha.parent.mkdir(parents=True, exist_ok=True)
         return tool_failure(TOOL, self.backend.run_oha(request, files.oha, self.loadgen_cpus))
 
     def measure(self, server: str, request: OhaRequest, purpose: StepPurpose,
                 round_number: int, rounds: int, probe: ResourceProbe,
-                attempt: int = 1) -> StepOutcome:
+                attempt: int = 1, workload: Workload = PLAINTEXT) -> StepOutcome:
         stem = step_stem(server, request.rate_per_s, purpose is StepPurpose.COST,
-                         round_number, rounds, attempt)
+                         round_number, rounds, attempt, workload.key)
         files = step_files(self.raw_dir, stem)
         files.oha.unlink(missing_ok=True)
 
@@ -42,4 +43,4 @@ class StepMeasurer:
         return StepOutcome(server, request.rate_per_s, request.connections, purpose,
                            files.oha if files.oha.exists() else None,
                            write_resources(files, usage), tool_failure(TOOL, outcome),
-                           round_number, attempt)
+                           round_number, attempt, workload)

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from httplab.bench_settings import (DEFAULT_CV_THRESHOLD, DEFAULTS, LOOPBACK, PRIMER_CONNECTIONS,
                                     PlanError)
 from httplab.manifest import ServerManifest
-from httplab.model import Settings
+from httplab.model import PLAINTEXT, Settings, Workload
 from httplab.running.engines import Engine, Topology, make_topology, split_load
+from httplab.workloads import answers, parse_workloads, request_path
 
 _DURATION = re.compile(r"^(\d+)(s|m|h)?$")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600}
@@ -20,16 +21,20 @@ MAX_THREADS = 1024
 MAX_CONNECTIONS = 1_000_000
 
 
-def target_url(manifest: ServerManifest, address: str = LOOPBACK) -> str:
-    """What wrk loads: the server's port and path, from its manifest, at the target address
-    (loopback on one machine)."""
+def target_url(manifest: ServerManifest, address: str = LOOPBACK,
+               workload: Workload = PLAINTEXT) -> str:
+    """What wrk loads: the server's port, from its manifest, and the workload's path (the
+    manifest's own for plaintext), at the target address (loopback on one machine)."""
     host = f"[{address}]" if ":" in address else address
-    return f"http://{host}:{manifest.port}{manifest.path}"
+    return f"http://{host}:{manifest.port}{request_path(workload, manifest.path)}"
 
 
-def target_urls(servers: tuple[ServerManifest, ...], address: str = LOOPBACK) -> str:
-    """The plan's wrk URLs, for the record: one when every server shares it."""
-    return ", ".join(dict.fromkeys(target_url(server, address) for server in servers))
+def target_urls(servers: tuple[ServerManifest, ...], address: str = LOOPBACK,
+                workloads: tuple[Workload, ...] = (PLAINTEXT,)) -> str:
+    """The plan's wrk URLs, for the record: one per workload when every server shares it."""
+    return ", ".join(dict.fromkeys(target_url(server, address, workload)
+                                   for workload in workloads for server in servers
+                                   if answers(workload, server.is_reference)))
 
 
 # "original": the write-up's worker counts (each manifest's workers); "default": each
@@ -80,6 +85,7 @@ class BenchPlan:
     backend: str = DEFAULTS["backend"]
     topology: Topology | None = None  # None: the server and wrk on this machine
     cv_threshold: float = DEFAULT_CV_THRESHOLD
+    workloads: tuple[Workload, ...] = (PLAINTEXT,)
 
     @property
     def server_host(self) -> Engine | None:
@@ -100,22 +106,30 @@ class BenchPlan:
     def points(self) -> tuple[LoadPoint, ...]:
         return load_points(self.threads, self.connections)
 
+    def workloads_of(self, server: ServerManifest) -> tuple[Workload, ...]:
+        """The workloads this server is measured at: the reference has no waiting ones."""
+        return tuple(workload for workload in self.workloads
+                     if answers(workload, server.is_reference))
+
     @property
     def starts(self) -> int:
         """Server starts in all: every server once per round."""
         return self.repeat * len(self.servers)
 
     @property
-    def seconds_per_start(self) -> int:
-        """The load of one server in one round: its primer and warm-up, then one run per
-        load point (and as long again of h2load with fairness)."""
+    def seconds_per_workload(self) -> int:
+        """The load of one workload of one server in one round: its primer and warm-up,
+        then one run per load point (and as long again of h2load with fairness)."""
         unmeasured = sum(phase.duration_s for phase in self.phases)
         per_point = self.duration_s * (2 if self.fairness else 1)
         return unmeasured + len(self.points) * per_point
 
+    def seconds_per_start(self, server: ServerManifest) -> int:
+        return len(self.workloads_of(server)) * self.seconds_per_workload
+
     @property
     def load_seconds(self) -> int:
-        return self.starts * self.seconds_per_start
+        return self.repeat * sum(self.seconds_per_start(server) for server in self.servers)
 
     def phase(self, name: str) -> Phase | None:
         return next((phase for phase in self.phases if phase.name == name), None)
@@ -260,7 +274,8 @@ def make_plan(settings: Mapping[str, str], known: tuple[ServerManifest, ...],
         parse_switch("FAIRNESS", typed["fairness"], "h2load after each measured run"),
         backend=typed["backend"], cv_threshold=parse_cv_threshold(typed["cv-threshold"]),
         topology=make_topology(typed["server-host"], typed["loadgen-hosts"],
-                               typed["target-address"]))
+                               typed["target-address"]),
+        workloads=parse_workloads(typed["workload"], typed["delay-ms"]))
     check_topology(plan)
     return plan
 
@@ -328,7 +343,8 @@ def settings_of(plan: BenchPlan) -> Settings:
     primer, warmup = plan.phase("primer"), plan.phase("warmup")
     return Settings(servers=tuple(server.key for server in plan.servers), threads=plan.threads,
                     connections=plan.connections, duration_s=float(plan.duration_s),
-                    backend=plan.backend, url=target_urls(plan.servers, plan.target_address),
+                    backend=plan.backend,
+                    url=target_urls(plan.servers, plan.target_address, plan.workloads),
                     repeat=plan.repeat, primer_s=float(primer.duration_s) if primer else 0.0,
                     primer_connections=(primer.connections or 0) if primer else 0,
                     warmup_s=float(warmup.duration_s) if warmup else 0.0,
@@ -336,4 +352,5 @@ def settings_of(plan: BenchPlan) -> Settings:
                     loadgen_cpus=plan.loadgen_cpus, worker_settings=plan.worker_settings,
                     server_host=plan.server_host.spec if plan.server_host else None,
                     loadgen_hosts=tuple(engine.spec for engine in plan.load_generators),
-                    target_address=plan.target_address, fairness=plan.fairness)
+                    target_address=plan.target_address, fairness=plan.fairness,
+                    workloads=plan.workloads)

@@ -6,6 +6,7 @@ import sys
 import time
 from typing import TextIO
 
+from httplab.model import PLAINTEXT
 from httplab.running.plan import BenchPlan
 
 # Rough per-server costs besides the load itself, for the estimate only.
@@ -35,9 +36,12 @@ class Progress:
         phases = ", ".join(f"{phase.name} {phase.duration}" for phase in plan.phases)
         connections = ", ".join(str(count) for count in plan.connections)
         fairness = "; h2load after each run (fairness)" if plan.fairness else ""
-        self.say(f"httplab: {len(plan.servers)} servers ({names}) x threads {threads} x "
-                 f"{connections} connections x {plan.duration}{repeats} on backend {backend}"
-                 f"; before measuring: {phases or 'nothing (cold)'}{fairness}")
+        workloads = "" if plan.workloads == (PLAINTEXT,) else \
+            " x workloads " + ", ".join(workload.label for workload in plan.workloads)
+        self.say(f"httplab: {len(plan.servers)} servers ({names}){workloads} x threads "
+                 f"{threads} x {connections} connections x {plan.duration}{repeats} on backend "
+                 f"{backend}; before measuring{' each workload' if workloads else ''}: "
+                 f"{phases or 'nothing (cold)'}{fairness}")
         self.say(f"httplab: {format_seconds(plan.load_seconds)} of load; about "
                  f"{format_seconds(self.remaining_s)} in all, plus any image or jar build")
 

@@ -1,5 +1,6 @@
-"""Runs the plan: one server at a time; verify, primer and warm-up (unmeasured), then the
-measured wrk runs, interleaved across thread settings when repeated.
+"""Runs the plan: one server at a time; verify, then for each workload its primer and
+warm-up (unmeasured) and its measured wrk runs, interleaved across thread settings when
+repeated. A workload whose check failed is not loaded; the server's others still are.
 
 The runner only starts things and records where their raw output went; reading that
 output is collect.py's job."""
@@ -13,7 +14,7 @@ from typing import Callable
 from httplab.running.backends.base import Backend, BackendError, StartedServer
 from httplab.results.assemble import record_of_manifest
 from httplab.manifest import ServerManifest
-from httplab.model import CellOutcome, ServerOutcome, ServerRecord
+from httplab.model import CellOutcome, ServerOutcome, ServerRecord, Workload
 from httplab.running.measure import Measurer, RunOutcome
 from httplab.running.plan import BenchPlan, Phase, rotated, target_url
 from httplab.running.progress import START_AND_VERIFY_S, Progress
@@ -29,9 +30,9 @@ class Runner:
         self.progress, self.on_server_done = progress, on_server_done
         self.measurer = Measurer(backend, raw_dir, plan.loadgen_cpus)
 
-    def requests(self, manifest: ServerManifest) -> list[WrkRequest]:
+    def requests(self, manifest: ServerManifest, workload: Workload) -> list[WrkRequest]:
         plan = self.plan
-        url = target_url(manifest, self.backend.target_address)
+        url = target_url(manifest, self.backend.target_address, workload)
         return [WrkRequest(point.threads, point.connections, plan.duration, plan.duration_s, url)
                 for point in plan.points]
 
@@ -75,16 +76,17 @@ class Runner:
                  verification: Verification | None = None) -> ServerOutcome:
         self.progress.step(index, manifest.key, f"FAILED: {reason}")
         self.progress.step(index, manifest.key, f"its output: {self.log_file(manifest)}")
-        self.progress.spent(START_AND_VERIFY_S + self.plan.seconds_per_start)
-        return self.failed_outcome(self.record(manifest, started, verification), reason,
-                                   round_number)
+        self.progress.spent(START_AND_VERIFY_S + self.plan.seconds_per_start(manifest))
+        record = self.record(manifest, started, verification)
+        return combined(record, [self.failed_outcome(record, reason, round_number, workload)
+                                 for workload in self.plan.workloads_of(manifest)])
 
-    def failed_outcome(self, record: ServerRecord, reason: str,
-                       round_number: int) -> ServerOutcome:
-        """A server that could not be measured: each of its cells failed, saying why."""
+    def failed_outcome(self, record: ServerRecord, reason: str, round_number: int,
+                       workload: Workload) -> ServerOutcome:
+        """A workload that could not be measured: each of its cells failed, saying why."""
         cells = tuple(CellOutcome(record.name, request.threads, request.connections,
-                                  failure=reason, repeat=round_number)
-                      for request in self.requests(self._manifest_of(record)))
+                                  failure=reason, repeat=round_number, workload=workload)
+                      for request in self.requests(self._manifest_of(record), workload))
         return ServerOutcome(record, cells)
 
     def _manifest_of(self, record: ServerRecord) -> ServerManifest:
@@ -93,7 +95,8 @@ class Runner:
     def _verify_and_measure(self, index: int, started: StartedServer,
                             round_number: int) -> ServerOutcome:
         manifest = started.manifest
-        verification = self.backend.verify(started)
+        workloads = self.plan.workloads_of(manifest)
+        verification = self.backend.verify(started, workloads)
         if not verification.passed:
             reason = f"verification failed: {verification.summary()}"
             return self._give_up(index, manifest, reason, round_number, started, verification)
@@ -101,20 +104,43 @@ class Runner:
         first = "?" if started.startup_seconds is None else f"{started.startup_seconds:.1f}"
         self.progress.step(index, manifest.key, f"first answer after {first} s, "
                                                  f"verified ({verification.summary()})")
-        for phase in self.plan.phases:
-            failure = self._unmeasured(index, started, phase, round_number)
+        record = self.record(manifest, started, verification)
+        failed = verification.failed_workloads()
+        return combined(record, [self._workload(index, started, round_number, record, workload,
+                                                failed.get(workload.key))
+                                 for workload in workloads])
+
+    def _workload(self, index: int, started: StartedServer, round_number: int,
+                  record: ServerRecord, workload: Workload,
+                  check_failure: str | None) -> ServerOutcome:
+        """One workload of a verified server: warmed at it, then measured, unless its own
+        check failed; a failure here leaves the server's other workloads to run."""
+        name = started.manifest.key
+        if check_failure:
+            reason = f"not loaded: the {workload.label} check failed: {check_failure}"
+            self.progress.step(index, name, reason)
+            self.progress.spent(self.plan.seconds_per_workload)
+            return self.failed_outcome(record, reason, round_number, workload)
+        for done, phase in enumerate(self.plan.phases):
+            failure = self._unmeasured(index, started, phase, round_number, workload)
             if failure:
-                return self._give_up(index, manifest, failure, round_number, started,
-                                     verification)
-        return self.measure(index, started, round_number,
-                            self.record(manifest, started, verification))
+                self.progress.step(index, name, f"FAILED: {failure}")
+                warmed_s = sum(earlier.duration_s for earlier in self.plan.phases[:done + 1])
+                self.progress.spent(self.plan.seconds_per_workload - warmed_s)
+                return self.failed_outcome(record, failure, round_number, workload)
+        return self.measure(index, started, round_number, record, workload)
 
     def measure(self, index: int, started: StartedServer, round_number: int,
-                record: ServerRecord) -> ServerOutcome:
-        """The measured runs of a ready, verified and warmed server."""
-        cells = tuple(self._measured(index, started, request, round_number)
-                      for request in self.requests(started.manifest))
+                record: ServerRecord, workload: Workload) -> ServerOutcome:
+        """The measured runs of a ready, verified server, warmed at this workload."""
+        cells = tuple(self._measured(index, started, request, round_number, workload)
+                      for request in self.requests(started.manifest, workload))
         return ServerOutcome(record, cells)
+
+    def _at(self, workload: Workload) -> str:
+        """How progress names a workload: not at all when plaintext is all there is."""
+        return "" if self.plan.workloads == (workload,) and workload.is_plaintext \
+            else f" [{workload.label}]"
 
     def record(self, manifest: ServerManifest, started: StartedServer | None,
                verification: Verification | None) -> ServerRecord:
@@ -125,22 +151,24 @@ class Runner:
         startup = started.startup
         return replace(
             record, transport=startup.transport if startup else record.transport,
+            blocking_pool=(startup.blocking_pool or None) if startup else None,
             startup_line=startup.line if startup else None,
             verification=verification.summary() if verification else None,
             image_size_bytes=started.image_size_bytes, java_version=started.java_version,
             startup_seconds=started.startup_seconds, image_id=started.image_id)
 
     def _unmeasured(self, index: int, started: StartedServer, phase: Phase,
-                    round_number: int) -> str | None:
-        first = max(self.requests(started.manifest), key=lambda request: request.connections)
+                    round_number: int, workload: Workload) -> str | None:
+        first = max(self.requests(started.manifest, workload),
+                    key=lambda request: request.connections)
         connections = phase.connections or first.connections
         request = WrkRequest(min(first.threads, connections), connections, phase.duration,
                              phase.duration_s, first.url)
         self.progress.step(index, started.manifest.key,
                            f"{phase.name} (not measured): wrk -t{request.threads} "
-                           f"-c{connections} -d{phase.duration}")
+                           f"-c{connections} -d{phase.duration}{self._at(workload)}")
         outcome = self.measurer.unmeasured(started, request, phase.name, round_number,
-                                           self.plan.repeat)
+                                           self.plan.repeat, workload)
         self.progress.spent(phase.duration_s)
         stopped = self.backend.exit_status(started)
         if stopped:
@@ -148,16 +176,19 @@ class Runner:
         return None if outcome.failure is None else f"{phase.name} failed: {outcome.failure}"
 
     def _measured(self, index: int, started: StartedServer, request: WrkRequest,
-                  repeat: int) -> CellOutcome:
+                  repeat: int, workload: Workload) -> CellOutcome:
         name = started.manifest.key
         stopped = self.backend.exit_status(started)
         if stopped:
             self.progress.step(index, name, f"not measured: {stopped}")
             return CellOutcome(name, request.threads, request.connections,
-                               failure=f"{stopped} before this run", repeat=repeat)
+                               failure=f"{stopped} before this run", repeat=repeat,
+                               workload=workload)
         self.progress.step(index, name, f"wrk -t{request.threads} -c{request.connections} "
-                                        f"-d{request.duration}{self._of_rounds(repeat)}")
-        outcome: RunOutcome = self.measurer.measured(started, request, repeat, self.plan.repeat)
+                                        f"-d{request.duration}{self._at(workload)}"
+                                        f"{self._of_rounds(repeat)}")
+        outcome: RunOutcome = self.measurer.measured(started, request, repeat, self.plan.repeat,
+                                                     workload)
         self.progress.spent(request.duration_s)
         stopped = self.backend.exit_status(started)
         failure = outcome.failure or (f"{stopped} during this run" if stopped else None)
@@ -166,7 +197,7 @@ class Runner:
                 self.progress.step(index, name, problem)
         measured = CellOutcome(name, request.threads, request.connections, outcome.text_path,
                                outcome.json_path, failure, repeat, outcome.resources_path,
-                               outcome.generators)
+                               outcome.generators, workload=workload)
         if self.plan.fairness and not failure:
             return self._fairness(index, started, request, measured)
         if self.plan.fairness:
@@ -181,9 +212,16 @@ class Runner:
         self.progress.step(index, name, f"h2load --h1 -t{request.threads} "
                                         f"-c{request.connections} -D{request.duration_s} "
                                         "(fairness, not measured by wrk)")
-        outcome = self.measurer.fairness(started, request, measured.repeat, self.plan.repeat)
+        outcome = self.measurer.fairness(started, request, measured.repeat, self.plan.repeat,
+                                         measured.workload)
         self.progress.spent(request.duration_s)
         if outcome.failure:
             self.progress.step(index, name, outcome.failure)
         return replace(measured, h2load_path=outcome.h2load_path,
                        sockets_path=outcome.sockets_path)
+
+
+def combined(record: ServerRecord, parts: list[ServerOutcome]) -> ServerOutcome:
+    """One server's outcome from its workloads' outcomes, in the order they ran."""
+    return ServerOutcome(record, tuple(cell for part in parts for cell in part.cells),
+                         tuple(step for part in parts for step in part.steps))

@@ -242,7 +242,7 @@ class DockerBackend:
 
     def resource_probe(self, started: StartedServer) -> ResourceProbe:
         # The blocking pool's threads, by name, counted in every sample ("": none counted).
-        pool_prefix = getattr(started.manifest, "blocking_thread_prefix", "")
+        pool_prefix = started.manifest.blocking_thread_prefix
         if self.server_engine is not None:
             return probe_for_remote_container(started.container or "", self._on_server_engine(),
                                               pool_prefix)

@@ -211,7 +211,7 @@ class LocalBackend:
             return UnavailableProbe(REFERENCE_NOT_PROBED, source="/proc")
         # The blocking pool's threads, by name, counted in every sample ("": none counted).
         return ProcProbe(started.pid,
-                         pool_prefix=getattr(started.manifest, "blocking_thread_prefix", ""))
+                         pool_prefix=started.manifest.blocking_thread_prefix)
 
     def run_wrk(self, request: WrkRequest, text_path: Path, json_path: Path,
                 cpus: str | None = None) -> WrkOutcome:
