@@ -63,6 +63,18 @@ def test_markdown_has_one_section_per_workload_plaintext_first():
     assert markdown.count("Servers as run:") == 1 and markdown.count("Warnings:") == 1
 
 
+@pytest.mark.parametrize("urls, heading", [
+    ("http://127.0.0.1:8080/json, http://127.0.0.1:8080/plaintext, "
+     "http://127.0.0.1:8080/blocking?ms=10", "### Workload: plaintext — GET /plaintext"),
+    ("http://127.0.0.1:8080/json, http://127.0.0.1:8080/blocking?ms=10",
+     "### Workload: plaintext — GET /"),
+])
+def test_the_plaintext_heading_takes_the_url_no_other_workload_requests(urls, heading):
+    result = workloads_sample_result()
+    result = replace(result, settings=replace(result.settings, url=urls))
+    assert heading in render("results.md", result).splitlines()
+
+
 def test_plaintext_comes_first_whatever_the_cells_order():
     result = workloads_sample_result()
     reordered = replace(result, cells=result.cells[::-1])

@@ -29,8 +29,14 @@ def workload_heading(result: BenchResult, workload: Workload) -> str:
 
 
 def hello_path(result: BenchResult) -> str:
-    """The path plaintext requests: the target URL's, / by default."""
-    return (urlsplit(result.settings.url).path if result.settings else "") or "/"
+    """The path plaintext requests: that of the target URL that is no other workload's (the
+    settings list one URL per workload), / by default."""
+    urls = result.settings.url.split(", ") if result.settings else []
+    others = {request_path(workload, "").partition("?")[0]
+              for workload in (result.settings.workloads if result.settings else ())
+              if not workload.is_plaintext}
+    paths = [urlsplit(url).path for url in urls]
+    return next((path for path in paths if path and path not in others), "/")
 
 
 def not_applicable_servers(result: BenchResult, workload: Workload) -> list[tuple[str, str]]:
