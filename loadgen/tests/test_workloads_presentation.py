@@ -269,7 +269,7 @@ def test_the_throughput_chart_of_blocking_draws_each_servers_bound():
                     for segment in collection.get_segments())
     assert bounds == [6400.0, 20000.0]
     ticks = [label.get_text() for label in axes.get_xticklabels()]
-    assert ticks == ["Undertow (200 workers)\nbound 20,000 (pool)", "Netty\nbound 6,400 (pool)"]
+    assert ticks == ["Undertow (200 workers)\nbound 20,000\n(pool)", "Netty\nbound 6,400\n(pool)"]
     labels = {t.get_text() for t in axes.texts}
     assert {"17,800\n89%", "6,355\n99%"} <= labels
     legend = [text.get_text() for text in axes.get_legend().get_texts()]

@@ -26,6 +26,7 @@ from httplab.results.stats import Summary, cell_summary
 
 
 BOUND_COLOR = "black"
+BOUND_HEADROOM = 1.3
 BOUND_LABEL = "_littles_law_bound"  # "_": not in the legend, which says what the line is
 BOUND_MEANING = ("dotted: the bound waiting sets (Little's law), under each name with what "
                  "set it;\nthe % under a bar's figure is its share of the bound")
@@ -62,7 +63,7 @@ def _draw_bounds(axes, result: BenchResult, servers: list[str], width: float,
             continue
         axes.hlines(bound.rate, index + offsets[0] - width / 2, index + offsets[-1] + width / 2,
                     colors=BOUND_COLOR, linestyles=":", linewidth=1.5, label=BOUND_LABEL)
-        notes[server] = f"bound {bound.rate:,.0f} ({bound.set_by})"
+        notes[server] = f"bound {bound.rate:,.0f}\n({bound.set_by})"  # 2 lines: bars are narrow
     return notes
 
 
@@ -123,6 +124,8 @@ def build_throughput_figure(result: BenchResult) -> Figure:
                 fontsize=LEGEND_SIZE)
     axes.grid(axis="y", alpha=GRID_ALPHA)
     axes.margins(y=0.12)
+    if bounds:  # room above the bounds' lines for the legend, which would hide them
+        axes.set_ylim(top=axes.get_ylim()[1] * BOUND_HEADROOM)
     return finish_figure(figure, result)
 
 
