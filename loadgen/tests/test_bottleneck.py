@@ -12,7 +12,7 @@ from httplab.results.bottleneck import (ADVICE, FIGURES_WHERE, LOADGEN_CAUSE, SH
 from httplab.running.measure import with_load_figures
 from httplab.running.resources.parse import (HostCpu, ResourceSample, SamplingError,
                                              parse_context_switches, parse_host_cpu)
-from httplab.running.resources.probes import ProcProbe, task_switches
+from httplab.running.resources.probes import ProcProbe, task_counts
 from httplab.running.resources.sampler import busy_cores, summarize_samples
 
 from tests.test_warning_groups import LOADGEN, SERVER, SHARED, result_of, measured
@@ -48,8 +48,10 @@ def _fake_tasks(root, pid: int, switches: list[int]) -> None:
 def test_task_switches_sum_every_thread_of_every_process(tmp_path):
     _fake_tasks(tmp_path, 100, [10, 20, 30])
     _fake_tasks(tmp_path, 200, [5])
-    assert task_switches([100, 200, 999], tmp_path) == (10 + 20 + 30 + 5 + 4, 4)
-    assert task_switches([999], tmp_path) == (None, None)
+    counts = task_counts([100, 200, 999], tmp_path)
+    assert (counts.context_switches, counts.threads) == (10 + 20 + 30 + 5 + 4, 4)
+    none = task_counts([999], tmp_path)
+    assert (none.context_switches, none.threads) == (None, None)
 
 
 def test_the_proc_probe_reads_switches_and_threads(tmp_path):

@@ -15,8 +15,7 @@ import pytest
 from httplab.running.resources.parse import (CgroupLayout, ResourceSample, ThreadCounts,
                                              count_threads, exec_thread_counts, is_pool_thread,
                                              parse_exec_sample, parse_thread_name)
-from httplab.running.resources.probes import (CgroupProbe, ExecProbe, ProcProbe, task_counts,
-                                              task_switches)
+from httplab.running.resources.probes import CgroupProbe, ExecProbe, ProcProbe, task_counts
 from httplab.running.resources.sampler import summarize_samples
 
 from tests.test_resources import (CPU_STAT_V2, EXEC_V2, MEMORY_STAT_V2, V2_FILES, fake_docker,
@@ -81,7 +80,6 @@ def test_threads_are_counted_by_name_on_a_fake_proc_tree(tmp_path, names, prefix
     write_tasks(tmp_path, 4242, names)
     assert task_counts([4242], tmp_path, prefix) == ThreadCounts(11 * len(names), len(names),
                                                                  pool)
-    assert task_switches([4242], tmp_path) == (11 * len(names), len(names))
 
 
 def write_tasks(root, pid: int, names: list[str | None], first_tid: int | None = None) -> None:

@@ -59,12 +59,6 @@ def task_counts(pids: list[int], proc: Path = PROC,
     return count_threads(_task_statuses(pids, proc), pool_prefix)
 
 
-def task_switches(pids: list[int], proc: Path = PROC) -> tuple[int | None, int | None]:
-    """task_counts' context switches and threads."""
-    counts = task_counts(pids, proc)
-    return counts.context_switches, counts.threads
-
-
 def read_host_cpu(proc: Path = PROC) -> HostCpu:
     return parse_host_cpu(_read_text(proc / "stat"))
 
