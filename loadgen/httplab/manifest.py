@@ -32,9 +32,13 @@ BLOCKING_POOL = "blocking_pool"
 _BLOCKING_TEXT = ("blocking_pool_source", "blocking_pool_kind", "blocking_thread_prefix",
                   "endpoints_source")
 WORKERS_POOL = "workers"
+# The database connection pool of /db and /queries (a framework's, never the reference's):
+# its size (a count), where the driver or framework documents that default, and the driver.
+DB_POOL = "db_pool"
+_DB_TEXT = ("db_pool_source", "db_driver")
 THREAD_NAME_LIMIT = 15  # Linux keeps the first 15 characters of a thread's name
-_KNOWN_KEYS = frozenset(_REQUIRED_TEXT + _OPTIONAL_TEXT + _BLOCKING_TEXT
-                        + (BLOCKING_POOL, "workers", "port", "role"))
+_KNOWN_KEYS = frozenset(_REQUIRED_TEXT + _OPTIONAL_TEXT + _BLOCKING_TEXT + _DB_TEXT
+                        + (BLOCKING_POOL, DB_POOL, "workers", "port", "role"))
 
 
 class ManifestError(ValueError):
@@ -74,6 +78,10 @@ class ServerManifest:
     blocking_pool_kind: str = ""
     blocking_thread_prefix: str = ""
     endpoints_source: str = ""
+    # The database connection pool of /db and /queries (see DB_POOL); None for the reference.
+    db_pool: int | None = None
+    db_pool_source: str = ""
+    db_driver: str = ""
 
     @property
     def key(self) -> str:
@@ -169,6 +177,7 @@ def parse_manifest(name: str, text: str, source: str = MANIFEST_FILE,
         jvm_options=_optional_text(data, "jvm_options", source),
         version_artifact=_version_artifact(data, source), role=_role(data, source),
         **_default_workers(data, source), **_blocking_pool(data, source),
+        **_db_pool(data, source),
     )
 
 
@@ -278,6 +287,31 @@ def _blocking_pool_size_text(value: object, source: str) -> str:
                             f"{_BLOCKING_MEANING[BLOCKING_POOL]}")
     _check_expression(BLOCKING_POOL, value, source)
     return value.strip()
+
+
+_DB_MEANING = {
+    DB_POOL: "the database connection pool's size, a count",
+    "db_pool_source": "where the driver or framework documents that pool size",
+    "db_driver": "the database driver and pool /db and /queries use",
+}
+
+
+def _db_pool(data: dict, source: str) -> dict[str, object]:
+    """The database pool: required of a framework, refused of the reference (no /db)."""
+    keys = (DB_POOL, *_DB_TEXT)
+    if data.get("role") == ROLE_REFERENCE:
+        given = [key for key in keys if key in data]
+        if given:
+            raise ManifestError(f"{source}: {given[0]}: not for a reference, which has no "
+                                f"/db or /queries endpoint")
+        return {}
+    for key in keys:
+        if key not in data:
+            raise ManifestError(f"{source}: {key}: missing ({_DB_MEANING[key]})")
+    size = data[DB_POOL]
+    if not _is_integer(size) or size < 1:
+        raise ManifestError(f"{source}: {DB_POOL}: {size!r} is not {_DB_MEANING[DB_POOL]}")
+    return {DB_POOL: size, **{key: _required_text(data, key, source) for key in _DB_TEXT}}
 
 
 def _port(data: dict, source: str) -> int:

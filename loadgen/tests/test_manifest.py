@@ -34,6 +34,9 @@ blocking_pool_source = "the test's own"
 blocking_pool_kind = "elastic threads"
 blocking_thread_prefix = "foo-blocking-"
 endpoints_source = "https://foo.example/docs"
+db_pool = 10
+db_pool_source = "the test's own"
+db_driver = "the test's own"
 transport = "epoll"
 server_header = "Foo"
 port = 8080
@@ -145,9 +148,9 @@ def test_a_literal_version_serves_a_framework_built_without_maven():
 
 
 def without_blocking_pool(text: str) -> str:
-    """A reference has no /delay or /blocking, so no blocking pool and no endpoints' sources."""
+    """A reference has no /delay, /blocking or /db, so no pools and no endpoints' sources."""
     return "\n".join(line for line in text.splitlines()
-                     if not line.startswith(("blocking_", "endpoints_source"))) + "\n"
+                     if not line.startswith(("blocking_", "endpoints_source", "db_"))) + "\n"
 
 
 REFERENCE = without_blocking_pool(
@@ -174,6 +177,27 @@ def test_a_reference_has_no_blocking_pool_nor_endpoint_sources(key):
     message = f"{SOURCE}: {key}: not for a reference, which has no /delay or /blocking endpoint"
     with pytest.raises(ManifestError, match=f"^{re.escape(message)}$"):
         parse_manifest("foo", text, SOURCE)
+
+
+@pytest.mark.parametrize("key", ["db_pool", "db_pool_source", "db_driver"])
+def test_a_reference_has_no_database_pool(key):
+    text = REFERENCE.replace("#", f'{key} = "4"\n#', 1)
+    message = f"{SOURCE}: {key}: not for a reference, which has no /db or /queries endpoint"
+    with pytest.raises(ManifestError, match=f"^{re.escape(message)}$"):
+        parse_manifest("foo", text, SOURCE)
+
+
+@pytest.mark.parametrize("line, problem", [
+    (None, "db_pool: missing (the database connection pool's size, a count)"),
+    ("db_pool = 0", "db_pool: 0 is not the database connection pool's size, a count"),
+    ('db_pool = "10"', "db_pool: '10' is not the database connection pool's size, a count"),
+])
+def test_a_framework_states_its_database_pool_as_a_count(line, problem):
+    text = "\n".join(l for l in GOOD.splitlines() if not l.startswith("db_pool =")) + "\n"
+    if line:
+        text += line + "\n"
+    with pytest.raises(ManifestError, match=f"^{re.escape(SOURCE + ': ' + problem)}$"):
+        parse_manifest("foo", text, SOURCE, POMS)
 
 
 @pytest.mark.parametrize("pool, workers, setting, cpus, size", [

@@ -173,7 +173,7 @@ main() {
   wait_until_answering "$(probe_host "$bind")" "$port" || start_failed "$dir" "$bind:$port"
   echo "httplab-ready framework=$FRAMEWORK version=$version transport=$TRANSPORT" \
     "workers=$workers observed_workers=$(observed_workers "$workers") bind=$bind:$port" \
-    "blocking_pool=0"  # no /blocking endpoint, so no pool for it
+    "blocking_pool=0 db_pool=0"  # no /blocking or /db endpoint, so no pool for them
   wait_for_nginx
 }
 

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 READY_MARKER = "httplab-ready "
 _FIELDS = ("framework", "version", "transport", "workers", "observed_workers", "bind")
 # Last, and absent from the lines of older runs: the most threads the pool /blocking runs
-# on may have, as the server configured it (0: no such endpoint, the reference).
-_BLOCKING_POOL = re.compile(r" blocking_pool=(?P<value>\S*)$")
+# on may have, as the server configured it (0: no such endpoint, the reference), then the
+# database connection pool's size (0: none).
+_POOLS = re.compile(r" blocking_pool=(?P<value>\S*)(?: db_pool=(?P<db>\S*))?$")
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,7 @@ class StartupInfo:
     bind: str
     line: str
     blocking_pool: int | None = None  # None: a line without it (older runs)
+    db_pool: int | None = None  # likewise
 
 
 def find_startup_line(output: str) -> StartupInfo | None:
@@ -36,9 +38,9 @@ def find_startup_line(output: str) -> StartupInfo | None:
 def parse_startup_line(line: str) -> StartupInfo | None:
     """Reads key=value pairs; the framework name may hold spaces up to ' version='."""
     body = line.removeprefix(READY_MARKER.strip()).strip()
-    pool = _BLOCKING_POOL.search(body)
+    pool = _POOLS.search(body)
     if pool is not None:
-        if not pool["value"].isdigit():
+        if not pool["value"].isdigit() or not (pool["db"] or "0").isdigit():
             return None
         body = body[:pool.start()]
     values: dict[str, str] = {}
@@ -55,4 +57,5 @@ def parse_startup_line(line: str) -> StartupInfo | None:
         return None
     return StartupInfo(values["framework"], values["version"], values["transport"],
                        int(values["workers"]), int(values["observed_workers"]),
-                       values["bind"], line, int(pool["value"]) if pool else None)
+                       values["bind"], line, int(pool["value"]) if pool else None,
+                       int(pool["db"]) if pool and pool["db"] else None)

@@ -16,6 +16,10 @@ public final class Hello {
     public static final String DELAY_PATH = "/delay";
     /** Blocks a thread of the framework's blocking pool for ?ms=N milliseconds. */
     public static final String BLOCKING_PATH = "/blocking";
+    /** One random row of the database's world table, through the framework's driver. */
+    public static final String DB_PATH = "/db";
+    /** ?n=N random rows, one statement each (QueryCount says how N is read). */
+    public static final String QUERIES_PATH = "/queries";
 
     private Hello() {
     }

@@ -9,9 +9,10 @@ import java.util.Map;
  * The worker default, the port and a fixed blocking pool size from the server's own
  * server.toml, which the build packages into the jar (servers/pom.xml), so the manifest is
  * their one statement. blockingPool is 0 when the manifest gives no count (the pool is the
- * framework's own default, which the server reads from the framework).
+ * framework's own default, which the server reads from the framework). dbPool is the
+ * manifest's db_pool, the database connection pool's size (0 for a server without one).
  */
-record ManifestDefaults(int port, int workers, int blockingPool) {
+record ManifestDefaults(int port, int workers, int blockingPool, int dbPool) {
     static final String RESOURCE = "/httplab/server.toml";
     static final String CPUS = "cpus";
 
@@ -34,7 +35,8 @@ record ManifestDefaults(int port, int workers, int blockingPool) {
         } catch (IllegalArgumentException e) {
             throw broken(e.getMessage());
         }
-        return new ManifestDefaults(port(values), workers(values, cpus), blockingPool(values));
+        return new ManifestDefaults(port(values), workers(values, cpus),
+                count(values, "blocking_pool"), count(values, "db_pool"));
     }
 
     private static int port(Map<String, String> values) {
@@ -60,11 +62,11 @@ record ManifestDefaults(int port, int workers, int blockingPool) {
         return workers;
     }
 
-    /** A count, or 0 when blocking_pool is absent or an expression over the CPUs. */
-    private static int blockingPool(Map<String, String> values) {
-        Integer count = integerOrNull(values.getOrDefault("blocking_pool", ""));
+    /** A pool size: a count, or 0 when the key is absent or an expression over the CPUs. */
+    private static int count(Map<String, String> values, String key) {
+        Integer count = integerOrNull(values.getOrDefault(key, ""));
         if (count != null && (count < 1 || count > ServerConfig.MAX_WORKERS)) {
-            throw broken("blocking_pool: '" + count + "' is not a count from 1 to "
+            throw broken(key + ": '" + count + "' is not a count from 1 to "
                     + ServerConfig.MAX_WORKERS);
         }
         return count == null ? 0 : count;

@@ -14,12 +14,14 @@ public final class ServerConfig {
     private final int port;
     private final int workers;
     private final int blockingPool;
+    private final int dbPool;
 
-    private ServerConfig(String bindAddress, int port, int workers, int blockingPool) {
+    private ServerConfig(String bindAddress, int port, int workers, int blockingPool, int dbPool) {
         this.bindAddress = bindAddress;
         this.port = port;
         this.workers = workers;
         this.blockingPool = blockingPool;
+        this.dbPool = dbPool;
     }
 
     /**
@@ -37,7 +39,7 @@ public final class ServerConfig {
         if (bind.isEmpty()) {
             throw new ConfigException("BIND_ADDRESS must not be empty");
         }
-        return new ServerConfig(bind, port, workers, defaults.blockingPool());
+        return new ServerConfig(bind, port, workers, defaults.blockingPool(), defaults.dbPool());
     }
 
     static int parseInt(Map<String, String> env, String name, int fallback, int min, int max) {
@@ -77,6 +79,11 @@ public final class ServerConfig {
     /** The manifest's blocking_pool count; 0 when the pool is the framework's default. */
     public int blockingPool() {
         return blockingPool;
+    }
+
+    /** The manifest's db_pool: the database connection pool's size; 0 without one. */
+    public int dbPool() {
+        return dbPool;
     }
 
     public String endpoint() {

@@ -4,32 +4,36 @@ package httplab.server;
  * The one line each server prints when it is ready. The harness and the conformance
  * test read it, so its shape is fixed:
  * {@code httplab-ready framework=Netty version=4.2.18.Final transport=epoll workers=2
- * observed_workers=2 bind=127.0.0.1:8080 blocking_pool=4}.
+ * observed_workers=2 bind=127.0.0.1:8080 blocking_pool=4 db_pool=10}.
  * observed_workers is counted from the running server (live threads or the pool's own
  * report), so it proves the setting took effect rather than repeating it. blocking_pool is
  * the most threads the pool that /blocking runs on may have, as the framework reports it
  * (0 for a server without that endpoint); pools that start threads on demand are counted
- * by the harness while the workload runs.
+ * by the harness while the workload runs. db_pool is the size of the database connection
+ * pool the server configured (0 without one).
  */
 public final class StartupLine {
     private StartupLine() {
     }
 
     public static String format(String framework, String version, String transport,
-                                int workers, int observedWorkers, String bind, int blockingPool) {
+                                int workers, int observedWorkers, String bind, int blockingPool,
+                                int dbPool) {
         return "httplab-ready framework=" + framework
                 + " version=" + version
                 + " transport=" + transport
                 + " workers=" + workers
                 + " observed_workers=" + observedWorkers
                 + " bind=" + bind
-                + " blocking_pool=" + blockingPool;
+                + " blocking_pool=" + blockingPool
+                + " db_pool=" + dbPool;
     }
 
     public static void print(String framework, String version, String transport,
-                             int workers, int observedWorkers, String bind, int blockingPool) {
+                             int workers, int observedWorkers, String bind, int blockingPool,
+                             int dbPool) {
         System.out.println(format(framework, version, transport, workers, observedWorkers, bind,
-                blockingPool));
+                blockingPool, dbPool));
         System.out.flush();
     }
 

@@ -30,14 +30,6 @@ public final class WaitMillis {
 
     /** The value of ms in a raw query string such as "ms=10&x=1" (the first one), or null. */
     public static String fromQuery(String query) {
-        if (query == null) {
-            return null;
-        }
-        for (String pair : query.split("&")) {
-            if (pair.startsWith(PARAMETER + "=")) {
-                return pair.substring(PARAMETER.length() + 1);
-            }
-        }
-        return null;
+        return Query.value(query, PARAMETER);
     }
 }
