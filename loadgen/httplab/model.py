@@ -11,16 +11,19 @@ from typing import Iterable
 
 
 WAITING_WORKLOADS = ("delay", "blocking")
+DATABASE_WORKLOADS = ("db", "queries")
 
 
 @dataclass(frozen=True)
 class Workload:
     """What each request asks of the server: plaintext (the hello world of the original
     protocol), json (a serialized object), delay (an answer after delay_ms without a thread
-    held) or blocking (a thread of the blocking pool held for delay_ms)."""
+    held), blocking (a thread of the blocking pool held for delay_ms), db (one random row
+    of a PostgreSQL table) or queries (`queries` random rows, one statement each)."""
 
     name: str = "plaintext"
     delay_ms: int | None = None  # delay and blocking only
+    queries: int | None = None  # queries only: the rows (and statements) per request
 
     @property
     def waits(self) -> bool:
@@ -28,13 +31,23 @@ class Workload:
         return self.name in WAITING_WORKLOADS
 
     @property
+    def uses_database(self) -> bool:
+        """Each request reads the database: one is started for the server."""
+        return self.name in DATABASE_WORKLOADS
+
+    @property
     def key(self) -> str:
-        """How names and tables say it: plaintext, json, delay-10ms, blocking-10ms."""
-        return f"{self.name}-{self.delay_ms}ms" if self.waits else self.name
+        """How names and tables say it: plaintext, json, delay-10ms, blocking-10ms, db,
+        queries-20."""
+        if self.waits:
+            return f"{self.name}-{self.delay_ms}ms"
+        return f"{self.name}-{self.queries}" if self.queries is not None else self.name
 
     @property
     def label(self) -> str:
-        return f"{self.name} {self.delay_ms} ms" if self.waits else self.name
+        if self.waits:
+            return f"{self.name} {self.delay_ms} ms"
+        return f"{self.name} n={self.queries}" if self.queries is not None else self.name
 
     @property
     def is_plaintext(self) -> bool:
@@ -242,6 +255,23 @@ class ResourceUsage:
     # The most live threads of the server's blocking pool (by their name prefix) while
     # sampled: pools that start threads on demand show here how many they started.
     pool_threads_max: int | None = None
+    # The database's own (db and queries workloads), sampled over the same window: its
+    # container's cgroup, or its processes locally; None without a database.
+    database: DatabaseUsage | None = None
+
+
+@dataclass(frozen=True)
+class DatabaseUsage:
+    """The database's CPU, memory and context switches while wrk measured the server.
+    Unknown values are None, and `unavailable` says why when nothing could be sampled."""
+
+    cpu_cores: float | None = None
+    cpu_seconds: float | None = None
+    memory_peak_bytes: int | None = None
+    context_switches: int | None = None
+    samples: int = 0
+    source: str | None = None  # "cgroup v2", "/proc (process tree)"...
+    unavailable: str | None = None
 
 
 @dataclass(frozen=True)
@@ -342,6 +372,22 @@ class Settings:
     target_address: str = "127.0.0.1"
     fairness: bool = False  # h2load after each measured run (FAIRNESS)
     workloads: tuple[Workload, ...] = (PLAINTEXT,)
+    # The database of the db and queries workloads, as it ran; None without one.
+    database: DatabaseRecord | None = None
+
+
+@dataclass(frozen=True)
+class DatabaseRecord:
+    """The PostgreSQL the db and queries workloads read, as it described itself: started
+    afresh for each server. Unknown values are None."""
+
+    where: str  # "docker" (a container of the `db` service) or "local" (a throwaway cluster)
+    version: str | None = None  # SELECT version()
+    max_connections: int | None = None
+    shared_buffers: str | None = None  # as SHOW prints it, e.g. "128MB"
+    image: str | None = None  # docker: the image it ran
+    binaries: str | None = None  # local: the directory of initdb, pg_ctl and postgres
+    log_file: str | None = None  # relative to the run: raw/database.log
 
 
 @dataclass(frozen=True)
@@ -414,6 +460,10 @@ class ServerRecord:
     # as for the reference), and what those threads are.
     blocking_pool: int | None = None
     blocking_pool_kind: str = ""
+    # The database connection pool of /db and /queries as the server configured it (None:
+    # no such pool, as for the reference), and the driver behind it.
+    db_pool: int | None = None
+    db_driver: str = ""
 
     @property
     def is_reference(self) -> bool:
