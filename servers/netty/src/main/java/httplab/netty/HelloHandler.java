@@ -1,6 +1,7 @@
 package httplab.netty;
 
 import httplab.server.Hello;
+import httplab.server.QueryCount;
 import httplab.server.WaitMillis;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
@@ -17,8 +18,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Answers each request as it is decoded, on the event loop, and flushes once per socket read,
  * so a batch of pipelined requests costs one write system call; responses leave in request
- * order. /delay and /blocking pause the connection until their answer is written
- * (RequestOrder); /blocking goes on to BlockingHandler, on the blocking pool.
+ * order. /delay, /blocking, /db and /queries pause the connection until their answer is
+ * written (RequestOrder); /blocking goes on to BlockingHandler, /db and /queries to
+ * DatabaseHandler, both on the blocking pool.
  */
 @ChannelHandler.Sharable
 final class HelloHandler extends ChannelInboundHandlerAdapter {
@@ -68,13 +70,29 @@ final class HelloHandler extends ChannelInboundHandlerAdapter {
             Replies.answer(ctx, request, readOnly ? HelloResponses.hello() : notAllowed());
         } else if (Hello.JSON_PATH.equals(path)) {
             Replies.answer(ctx, request, readOnly ? JsonResponses.hello() : notAllowed());
-        } else if (!Hello.DELAY_PATH.equals(path) && !Hello.BLOCKING_PATH.equals(path)) {
+        } else if (!isWaitingPath(path)) {
             Replies.answer(ctx, request, HelloResponses.empty(HttpResponseStatus.NOT_FOUND));
         } else if (!readOnly) {
             Replies.answer(ctx, request, notAllowed());
+        } else if (Hello.DB_PATH.equals(path) || Hello.QUERIES_PATH.equals(path)) {
+            startQuery(ctx, request, path);
         } else {
             startWait(ctx, request, path);
         }
+    }
+
+    /** The paths whose answer comes later, from a timer, the blocking group or the database. */
+    private static boolean isWaitingPath(String path) {
+        return Hello.DELAY_PATH.equals(path) || Hello.BLOCKING_PATH.equals(path)
+                || Hello.DB_PATH.equals(path) || Hello.QUERIES_PATH.equals(path);
+    }
+
+    /** /db and /queries: the connection pauses while DatabaseHandler runs the statements. */
+    private static void startQuery(ChannelHandlerContext ctx, HttpRequest request, String path) {
+        boolean list = Hello.QUERIES_PATH.equals(path);
+        int count = list ? QueryCount.fromQuery(queryOf(request.uri())) : 1;
+        RequestOrder.pause(ctx);
+        ctx.fireChannelRead(new DatabaseHandler.Query(ReferenceCountUtil.retain(request), count, list));
     }
 
     /** /delay and /blocking: 400 at once for a bad ms; otherwise the connection pauses. */
@@ -105,9 +123,13 @@ final class HelloHandler extends ChannelInboundHandlerAdapter {
 
     /** The ms parameter of a /delay or /blocking request, or WaitMillis.INVALID. */
     static int waitMillis(HttpRequest request) {
-        String uri = request.uri();
+        return WaitMillis.parse(WaitMillis.fromQuery(queryOf(request.uri())));
+    }
+
+    /** The raw query string after '?', or null. */
+    private static String queryOf(String uri) {
         int query = uri.indexOf('?');
-        return WaitMillis.parse(query < 0 ? null : WaitMillis.fromQuery(uri.substring(query + 1)));
+        return query < 0 ? null : uri.substring(query + 1);
     }
 
     private static boolean isGetOrHead(HttpMethod method) {

@@ -11,6 +11,7 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.AsciiString;
+import java.nio.charset.StandardCharsets;
 
 /** The responses, with their constant bytes and header values prepared once. */
 final class HelloResponses {
@@ -31,6 +32,18 @@ final class HelloResponses {
         HttpHeaders headers = response.headers();
         headers.set(HttpHeaderNames.CONTENT_TYPE, CONTENT_TYPE);
         headers.set(HttpHeaderNames.CONTENT_LENGTH, HELLO_LENGTH);
+        addCommonHeaders(headers);
+        return response;
+    }
+
+    /** A short text/plain answer, such as /db's 503 without a database. */
+    static FullHttpResponse text(HttpResponseStatus status, String text) {
+        byte[] body = text.getBytes(StandardCharsets.UTF_8);
+        FullHttpResponse response = new DefaultFullHttpResponse(
+                HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body), false);
+        HttpHeaders headers = response.headers();
+        headers.set(HttpHeaderNames.CONTENT_TYPE, CONTENT_TYPE);
+        headers.setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
         addCommonHeaders(headers);
         return response;
     }

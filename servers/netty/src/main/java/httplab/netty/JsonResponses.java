@@ -14,8 +14,9 @@ import io.netty.util.AsciiString;
 import java.io.UncheckedIOException;
 
 /**
- * The /json response: a new Hello.Message serialized by Jackson on every request. Netty has
- * no JSON support of its own; one ObjectMapper is shared by all event loops, as its javadoc
+ * The JSON responses, serialized by Jackson on every request: /json's new Hello.Message, and
+ * the rows of /db and /queries (records, which Jackson writes by their components). Netty has
+ * no JSON support of its own; one ObjectMapper is shared by all threads, as its javadoc
  * advises (thread-safe once configured; https://javadoc.io/doc/com.fasterxml.jackson.core/
  * jackson-databind/latest/com/fasterxml/jackson/databind/ObjectMapper.html).
  */
@@ -27,7 +28,12 @@ final class JsonResponses {
     }
 
     static FullHttpResponse hello() {
-        byte[] body = serialize(Hello.Message.hello());
+        return of(Hello.Message.hello());
+    }
+
+    /** 200 with the value as its JSON body. */
+    static FullHttpResponse of(Object value) {
+        byte[] body = serialize(value);
         FullHttpResponse response = new DefaultFullHttpResponse(
                 HttpVersion.HTTP_1_1, HttpResponseStatus.OK, Unpooled.wrappedBuffer(body), false);
         HttpHeaders headers = response.headers();

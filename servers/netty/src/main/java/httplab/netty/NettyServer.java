@@ -1,6 +1,7 @@
 package httplab.netty;
 
 import httplab.server.ConfigException;
+import httplab.server.DatabaseSettings;
 import httplab.server.Launcher;
 import httplab.server.ServerConfig;
 import httplab.server.StartupLine;
@@ -22,7 +23,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Hello-world HTTP/1.1 server on plain Netty: one acceptor loop, WORKERS I/O loops, and the
- * manifest's blocking_pool threads for /blocking.
+ * manifest's blocking_pool threads for /blocking, /db and /queries, the last two through a
+ * HikariCP pool of db_pool JDBC connections when DB_PORT names a database.
  */
 public final class NettyServer {
     private static final String FRAMEWORK = "Netty";
@@ -46,14 +48,16 @@ public final class NettyServer {
         EventLoopGroup bossGroup = transport.newGroup(1, "netty-boss");
         EventLoopGroup workerGroup = transport.newGroup(config.workers(), WORKER_THREAD_PREFIX);
         DefaultEventExecutorGroup blockingGroup = newBlockingGroup(config.blockingPool());
+        WorldStore store = WorldStore.open(DatabaseSettings.fromEnvironment(config));
         Runtime.getRuntime().addShutdownHook(new Thread(
-                () -> shutDown(bossGroup, workerGroup, blockingGroup), "netty-shutdown"));
-        Channel channel = bootstrap(transport, bossGroup, workerGroup, blockingGroup)
+                () -> shutDown(store, bossGroup, workerGroup, blockingGroup), "netty-shutdown"));
+        DatabaseHandler database = new DatabaseHandler(store);
+        Channel channel = bootstrap(transport, bossGroup, workerGroup, blockingGroup, database)
                 .bind(new InetSocketAddress(config.bindAddress(), config.port())).sync().channel();
         startEveryLoop(workerGroup);
         StartupLine.print(FRAMEWORK, nettyVersion(), transport.displayName(), config.workers(),
                 StartupLine.countLiveThreads(WORKER_THREAD_PREFIX + "-"), config.endpoint(),
-                blockingGroup.executorCount());
+                blockingGroup.executorCount(), store == null ? config.dbPool() : store.maximumPoolSize());
         channel.closeFuture().sync();
     }
 
@@ -67,7 +71,8 @@ public final class NettyServer {
     }
 
     private static ServerBootstrap bootstrap(NettyTransport transport, EventLoopGroup bossGroup,
-                                             EventLoopGroup workerGroup, EventExecutorGroup blockingGroup) {
+                                             EventLoopGroup workerGroup, EventExecutorGroup blockingGroup,
+                                             DatabaseHandler database) {
         return new ServerBootstrap()
                 .group(bossGroup, workerGroup)
                 .channel(transport.serverChannelClass())
@@ -79,18 +84,22 @@ public final class NettyServer {
                     protected void initChannel(SocketChannel channel) {
                         ChannelPipeline pipeline = channel.pipeline();
                         pipeline.addLast(new HttpServerCodec(), HelloHandler.INSTANCE);
-                        addBlockingHandler(pipeline, blockingGroup);
+                        addBlockingHandlers(pipeline, blockingGroup, database);
                     }
                 });
     }
 
     /**
-     * BlockingHandler's methods run on the group's threads, as the ChannelPipeline javadoc's
-     * example shows (https://netty.io/4.1/api/io/netty/channel/ChannelPipeline.html); Netty
-     * 4.2 deprecates this overload, but keeps it working.
+     * DatabaseHandler's and BlockingHandler's methods run on the group's threads, as the
+     * ChannelPipeline javadoc's example shows (https://netty.io/4.1/api/io/netty/channel/ChannelPipeline.html);
+     * Netty 4.2 deprecates this overload, but keeps it working. A channel keeps one thread of
+     * the group for both (ChannelOption.SINGLE_EVENTEXECUTOR_PER_GROUP, on by default), so
+     * DatabaseHandler passes /blocking's requests on without a hop.
      */
     @SuppressWarnings("deprecation")
-    private static void addBlockingHandler(ChannelPipeline pipeline, EventExecutorGroup group) {
+    private static void addBlockingHandlers(ChannelPipeline pipeline, EventExecutorGroup group,
+                                            DatabaseHandler database) {
+        pipeline.addLast(group, "database", database);
         pipeline.addLast(group, "blocking", BlockingHandler.INSTANCE);
     }
 
@@ -106,12 +115,15 @@ public final class NettyServer {
         return version == null ? "unknown" : version.artifactVersion();
     }
 
-    private static void shutDown(EventExecutorGroup... groups) {
+    private static void shutDown(WorldStore store, EventExecutorGroup... groups) {
         for (EventExecutorGroup group : groups) {
             group.shutdownGracefully(QUIET_PERIOD_MILLIS, SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
         }
         for (EventExecutorGroup group : groups) {
             group.terminationFuture().awaitUninterruptibly(SHUTDOWN_TIMEOUT_MILLIS);
+        }
+        if (store != null) {
+            store.close();
         }
     }
 }

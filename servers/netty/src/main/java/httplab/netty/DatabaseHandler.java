@@ -1,0 +1,70 @@
+package httplab.netty;
+
+import httplab.server.DatabaseSettings;
+import httplab.server.World;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.util.ReferenceCountUtil;
+import java.sql.SQLException;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * /db and /queries: runs the JDBC statements. NettyServer adds this handler with the blocking
+ * group, as the ChannelPipeline javadoc does for its business logic handler "(e.g. database
+ * access)", so JDBC blocks a thread of the group and never an event loop
+ * (https://netty.io/4.1/api/io/netty/channel/ChannelPipeline.html). HelloHandler has paused the
+ * channel (RequestOrder) and passes on a Query; other messages (/blocking's) go on by.
+ */
+@ChannelHandler.Sharable
+final class DatabaseHandler extends ChannelInboundHandlerAdapter {
+    private static final Logger LOG = LoggerFactory.getLogger(DatabaseHandler.class);
+    private final WorldStore store;
+
+    /** store is null without a database: then every query is answered 503. */
+    DatabaseHandler(WorldStore store) {
+        this.store = store;
+    }
+
+    /** One /db (list false: a single object) or /queries (list true: an array) request. */
+    record Query(HttpRequest request, int count, boolean list) {
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object message) {
+        if (!(message instanceof Query query)) {
+            ctx.fireChannelRead(message);
+            return;
+        }
+        try {
+            Replies.answerAfterWait(ctx, query.request(), answer(query));
+        } finally {
+            ReferenceCountUtil.release(query.request());
+        }
+    }
+
+    private FullHttpResponse answer(Query query) {
+        if (store == null) {
+            return HelloResponses.text(HttpResponseStatus.SERVICE_UNAVAILABLE,
+                    DatabaseSettings.NOT_CONFIGURED);
+        }
+        try {
+            List<World> worlds = store.randomWorlds(query.count());
+            return JsonResponses.of(query.list() ? worlds : worlds.get(0));
+        } catch (SQLException e) {
+            // HikariCP logs nothing of a connection that times out: say why the answer is 500.
+            LOG.warn("{} failed: {}", query.list() ? "/queries" : "/db", e.getMessage());
+            return HelloResponses.empty(HttpResponseStatus.INTERNAL_SERVER_ERROR);
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        ctx.close();
+    }
+}
