@@ -5,6 +5,7 @@ import com.linecorp.armeria.common.util.TransportType;
 import com.linecorp.armeria.common.util.Version;
 import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.Server;
+import httplab.server.DatabaseSettings;
 import httplab.server.Hello;
 import httplab.server.Launcher;
 import httplab.server.ServerConfig;
@@ -15,7 +16,11 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-/** Hello-world HTTP server on Armeria with WORKERS worker event loops (default: its manifest). */
+/**
+ * Hello-world HTTP server on Armeria with WORKERS worker event loops (default: its manifest);
+ * /db and /queries through a HikariCP pool of db_pool JDBC connections when DB_PORT names a
+ * database.
+ */
 public final class ArmeriaServer {
     private static final String FRAMEWORK = "Armeria";
     private static final String WORKER_THREAD_PREFIX = "armeria-eventloop-";
@@ -34,18 +39,19 @@ public final class ArmeriaServer {
     private static void start() throws Exception {
         ServerConfig config = ServerConfig.fromEnvironment();
         EventLoopGroup workers = EventLoopGroups.newEventLoopGroup(config.workers());
-        Server server = buildServer(config, workers);
+        WorldStore store = WorldStore.open(DatabaseSettings.fromEnvironment(config));
+        Server server = buildServer(config, workers, store);
         Runtime.getRuntime().addShutdownHook(
-                new Thread(() -> shutDown(server, workers), "armeria-shutdown"));
+                new Thread(() -> shutDown(server, workers, store), "armeria-shutdown"));
         server.start().join();
         startEveryLoop(workers);
         StartupLine.print(FRAMEWORK, Version.get("armeria").artifactVersion(), transportOf(workers),
                 config.workers(), StartupLine.countLiveThreads(WORKER_THREAD_PREFIX), config.endpoint(),
-                BlockingPool.maxThreads(server));
+                BlockingPool.maxThreads(server), store == null ? config.dbPool() : store.maximumPoolSize());
     }
 
     /** The worker group is ours to close: Netty's default 2 s quiet period would delay exit. */
-    private static Server buildServer(ServerConfig config, EventLoopGroup workers) {
+    private static Server buildServer(ServerConfig config, EventLoopGroup workers, WorldStore store) {
         HttpService hello = (ctx, request) -> HelloResponses.HELLO.toHttpResponse();
         return Server.builder()
                 .http(new InetSocketAddress(config.bindAddress(), config.port()))
@@ -55,6 +61,8 @@ public final class ArmeriaServer {
                 .route().get(Hello.JSON_PATH).build(new JsonService())
                 .route().get(Hello.DELAY_PATH).build(new DelayService())
                 .route().get(Hello.BLOCKING_PATH).build(new BlockingService())
+                .route().get(Hello.DB_PATH).build(new DatabaseService(store, false))
+                .route().get(Hello.QUERIES_PATH).build(new DatabaseService(store, true))
                 .errorHandler(new HelloErrorHandler())
                 .gracefulShutdownTimeout(QUIET_PERIOD, SHUTDOWN_TIMEOUT)
                 .build();
@@ -71,7 +79,7 @@ public final class ArmeriaServer {
      * Bounded, so SIGTERM always ends the process: stopping takes about 2 s because Armeria
      * closes its acceptor group with Netty's default quiet period, which it does not expose.
      */
-    private static void shutDown(Server server, EventLoopGroup workers) {
+    private static void shutDown(Server server, EventLoopGroup workers, WorldStore store) {
         try {
             server.stop().get(SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {
@@ -80,6 +88,9 @@ public final class ArmeriaServer {
         long timeoutMillis = WORKER_SHUTDOWN_TIMEOUT.toMillis();
         workers.shutdownGracefully(QUIET_PERIOD.toMillis(), timeoutMillis, TimeUnit.MILLISECONDS)
                 .awaitUninterruptibly(timeoutMillis);
+        if (store != null) {
+            store.close();
+        }
     }
 
     private static String transportOf(EventLoopGroup group) {

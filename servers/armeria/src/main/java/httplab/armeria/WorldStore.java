@@ -1,0 +1,76 @@
+package httplab.armeria;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import httplab.server.DatabaseSettings;
+import httplab.server.World;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The world table through JDBC: a HikariCP pool of PostgreSQL JDBC connections. Armeria has
+ * no database client, and JDBC blocks the calling thread, so only DatabaseService's tasks on
+ * the blocking task executor call it. HikariCP: the common JDBC pool, whose defaults the lab
+ * keeps but for the size, set from the manifest's db_pool (its default maximumPoolSize, 10:
+ * https://github.com/brettwooldridge/HikariCP#gear-configuration-knobs-baby).
+ */
+final class WorldStore implements AutoCloseable {
+    private final HikariDataSource dataSource;
+
+    private WorldStore(HikariDataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    /** A pool of settings.poolSize() connections, or null without a database (no settings). */
+    static WorldStore open(DatabaseSettings settings) {
+        if (settings == null) {
+            return null;
+        }
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("httplab-db");
+        config.setJdbcUrl(settings.jdbcUrl());
+        config.setUsername(settings.user());
+        config.setPassword(settings.password());
+        config.setMaximumPoolSize(settings.poolSize());
+        // -1: start without a connection; the pool connects in the background, so the server
+        // is ready even while the database is not.
+        config.setInitializationFailTimeout(-1);
+        return new WorldStore(new HikariDataSource(config));
+    }
+
+    /** The pool's size as HikariCP holds it: the ready line's db_pool. */
+    int maximumPoolSize() {
+        return dataSource.getMaximumPoolSize();
+    }
+
+    /** count random rows, one statement each, on one connection borrowed for the request. */
+    List<World> randomWorlds(int count) throws SQLException {
+        List<World> worlds = new ArrayList<>(count);
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement select = connection.prepareStatement(World.SELECT_JDBC)) {
+            for (int i = 0; i < count; i++) {
+                select.setInt(1, World.randomId());
+                worlds.add(readOne(select));
+            }
+        }
+        return worlds;
+    }
+
+    private static World readOne(PreparedStatement select) throws SQLException {
+        try (ResultSet row = select.executeQuery()) {
+            if (!row.next()) {
+                throw new SQLException("no row in world for the id asked");
+            }
+            return new World(row.getInt(1), row.getInt(2));
+        }
+    }
+
+    @Override
+    public void close() {
+        dataSource.close();
+    }
+}
