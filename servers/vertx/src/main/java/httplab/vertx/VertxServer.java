@@ -42,7 +42,7 @@ public final class VertxServer {
         startEveryLoop((VertxInternal) vertx);
         StartupLine.print(FRAMEWORK, VertxInternal.version(), transport.name(), config.workers(),
                 StartupLine.countLiveThreads(EVENT_LOOP_THREAD_PREFIX), config.endpoint(),
-                options.getWorkerPoolSize());
+                options.getWorkerPoolSize(), config.dbPool());
     }
 
     /** Event loop threads start on their first task; run one on each so they can be counted. */
