@@ -4,8 +4,8 @@
 # reached, the local base images of scripts/base-images.sh.
 #   bash .ci/docker-setup.sh     set up; silent when everything is in place
 #   . .ci/docker-setup.sh        the same, and exports BUILD_IMAGE, RUNTIME_IMAGE,
-#                                WRK_BASE_IMAGE and NGINX_IMAGE when the local base
-#                                images are to be used
+#                                WRK_BASE_IMAGE, NGINX_IMAGE and DATABASE_IMAGE when the
+#                                local base images are to be used
 # Idempotent. Progress on stderr only when something is installed or started.
 
 httplab_docker_setup() (
@@ -14,7 +14,8 @@ httplab_docker_setup() (
   compose_version=v2.29.7
   dockerd_log=${HTTPLAB_DOCKERD_LOG:-/var/log/httplab-dockerd.log}
   ca_dir=${HTTPLAB_CA_DIR:-/usr/local/share/ca-certificates}
-  official_images=(maven:3.9-eclipse-temurin-21 eclipse-temurin:21-jre debian:bookworm-slim nginx:1.22.1)
+  official_images=(maven:3.9-eclipse-temurin-21 eclipse-temurin:21-jre debian:bookworm-slim nginx:1.22.1
+                   postgres:15-bookworm)
 
   say() { echo "docker-setup: $*" >&2; }
   die() { echo "docker-setup: error: $*" >&2; exit 1; }
@@ -67,7 +68,7 @@ httplab_docker_setup() (
   # shellcheck source=../scripts/base-images.env
   source "$repo/scripts/base-images.env"
   if ! docker image inspect "$HTTPLAB_RUNTIME_IMAGE" "$HTTPLAB_BUILD_IMAGE" \
-       "$HTTPLAB_WRK_BASE_IMAGE" >/dev/null 2>&1; then
+       "$HTTPLAB_WRK_BASE_IMAGE" "$HTTPLAB_DATABASE_IMAGE" >/dev/null 2>&1; then
     say "no registry: building local base images (about 2 min)"
   fi
   ca_args=()
@@ -85,7 +86,8 @@ if httplab_docker_base=$(httplab_docker_setup); then
     # shellcheck source=../scripts/base-images.env
     . "$(dirname "${BASH_SOURCE[0]}")/../scripts/base-images.env"
     export BUILD_IMAGE=$HTTPLAB_BUILD_IMAGE RUNTIME_IMAGE=$HTTPLAB_RUNTIME_IMAGE \
-      WRK_BASE_IMAGE=$HTTPLAB_WRK_BASE_IMAGE NGINX_IMAGE=$HTTPLAB_NGINX_IMAGE
+      WRK_BASE_IMAGE=$HTTPLAB_WRK_BASE_IMAGE NGINX_IMAGE=$HTTPLAB_NGINX_IMAGE \
+      DATABASE_IMAGE=$HTTPLAB_DATABASE_IMAGE
   fi
   unset httplab_docker_base
 else

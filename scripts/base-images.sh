@@ -5,6 +5,7 @@
 #   build image:   the runtime image plus JDK, Maven and extra CA certificates
 #   wrk base:      the runtime image plus the extra CA certificates (the wrk image, whose
 #                  oha stage fetches crates from crates.io)
+#   database base: the runtime image plus Debian 12's postgresql-15 (database/Dockerfile)
 # Each image is built only when missing (or with --force). An image label holds a
 # hash of its recipe, so a present image built differently (other mirror, other
 # CA certificates) is named, but kept: silently replacing a build image that trusts
@@ -149,7 +150,9 @@ build_on_runtime() {
 }
 build_on_runtime "$HTTPLAB_BUILD_IMAGE" debian-maven.Dockerfile
 build_on_runtime "$HTTPLAB_WRK_BASE_IMAGE" debian-wrk.Dockerfile
+build_on_runtime "$HTTPLAB_DATABASE_IMAGE" debian-postgres.Dockerfile
 
-for img in "$HTTPLAB_RUNTIME_IMAGE" "$HTTPLAB_BUILD_IMAGE" "$HTTPLAB_WRK_BASE_IMAGE"; do
+for img in "$HTTPLAB_RUNTIME_IMAGE" "$HTTPLAB_BUILD_IMAGE" "$HTTPLAB_WRK_BASE_IMAGE" \
+           "$HTTPLAB_DATABASE_IMAGE"; do
   log "$img: $(( $(docker image inspect -f '{{.Size}}' "$img") / 1000000 )) MB"
 done
