@@ -1,5 +1,7 @@
 package httplab.undertow;
 
+import com.zaxxer.hikari.HikariDataSource;
+import httplab.server.DatabaseSettings;
 import httplab.server.Launcher;
 import httplab.server.ServerConfig;
 import httplab.server.StartupLine;
@@ -15,9 +17,13 @@ import org.springframework.boot.web.server.WebServer;
 import org.springframework.boot.web.servlet.context.ServletWebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.MutablePropertySources;
 import org.xnio.XnioWorker;
 
-/** Spring Boot (Spring MVC) on Undertow with a fixed pool of worker threads. */
+/**
+ * Spring Boot (Spring MVC) on Undertow with a fixed pool of worker threads, and a HikariCP
+ * pool of database connections when DB_PORT is set.
+ */
 @SpringBootApplication
 public class UndertowServer {
     static final String FRAMEWORK = "Undertow";
@@ -28,12 +34,17 @@ public class UndertowServer {
 
     static void start(String[] args) throws InterruptedException, BindException {
         ServerConfig config = ServerConfig.fromEnvironment();
+        DatabaseSettings database = DatabaseSettings.fromEnvironment(config);
         SpringApplication application = new SpringApplication(UndertowServer.class);
-        // Highest precedence: ServerConfig (PORT, BIND_ADDRESS, WORKERS) is the only source.
-        application.addInitializers(context -> context.getEnvironment().getPropertySources()
-                .addFirst(new MapPropertySource("httplab", springProperties(config))));
+        // Highest precedence: ServerConfig (PORT, BIND_ADDRESS, WORKERS) and DatabaseSettings
+        // (DB_*) are the only sources.
+        application.addInitializers(context -> {
+            MutablePropertySources sources = context.getEnvironment().getPropertySources();
+            sources.addFirst(new MapPropertySource("httplab", springProperties(config)));
+            sources.addFirst(new MapPropertySource("httplab-database", DatabaseProperties.of(database)));
+        });
         ConfigurableApplicationContext context = runReportingPortInUse(application, args);
-        announce(config, webServerOf(context));
+        announce(config, webServerOf(context), dbPool(config, context));
     }
 
     /**
@@ -71,7 +82,13 @@ public class UndertowServer {
         return (UndertowWebServer) webServer;
     }
 
-    private static void announce(ServerConfig config, UndertowWebServer webServer)
+    /** The maximumPoolSize the HikariCP pool reports; without a database, the manifest's db_pool. */
+    private static int dbPool(ServerConfig config, ConfigurableApplicationContext context) {
+        HikariDataSource pool = context.getBeanProvider(HikariDataSource.class).getIfAvailable();
+        return pool == null ? config.dbPool() : pool.getMaximumPoolSize();
+    }
+
+    private static void announce(ServerConfig config, UndertowWebServer webServer, int dbPool)
             throws InterruptedException {
         Undertow undertow = webServer.getUndertow();
         XnioWorker worker = undertow.getWorker();
@@ -80,6 +97,6 @@ public class UndertowServer {
         int blockingPool = worker.getMXBean().getMaxWorkerPoolSize();
         StartupLine.print(FRAMEWORK, SpringBootVersion.getVersion(), worker.getXnio().getName(),
                 config.workers(), observed, config.bindAddress() + ":" + webServer.getPort(),
-                blockingPool);
+                blockingPool, dbPool);
     }
 }
