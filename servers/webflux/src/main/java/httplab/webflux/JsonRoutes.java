@@ -26,10 +26,15 @@ public class JsonRoutes {
     }
 
     static Mono<ServerResponse> json(ServerRequest request) {
+        return ok(Hello.Message.hello());
+    }
+
+    /** 200 with the body as JSON, Content-Type exactly application/json; also /db's and /queries'. */
+    static Mono<ServerResponse> ok(Object body) {
         return ServerResponse.ok()
                 .contentType(MediaType.APPLICATION_JSON)
                 .header(HttpHeaders.SERVER, HelloRoutes.SERVER_HEADER)
                 .header(HttpHeaders.DATE, HttpDate.now())
-                .bodyValue(Hello.Message.hello());
+                .bodyValue(body);
     }
 }

@@ -1,5 +1,6 @@
 package httplab.webflux;
 
+import httplab.server.DatabaseSettings;
 import httplab.server.Launcher;
 import httplab.server.ServerConfig;
 import httplab.server.StartupLine;
@@ -12,11 +13,15 @@ import org.springframework.boot.web.reactive.context.ReactiveWebServerApplicatio
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.MutablePropertySources;
 import org.springframework.http.client.ReactorResourceFactory;
 import reactor.core.scheduler.Scheduler;
 import reactor.netty.resources.LoopResources;
 
-/** Spring Boot WebFlux on Reactor Netty with a fixed number of event loops. */
+/**
+ * Spring Boot WebFlux on Reactor Netty with a fixed number of event loops, and an r2dbc-pool
+ * of database connections when DB_PORT is set.
+ */
 @SpringBootApplication
 public class WebFluxServer {
     static final String FRAMEWORK = "WebFlux";
@@ -30,10 +35,15 @@ public class WebFluxServer {
 
     static void start(String[] args) {
         ServerConfig config = ServerConfig.fromEnvironment();
+        DatabaseSettings database = DatabaseSettings.fromEnvironment(config);
         SpringApplication application = new SpringApplication(WebFluxServer.class);
-        // Highest precedence: ServerConfig (PORT, BIND_ADDRESS) is the only source.
-        application.addInitializers(context -> context.getEnvironment().getPropertySources()
-                .addFirst(new MapPropertySource("httplab", springProperties(config))));
+        // Highest precedence: ServerConfig (PORT, BIND_ADDRESS) and DatabaseSettings (DB_*)
+        // are the only sources.
+        application.addInitializers(context -> {
+            MutablePropertySources sources = context.getEnvironment().getPropertySources();
+            sources.addFirst(new MapPropertySource("httplab", springProperties(config)));
+            sources.addFirst(new MapPropertySource("httplab-database", DatabaseProperties.of(database)));
+        });
         application.addInitializers(context -> context.getBeanFactory()
                 .registerSingleton("httplabServerConfig", config));
         ConfigurableApplicationContext context = application.run(args);
@@ -67,6 +77,7 @@ public class WebFluxServer {
         int port = ((ReactiveWebServerApplicationContext) context).getWebServer().getPort();
         StartupLine.print(FRAMEWORK, SpringBootVersion.getVersion(), probe.transport(),
                 config.workers(), probe.liveThreads(LOOP_PREFIX), config.bindAddress() + ":" + port,
-                BlockingPool.maxThreads(context.getBean("blockingScheduler", Scheduler.class)));
+                BlockingPool.maxThreads(context.getBean("blockingScheduler", Scheduler.class)),
+                DatabaseProperties.poolSize(context, config.dbPool()));
     }
 }
