@@ -6,21 +6,24 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from httplab.model import (BenchResult, Cell, CellStatus, EngineRecord, FairnessRun,
-                           GeneratorOutcome, HostInfo, Latency, LatencyResult, RateStep,
-                           ResourceUsage, ServerRecord, Settings, SocketErrors, StepPurpose,
-                           StepVerdict, SustainedRate, ThreadRequestRate, Workload, WrkRun)
+from httplab.model import (BenchResult, Cell, CellStatus, DatabaseRecord, DatabaseUsage,
+                           EngineRecord, FairnessRun, GeneratorOutcome, HostInfo, Latency,
+                           LatencyResult, RateStep, ResourceUsage, ServerRecord, Settings,
+                           SocketErrors, StepPurpose, StepVerdict, SustainedRate,
+                           ThreadRequestRate, Workload, WrkRun)
 
-FORMAT_VERSION = 8
+FORMAT_VERSION = 9
 # Later versions added fields (3: each server's log file; 4: each run's round and the CPU
 # figures beside the server's; 5: each run's end time, latency sample count and whether its
 # histogram was exact, and for a run over several load generators each one's own run and
 # their start skew; 6: the connections as a list (a sweep), whether h2load measured
 # fairness, and each cell's h2load runs; 7: a make latency run's steps and maxima, null for
 # a wrk bench; 8: each cell's and step's workload, the settings' workloads, each server's
-# blocking pool and the pool's live threads in the resources); older files read with their
-# defaults (plaintext).
-READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8)
+# blocking pool and the pool's live threads in the resources; 9: the db and queries workloads
+# (a workload's queries), the database's usage in the resources, the database as run in the
+# settings, each server's db_pool and db_driver); older files read with their defaults
+# (plaintext, no database).
+READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9)
 
 
 class ResultsFormatError(ValueError):
@@ -60,20 +63,24 @@ def run_to_dict(run: WrkRun) -> dict[str, Any]:
 
 
 def resources_to_dict(usage: ResourceUsage) -> dict[str, Any]:
-    return vars(usage).copy()
+    """The server's usage, with the database's nested (null without a database)."""
+    return {**vars(usage), "database": _optional(_fields, usage.database)}
 
 
 def resources_from_dict(data: dict[str, Any]) -> ResourceUsage:
-    return ResourceUsage(**data)
+    """Before version 9 there was no database: absent reads as None."""
+    return ResourceUsage(**{**data, "database": _optional(lambda database: DatabaseUsage(
+        **database), data.get("database"))})
 
 
 def workload_to_dict(workload: Workload) -> dict[str, Any]:
-    return {"name": workload.name, "delay_ms": workload.delay_ms}
+    return {"name": workload.name, "delay_ms": workload.delay_ms, "queries": workload.queries}
 
 
 def workload_from_dict(data: dict[str, Any] | None) -> Workload:
-    """Before version 8 every cell was plaintext."""
-    return Workload() if data is None else Workload(data["name"], data.get("delay_ms"))
+    """Before version 8 every cell was plaintext; before 9 none had queries."""
+    return Workload() if data is None else Workload(data["name"], data.get("delay_ms"),
+                                                    data.get("queries"))
 
 
 def cell_to_dict(cell: Cell) -> dict[str, Any]:
@@ -106,7 +113,8 @@ def result_to_dict(result: BenchResult) -> dict[str, Any]:
             "connections": list(result.settings.connections),
             "worker_settings": list(result.settings.worker_settings),
             "loadgen_hosts": list(result.settings.loadgen_hosts),
-            "workloads": [workload_to_dict(workload) for workload in result.settings.workloads]},
+            "workloads": [workload_to_dict(workload) for workload in result.settings.workloads],
+            "database": _optional(_fields, result.settings.database)},
         "host": vars(result.host).copy(),
         "servers": [vars(server).copy() for server in result.servers],
         "cells": [cell_to_dict(cell) for cell in result.cells],
@@ -247,8 +255,14 @@ def _optional(read, data: dict[str, Any] | None):
     return None if data is None else read(data)
 
 
+def _fields(record: object) -> dict[str, Any]:
+    """A flat record (a dataclass of plain values) as a dict of its own."""
+    return vars(record).copy()
+
+
 def settings_from_dict(data: dict[str, Any]) -> Settings:
-    """Versions 1-5 wrote one connection count; 6 a list (one point, or a sweep)."""
+    """Versions 1-5 wrote one connection count; 6 a list (one point, or a sweep). Before 9
+    there was no database."""
     connections = data["connections"]
     return Settings(**{
         **data, "servers": tuple(data["servers"]), "threads": tuple(data["threads"]),
@@ -256,7 +270,9 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
         "worker_settings": tuple(data.get("worker_settings", ("original",))),
         "loadgen_hosts": tuple(data.get("loadgen_hosts", ())),
         "workloads": tuple(workload_from_dict(workload)
-                           for workload in data.get("workloads", [None]))})
+                           for workload in data.get("workloads", [None])),
+        "database": _optional(lambda database: DatabaseRecord(**database),
+                              data.get("database"))})
 
 
 def generators_to_dict(generators: tuple[GeneratorOutcome, ...], stem_dir: Path) -> dict[str, Any]:
