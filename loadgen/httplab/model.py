@@ -331,6 +331,7 @@ class WarningKind(str, Enum):
     SKEWED = "skewed"  # its load generators started too far apart
     LOADGEN = "loadgen"  # wrk's CPU limited it
     SHARED_CPUS = "shared"  # the CPUs wrk and the server share limited it
+    DATABASE = "database"  # the database's CPU limited it: the framework is understated
     OTHER = "other"  # a warning this lab does not make (any more)
 
 

@@ -3,12 +3,16 @@ rule as a pure function over the cases."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from httplab.model import ResourceUsage, WarningKind
-from httplab.results.bottleneck import (ADVICE, FIGURES_WHERE, LOADGEN_CAUSE, SHARED_CAUSE,
-                                        CpuFigures, Limit, bottleneck_warnings, cpuset_size,
-                                        judge)
+from httplab.model import DatabaseUsage, ResourceUsage, WarningKind
+from httplab.results.bottleneck import (ADVICE, DATABASE_ADVICE, DATABASE_CAUSE, FIGURES_WHERE,
+                                        LOADGEN_CAUSE, SHARED_CAUSE, SHARED_DATABASE_CAUSE,
+                                        CpuFigures, Limit, bottleneck_warnings,
+                                        cell_cpu_figures, cpuset_size, judge)
+from httplab.results.warning_groups import kinds_in_words, warning_groups
 from httplab.running.measure import with_load_figures
 from httplab.running.resources.parse import (HostCpu, ResourceSample, SamplingError,
                                              parse_context_switches, parse_host_cpu)
@@ -136,3 +140,85 @@ def test_a_cell_another_cpu_limited_gets_a_warning_of_its_kind(cpu, kind, cause)
     warnings = bottleneck_warnings(result_of(measured("netty", 2, cpu=cpu)))
     assert [(w.kind, w.cell, w.cause, w.detail, w.advice) for w in warnings] == (
         [] if kind is None else [(kind, "Netty t2 c100", cause, "", ADVICE)])
+
+
+# --- the database (db and queries workloads) --------------------------------------------
+
+@pytest.mark.parametrize("server, database, loadgen, host, limit, words", [
+    # the server first: a saturated server is the limit whatever the database used
+    (0.95, 1.85, 0.10, 1.99, Limit.SERVER, "limited by the server's CPU"),
+    # the database used 90 % of the host's 2 cores: before wrk's and the shared CPUs' rules
+    (0.10, 1.85, 0.10, 1.99, Limit.DATABASE, "limited by the database's CPU"),
+    (0.10, 1.80, 0.95, 1.99, Limit.DATABASE, "limited by the database's CPU"),
+    (0.10, 1.79, 0.95, 1.99, Limit.LOADGEN, "limited by the load generator"),
+    # none alone, but the three kept the host busy: the database's CPU is in host busy
+    (0.60, 1.10, 0.25, 1.95, Limit.SHARED,
+     "limited by the CPUs wrk, the server and the database share"),
+    (0.30, 0.50, 0.20, 1.00, Limit.NONE, "no CPU saturated (latency or the connections bound it)"),
+    # no database measured: the rule as before
+    (0.50, None, 0.40, 1.95, Limit.SHARED, "limited by the CPUs wrk and the server share"),
+])
+def test_the_database_step_of_the_rule(server, database, loadgen, host, limit, words):
+    verdict = judge(CpuFigures(server, 1, loadgen, 1, host, 2, database=database))
+    assert (verdict.limit, verdict.words) == (limit, words)
+    assert verdict.understates_server is (limit not in (Limit.SERVER, Limit.NONE))
+
+
+@pytest.mark.parametrize("database, detail", [
+    (1.10, "server 0.80 of 2 cores, database 1.10 of 2, wrk 0.30 of 5, host busy 1.95 of 2"),
+    (None, "server 0.80 of 2 cores, wrk 0.30 of 5, host busy 1.95 of 2"),
+])
+def test_the_detail_names_the_databases_cores_when_measured(database, detail):
+    assert judge(CpuFigures(0.80, 2, 0.30, 5, 1.95, 2, database=database)).detail == detail
+
+
+@pytest.mark.parametrize("server, database, expected", [
+    (1.9, 0.1, Limit.SERVER),
+    (0.4, 1.9, Limit.DATABASE),  # the database shares the server machine's cores
+    (0.4, 0.9, Limit.UNKNOWN),
+])
+def test_with_wrk_elsewhere_the_database_is_judged_on_the_server_machine(server, database,
+                                                                        expected):
+    verdict = judge(CpuFigures(server, 2, None, 4, None, 2, loadgen_elsewhere=True,
+                               database=database))
+    assert verdict.limit is expected
+    assert verdict.detail.startswith(f"server {server:.2f} of 2 cores, database {database:.2f} of 2;")
+
+
+def _with_database(cell, *database_cores: float | None):
+    usages = tuple(replace(usage, database=None if cores is None else DatabaseUsage(cpu_cores=cores))
+                   for usage, cores in zip(cell.resources, database_cores))
+    return replace(cell, resources=usages)
+
+
+def test_a_cell_takes_the_median_of_its_runs_database_cores():
+    cell = _with_database(measured("netty", 2, rates=(100.0,) * 3), 1.2, 1.9, None)
+    result = result_of(cell)
+    assert cell_cpu_figures(result.cells[0], result).database == pytest.approx(1.55)
+
+
+@pytest.mark.parametrize("cores, cpu, kind, cause, advice", [
+    (1.85, (0.10, 0.05, 1.99), WarningKind.DATABASE, DATABASE_CAUSE, DATABASE_ADVICE),
+    (1.10, (0.60, 0.25, 1.95), WarningKind.SHARED_CPUS, SHARED_DATABASE_CAUSE, ADVICE),
+    (1.10, (1.90, 0.05, 1.95), None, None, None),
+])
+def test_a_cell_the_database_limited_gets_a_warning_that_names_it(cores, cpu, kind, cause,
+                                                                  advice):
+    cell = _with_database(measured("netty", 2, cpu=cpu), cores, cores, cores)
+    warnings = bottleneck_warnings(result_of(cell))
+    assert [(w.kind, w.cause, w.advice) for w in warnings] == (
+        [] if kind is None else [(kind, cause + FIGURES_WHERE, advice)])
+
+
+def test_the_database_warning_says_the_database_not_the_framework_set_the_figure():
+    cell = _with_database(measured("netty", 2, cpu=(0.10, 0.05, 1.99)), 1.85, 1.85, 1.85)
+    [warning] = bottleneck_warnings(result_of(cell))
+    assert warning.text == (
+        "Netty t2 c100: limited by the database's CPU (server 0.10 of 2 cores, database 1.85 "
+        "of 2, wrk 0.05 of 2, host busy 1.99 of 2); " + DATABASE_ADVICE)
+    assert "the database, not the framework, set the figure" in warning.cause
+
+
+def test_the_closing_line_counts_the_cells_the_database_limited():
+    cell = _with_database(measured("netty", 2, cpu=(0.10, 0.05, 1.99)), 1.85, 1.85, 1.85)
+    assert kinds_in_words(warning_groups(result_of(cell))) == "1 cell limited by the database's CPU"

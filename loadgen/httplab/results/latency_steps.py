@@ -12,7 +12,7 @@ from httplab.loadtools.oha.report import OhaReport, parse_oha_json
 from httplab.loadtools.json_fields import ToolJsonError
 from httplab.model import (PLAINTEXT, LatencyResult, RateStep, ResourceUsage, Settings,
                            StepOutcome, StepPurpose)
-from httplab.results.bottleneck import CpuFigures, cpuset_size
+from httplab.results.bottleneck import CpuFigures, cpuset_size, database_usage
 from httplab.results.collect import read_resources
 from httplab.results.step_verdict import error_kinds, judge_step
 from httplab.results.sustained import sustained_rates
@@ -35,7 +35,8 @@ class StepRules:
     def cpu_figures(self, usage: ResourceUsage) -> CpuFigures:
         """The step's cores beside what each side may use, as the bottleneck rule takes them."""
         return CpuFigures(usage.cpu_cores, self.server_cores, usage.loadgen_cores,
-                          self.tool_cores, usage.host_busy_cores, self.host_cores, tool=TOOL)
+                          self.tool_cores, usage.host_busy_cores, self.host_cores, tool=TOOL,
+                          database=database_usage(usage, "cpu_cores"))
 
 
 def read_step(outcome: StepOutcome, rules: StepRules) -> RateStep:

@@ -22,6 +22,8 @@ KIND_NOUNS = {
                           "cells limited by the load generator"),
     WarningKind.SHARED_CPUS: ("cell limited by the shared CPUs",
                               "cells limited by the shared CPUs"),
+    WarningKind.DATABASE: ("cell limited by the database's CPU",
+                           "cells limited by the database's CPU"),
     WarningKind.OTHER: ("other warning", "other warnings"),
 }
 
