@@ -1,8 +1,8 @@
 """The ceiling: what the reference server (nginx, the same hello world) reached under the
 same wrk load and workload, and each framework cell's share of it. Pure.
 
-The reference has no handler that waits (workloads.answers): on delay and blocking there is
-no ceiling, and the share is not applicable."""
+The reference has no handler that waits and no database (workloads.answers): on delay,
+blocking, db and queries there is no ceiling, and the share is not applicable."""
 
 from __future__ import annotations
 
@@ -36,6 +36,7 @@ def ceiling_share(cell: Cell, result: BenchResult) -> float | None:
 
 
 def ceiling_not_applicable(workload: Workload, result: BenchResult) -> bool:
-    """Whether the run has a reference that does not answer this workload (nginx on delay
-    and blocking): its frameworks' share of the ceiling is then not applicable, not unknown."""
+    """Whether the run has a reference that does not answer this workload (nginx on delay,
+    blocking, db and queries): its frameworks' share of the ceiling is then not applicable,
+    not unknown."""
     return any(record.is_reference and not answers(workload, True) for record in result.servers)

@@ -1,7 +1,8 @@
 """Regenerate the exporters' golden files after an intended format change: renders every
 exporter over each golden case into tests/fixtures/golden (a wrk bench,
 tests.sample_results.sample_result()), tests/fixtures/golden/workloads (a bench of several
-workloads, tests.sample_results.workloads_sample_result()) and
+workloads, tests.sample_results.workloads_sample_result()), tests/fixtures/golden/database (a bench
+of the db and queries workloads, tests.database_sample.database_sample_result()) and
 tests/fixtures/golden/latency (a make latency run,
 tests.latency_sample.latency_sample_result()), and prints which files changed. Review
 the diff before committing it.
@@ -16,13 +17,14 @@ from pathlib import Path
 
 from httplab.presentation.export import all_exporters
 
+from tests.database_sample import database_sample_result
 from tests.latency_sample import latency_sample_result
 from tests.sample_results import sample_result, workloads_sample_result
 
 GOLDEN = Path(__file__).resolve().parent.parent / "fixtures" / "golden"
 # (the folder below GOLDEN, the result its files render)
 GOLDEN_CASES = (("", sample_result), ("workloads", workloads_sample_result),
-                ("latency", latency_sample_result))
+                ("database", database_sample_result), ("latency", latency_sample_result))
 
 
 def update_golden(folder: Path = GOLDEN) -> list[Path]:

@@ -2,7 +2,10 @@
 Figures are as in results.md: medians over a cell's runs, error counts summed. Every row
 names its workload (its key, name and delay_ms, empty but for delay and blocking). The
 generators column is always there (1 for wrk on one machine). The fairness columns (h2load's
-runs) are fractions like the CV, empty when h2load did not run; an infinite spread is "inf"."""
+runs) are fractions like the CV, empty when h2load did not run; an infinite spread is "inf".
+A run with a workload that reads the database (db, queries) ends every row with the
+database's columns: the rows per request of queries, the database's figures while the
+cell was measured, and the server's pool and driver of database connections."""
 
 from __future__ import annotations
 
@@ -10,7 +13,8 @@ import csv
 import io
 import math
 
-from httplab.presentation.figures import CellFigures, cell_figures
+from httplab.presentation.figures import (CellFigures, cell_figures, database_figures,
+                                          measures_database)
 from httplab.model import BenchResult, Cell
 from httplab.presentation.export.columns import generator_count, run_notes, server_log
 from httplab.presentation.export.latency_csv import render_latency_csv
@@ -42,6 +46,10 @@ HEADER = ("framework", "server", "workload", "workload_name", "delay_ms", "threa
           "reason", "notes", "server_log", "fairness_spread", "fairness_cv",
           "fairness_slowest_10pct_share")
 FAIRNESS_COLUMNS = 3
+# Last, in a run that measured a database only (presentation/figures.py's DatabaseFigures).
+DATABASE_COLUMNS = ("queries", "database_cores", "database_cpu_us_per_request", "database_memory_peak_bytes",
+                    "database_context_switches", "database_context_switches_per_request",
+                    "database_unavailable", "db_pool", "db_driver")
 
 
 class CsvExporter:
@@ -52,9 +60,10 @@ class CsvExporter:
             return render_latency_csv(result)
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(HEADER)
+        database = measures_database(result)
+        writer.writerow(HEADER + (DATABASE_COLUMNS if database else ()))
         for cell in result.cells:
-            writer.writerow(_row(result, cell))
+            writer.writerow(_row(result, cell) + (_database(cell, result) if database else ()))
         return buffer.getvalue()
 
 
@@ -85,6 +94,21 @@ def _bound(cell: Cell, result: BenchResult) -> tuple[object, ...]:
             _number(bound.connections_rate), _number(bound.pool_rate),
             "" if bound.pool_threads is None else bound.pool_threads,
             "" if pool_max is None else pool_max)
+
+
+def _database(cell: Cell, result: BenchResult) -> tuple[object, ...]:
+    """The rows per request, the database's figures (empty where not measured), then the
+    server's pool and driver."""
+    figures, record = database_figures(cell), result.server(cell.server)
+    queries = ("" if cell.workload.queries is None else cell.workload.queries,)
+    pool = ("" if record is None or record.db_pool is None else record.db_pool,
+            record.db_driver if record else "")
+    if figures is None:
+        return queries + ("",) * (len(DATABASE_COLUMNS) - 3) + pool
+    return queries + (
+        _number(figures.cores, digits=3), _number(figures.cpu_us_per_request),
+        _number(figures.memory_peak_bytes, digits=0), _number(figures.context_switches, digits=0),
+        _number(figures.context_switches_per_request), figures.unavailable or "") + pool
 
 
 def _fairness(cell: Cell) -> tuple[str, ...]:

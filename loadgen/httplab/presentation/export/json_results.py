@@ -1,6 +1,7 @@
 """results.json: the whole BenchResult, with its format version, and for each cell the
-summary of its Requests/sec (with, on delay and blocking, the bound waiting sets) and its
-fairness figures, for each step of a latency run its
+summary of its Requests/sec (with, on delay and blocking, the bound waiting sets, and on db
+and queries the database's figures) and its fairness figures, for each step of a latency
+run its
 costs per request and its CPU verdict (derived for readers of the JSON; not read back). JSON has no infinity: an infinite fairness spread is the string "inf"."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import math
 from typing import Any
 
 from httplab.model import BenchResult, Cell
+from httplab.presentation.figures import database_figures
 from httplab.presentation.export.latency_json import with_step_figures
 from httplab.results.serialize import result_to_dict
 from httplab.results.bottleneck import cell_bottleneck
@@ -24,6 +26,9 @@ SUMMARY_AFTER = "reason"  # where the summary sits among a cell's keys
 # derived by results/littles_law.py, after the summary, for delay and blocking cells only;
 # not read back
 BOUND_KEY = "littles_law_bound"
+# derived by presentation/figures.py, after the summary, for db and queries cells only (the
+# server's db_pool and db_driver are in its record); not read back
+DATABASE_KEY = "database_summary"
 BOTTLENECK_KEY = "limited_by"  # derived by results/bottleneck.py; not read back
 FAIRNESS_KEY = "fairness_summary"  # derived by results/fairness.py; not read back
 
@@ -51,7 +56,16 @@ def _with_summary(data: dict[str, Any], cell: Cell, result: BenchResult) -> dict
             with_summary[SUMMARY_KEY] = None if summary is None else vars(summary).copy()
             if bound is not None:
                 with_summary[BOUND_KEY] = _bound(bound, cell, result)
+            if cell.workload.uses_database:
+                with_summary[DATABASE_KEY] = _database(cell)
     return with_summary
+
+
+def _database(cell: Cell) -> dict[str, Any] | None:
+    """The figures results.csv names in its database columns (null where not measured)."""
+    figures = database_figures(cell)
+    return None if figures is None else {f"database_{name}": value
+                                         for name, value in vars(figures).items()}
 
 
 def _bound(bound: WaitBound, cell: Cell, result: BenchResult) -> dict[str, Any]:

@@ -6,6 +6,7 @@ common rate. Then the servers as run and any warnings. Pure."""
 from __future__ import annotations
 
 from httplab.model import BenchResult, LatencyResult, Settings
+from httplab.presentation.export.database_markdown import describe_database
 from httplab.presentation.export.latency_tables import cost_table, maxima_table, steps_table
 from httplab.presentation.export.servers_table import servers_table
 from httplab.presentation.latency_texts import cost_rate_sentence, slo_text
@@ -67,7 +68,7 @@ def _protocol(settings: Settings, step_warmup_s: float, users_server: bool) -> s
     for name, cpus in (("server", settings.server_cpus), ("load tool", settings.loadgen_cpus)):
         if cpus:
             text += f"; {name} on CPUs {cpus}"
-    return text
+    return text + (f"; {describe_database(settings.database)}" if settings.database else "")
 
 
 def _maxima_intro(latency: LatencyResult) -> str:

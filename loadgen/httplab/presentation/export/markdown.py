@@ -2,17 +2,21 @@
 (when h2load ran), the servers as run, and any warnings. A run of plaintext alone shows
 them as the original protocol always did; a run with other workloads shows the tables once
 per workload (plaintext first), under a heading naming it and its request, with the bound
-waiting sets for delay and blocking (workload_markdown.py)."""
+waiting sets for delay and blocking (workload_markdown.py) and the database beside each
+server for db and queries (database_markdown.py)."""
 
 from __future__ import annotations
 
 import math
 
-from httplab.presentation.figures import CellFigures, cell_figures
+from httplab.presentation.figures import CellFigures, cell_figures, database_figures
 from httplab.presentation.formatting import MISSING, format_bytes, format_duration_us, format_rate
 from httplab.model import PLAINTEXT, BenchResult, Cell, Settings, Workload
 from httplab.presentation.export.columns import (cell_status, generator_count, run_notes,
                                                  socket_errors, spread_over_generators)
+from httplab.presentation.export.database_markdown import (DATABASE_CPU_HEADER,
+                                                           database_cpu_columns,
+                                                           database_tables, describe_database)
 from httplab.presentation.export.latency_markdown import render_latency_markdown
 from httplab.presentation.export.markdown_table import markdown_table
 from httplab.presentation.export.servers_table import servers_table
@@ -70,13 +74,14 @@ def _workload_sections(result: BenchResult) -> list[str]:
 
 
 def _workload_tables(result: BenchResult, workload: Workload) -> list[str]:
-    """One workload's tables: its cells, the bound waiting sets, where the CPU went and
-    per-connection fairness (when h2load ran)."""
+    """One workload's tables: its cells, the bound waiting sets (delay, blocking) or the
+    database beside each server (db, queries), where the CPU went and per-connection
+    fairness (when h2load ran)."""
     lines = ["", *_cells_table(result, workload)]
-    if workload.waits:
-        lines += ["", *bound_table(result, workload)]
+    for table in (bound_table(result, workload), database_tables(result, workload)):
+        lines += ["", *table] if table else []
     lines += ["", "Where the CPU went (the rule is in the README, \"Bottlenecks\"):", "",
-              *markdown_table(CPU_HEADER, [_cpu_row(result, c) for c in result.cells])]
+              *_cpu_table(result)]
     if any(cell.fairness for cell in result.cells):
         lines += ["", FAIRNESS_INTRO, "", *markdown_table(
             FAIRNESS_HEADER, [_fairness_row(result, c) for c in result.cells])]
@@ -122,7 +127,7 @@ def describe_settings(settings: Settings) -> str:
     for name, cpus in (("server", settings.server_cpus), ("wrk", settings.loadgen_cpus)):
         if cpus:
             text += f"; {name} on CPUs {cpus}"
-    return text
+    return text + (f"; {describe_database(settings.database)}" if settings.database else "")
 
 
 def spoken_list(values: tuple[object, ...]) -> str:
@@ -177,6 +182,17 @@ def _measured(figures: CellFigures) -> tuple[str, ...]:
         MISSING if figures.cpu_cores is None else f"{figures.cpu_cores:.2f}",
         format_bytes(figures.memory_peak_bytes), format_bytes(figures.memory_mean_bytes),
     )
+
+
+def _cpu_table(result: BenchResult) -> list[str]:
+    """The database's columns before the verdict when any cell has its figures."""
+    rows = [_cpu_row(result, cell) for cell in result.cells]
+    if not any(database_figures(cell) for cell in result.cells):
+        return markdown_table(CPU_HEADER, rows)
+    at = CPU_HEADER.index("Limited by")
+    return markdown_table(CPU_HEADER[:at] + DATABASE_CPU_HEADER + CPU_HEADER[at:],
+                          [row[:at] + database_cpu_columns(cell) + row[at:]
+                           for row, cell in zip(rows, result.cells)])
 
 
 def _cpu_row(result: BenchResult, cell: Cell) -> tuple[str, ...]:
