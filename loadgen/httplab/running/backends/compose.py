@@ -9,12 +9,21 @@ below are the same for all of them and the environment is passed beside them."""
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
+
+from httplab.running.database.base import ENV_HOST, ENV_NAME, ENV_PASSWORD, ENV_PORT, ENV_USER
 
 PROJECT = "httplab"
 COMPOSE_FILE = "docker-compose.yml"
 SERVER_SERVICE = "server"
 WRK_SERVICE = "wrk"
+# The database runs as a project of its own, so the server's `down` leaves it up.
+DATABASE_PROJECT, DATABASE_SERVICE = "httplab-db", "db"
+DATABASE_IMAGE = "httplab/postgres:latest"  # the db service's image in docker-compose.yml
+# Compose interpolates the whole file, the server's image name too, even for the database's
+# commands: any name does, as no server starts.
+NO_SERVER = "none"
 DOCKERFILE = "Dockerfile"  # servers/Dockerfile for every Maven server, or a folder's own
 WRK_SCRIPT_IN_IMAGE = "/opt/httplab/done.lua"
 WRK_IMAGE = "httplab/wrk:latest"  # the wrk service's image in docker-compose.yml
@@ -53,8 +62,18 @@ def server_environment(server: str, dockerfile: str = DOCKERFILE) -> dict[str, s
     return {"HTTPLAB_SERVER": server, "HTTPLAB_DOCKERFILE": dockerfile}
 
 
-def base_command(compose: list[str], repo: Path, *profiles: str) -> list[str]:
-    command = [*compose, "-p", PROJECT, "-f", str(repo / COMPOSE_FILE),
+def server_database_environment(database: Mapping[str, str] | None) -> dict[str, str]:
+    """HTTPLAB_DB_HOST and the rest, which docker-compose.yml passes to the server as
+    DB_HOST...: the database's values (StartedDatabase.server_environment()), or empty
+    ones, always set, so a stray value in the caller's shell is ignored."""
+    database = database or {}
+    return {f"HTTPLAB_{name}": database.get(name, "")
+            for name in (ENV_HOST, ENV_PORT, ENV_NAME, ENV_USER, ENV_PASSWORD)}
+
+
+def base_command(compose: list[str], repo: Path, *profiles: str,
+                 project: str = PROJECT) -> list[str]:
+    command = [*compose, "-p", project, "-f", str(repo / COMPOSE_FILE),
                "--project-directory", str(repo)]
     for profile in profiles:
         command += ["--profile", profile]
@@ -62,12 +81,34 @@ def base_command(compose: list[str], repo: Path, *profiles: str) -> list[str]:
 
 
 def _profiles_of(service: str) -> tuple[str, ...]:
-    # wrk sits behind its own profile so that `up` never starts it; the server has none.
-    return (WRK_SERVICE,) if service == WRK_SERVICE else ()
+    # wrk and db sit behind their own profiles so that the server's `up` never starts
+    # them; the server has none.
+    return (service,) if service in (WRK_SERVICE, DATABASE_SERVICE) else ()
 
 
 def build_command(compose: list[str], repo: Path, service: str) -> list[str]:
-    return [*base_command(compose, repo, *_profiles_of(service)), "build", service]
+    project = DATABASE_PROJECT if service == DATABASE_SERVICE else PROJECT
+    return [*base_command(compose, repo, *_profiles_of(service), project=project),
+            "build", service]
+
+
+def _database_command(compose: list[str], repo: Path) -> list[str]:
+    return base_command(compose, repo, DATABASE_SERVICE, project=DATABASE_PROJECT)
+
+
+def database_up_command(compose: list[str], repo: Path) -> list[str]:
+    """A fresh container each time: the previous one is removed by down (-v: with the
+    official image's anonymous data volume)."""
+    return [*_database_command(compose, repo), "up", "-d", "--no-build", "--force-recreate",
+            DATABASE_SERVICE]
+
+
+def database_down_command(compose: list[str], repo: Path) -> list[str]:
+    return [*_database_command(compose, repo), "down", "-v", "--remove-orphans", "-t", "10"]
+
+
+def database_container_id_command(compose: list[str], repo: Path) -> list[str]:
+    return [*_database_command(compose, repo), "ps", "-a", "-q", DATABASE_SERVICE]
 
 
 def up_command(compose: list[str], repo: Path) -> list[str]:
