@@ -1,0 +1,28 @@
+"""What both databases need before and after a start: a free port, the log's last line."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+from httplab.bench_settings import LOOPBACK
+from httplab.running.database.base import DatabaseError
+
+
+def ensure_port_free(port: int) -> None:
+    """Raises DatabaseError when something on this machine already listens on the port."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.settimeout(0.5)
+        if probe.connect_ex((LOOPBACK, port)) == 0:
+            raise DatabaseError(f"port {port} on {LOOPBACK} is already in use, and the database "
+                                f"needs it: stop whatever listens there (ss -ltnp 'sport = "
+                                f":{port}'), such as a system cluster, and run again")
+
+
+def last_log_line(log_path: Path) -> str:
+    """The log's last non-empty line, for a DatabaseError (the whole log stays)."""
+    try:
+        lines = log_path.read_text(errors="replace").strip().splitlines()
+    except OSError:
+        return "no log"
+    return lines[-1].strip() if lines else "the log is empty"
