@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import Protocol
 
 from httplab.manifest import ServerManifest
 from httplab.bench_settings import LOOPBACK
+from httplab.running.database.base import Database
 from httplab.running.resources.probes import ResourceProbe
 from httplab.checking.conformance import Verification
 from httplab.checking.ready_line import StartupInfo
@@ -57,6 +59,7 @@ class Backend(Protocol):
     target_address: str  # what wrk aims at and the server binds: 127.0.0.1 on one machine
     server_engine: Engine | None  # the server's other engine (SERVER_HOST); None: here
     load_generators: tuple[Engine, ...]  # wrk's other engines (LOADGEN_HOSTS); (): here
+    database: Database  # the db and queries workloads' PostgreSQL, on the server's machine
 
     def check_available(self) -> None:
         """Raises BackendError when a tool is missing: called before any load."""
@@ -75,10 +78,12 @@ class Backend(Protocol):
         """Builds what the servers need (jars, images)."""
 
     def serve(self, manifest: ServerManifest, cpus: str | None = None,
-              log_path: Path | None = None) -> AbstractContextManager[StartedServer]:
-        """Starts the server (pinned to a cpuset when given), keeps its whole output in
-        log_path, waits until it is ready (readiness.py: a correct answer and its ready
-        line), and always stops it on exit. Raises BackendError when it is not ready."""
+              log_path: Path | None = None, environment: Mapping[str, str] | None = None,
+              ) -> AbstractContextManager[StartedServer]:
+        """Starts the server (pinned to a cpuset when given) with the extra variables of
+        environment (a database's StartedDatabase.server_environment()), keeps its whole
+        output in log_path, waits until it is ready (readiness.py: a correct answer and its
+        ready line), and always stops it on exit. Raises BackendError when it is not ready."""
 
     def verify(self, started: StartedServer,
                workloads: tuple[Workload, ...] = ()) -> Verification:

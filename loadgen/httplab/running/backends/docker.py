@@ -9,7 +9,7 @@ import os
 import subprocess
 import time
 from dataclasses import replace
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -38,6 +38,7 @@ from httplab.running.base_images import (BASE_IMAGES_ENV, BUILD_ARGS, OFFICIAL_P
                                          local_build_args)
 from httplab.running.backends.generators import run_generators
 from httplab.running.backends.remote_engines import engine_env, inspect_engine, ship_image
+from httplab.running.database.docker import DockerDatabase
 from httplab.running.engines import Engine, Topology
 from httplab.model import EngineRecord, GeneratorOutcome, Workload
 
@@ -81,6 +82,8 @@ class DockerBackend:
         self.target_address = topology.target_address if topology else LOOPBACK
         self.engines: list[EngineRecord] = []  # every other engine's machine, for the record
         self.image_ids: dict[str, dict[str, str]] = {}  # engine -> image -> id it ran
+        # On the server's engine, so that the server reaches it on its own loopback.
+        self.database = DockerDatabase(self.repo, base_images, compose, self.server_engine)
 
     def check_available(self) -> None:
         if command_output(["docker", "--version"]) is None:
@@ -163,13 +166,14 @@ class DockerBackend:
 
     @contextmanager
     def serve(self, manifest: ServerManifest, cpus: str | None = None,
-              log_path: Path | None = None) -> Iterator[StartedServer]:
+              log_path: Path | None = None, environment: Mapping[str, str] | None = None,
+              ) -> Iterator[StartedServer]:
         if self.server_engine is None:
             ensure_port_free(manifest.port, self.target_address)
         follower: ServerProcess | None = None
         self.serving = manifest.name
         try:
-            container, up_seconds = self._start(manifest, cpus)
+            container, up_seconds = self._start(manifest, cpus, environment)
             # `docker logs -f` gives everything from the container's start, then follows it.
             follower = ServerProcess(["docker", "logs", "-f", container],
                                      self._on_server_engine(), log_path=log_path)
@@ -182,14 +186,16 @@ class DockerBackend:
             if follower is not None:
                 follower.stop(let_finish_s=LOG_FOLLOW_GRACE_S)
 
-    def _start(self, manifest: ServerManifest, cpus: str | None) -> tuple[str, float]:
+    def _start(self, manifest: ServerManifest, cpus: str | None,
+               environment: Mapping[str, str] | None) -> tuple[str, float]:
         """Starts the container; returns its id and the seconds `up` took."""
         started_at = time.monotonic()
         up = _run(cmd.up_command(self.compose, self.repo),
                   self._server_env(manifest.name, JAVA_OPTS=manifest.jvm_options,
                                    HTTPLAB_SERVER_CPUS=cpus or "",
                                    HTTPLAB_WORKERS=manifest.workers_variable,
-                                   HTTPLAB_BIND_ADDRESS=self.target_address))
+                                   HTTPLAB_BIND_ADDRESS=self.target_address,
+                                   **cmd.server_database_environment(environment)))
         if up.returncode != 0:
             raise BackendError(f"cannot start {manifest.name}: {_tail(up.stderr, 5)}")
         return self._container_id(manifest.name), time.monotonic() - started_at

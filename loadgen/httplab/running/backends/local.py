@@ -11,7 +11,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import TextIO
@@ -32,19 +32,27 @@ from httplab.running.backends.base import (H2LOAD_MISSING_HINT, LOOPBACK, OHA_MI
 from httplab.loadtools.h2load.command import H2loadRequest, fairness_script_arguments, h2load_time_limit_s
 from httplab.loadtools.oha.command import OhaRequest, oha_arguments, oha_time_limit_s
 from httplab.paths import FAIRNESS_SCRIPT, oha_binary
+from httplab.running.database.base import ENV_HOST, ENV_NAME, ENV_PASSWORD, ENV_PORT, ENV_USER
+from httplab.running.database.local import LocalDatabase
 
 HOST_NGINX = Path("/usr/sbin/nginx")
 REFERENCE_START_SCRIPT = "start.sh"  # in servers/<name>/, beside the manifest
 NGINX_MISSING = ("nginx not found at {path}: install Debian's nginx (`apt-get install "
                  "nginx-light`) to run the reference locally, or use BACKEND=docker")
+# The database settings a server reads: only the harness's, never a stray one of the shell.
+DATABASE_VARIABLES = (ENV_HOST, ENV_PORT, ENV_NAME, ENV_USER, ENV_PASSWORD)
 REFERENCE_NOT_PROBED = ("the /proc probe reads one process, and nginx serves from its "
                         "worker processes: BACKEND=docker measures the reference's CPU and memory")
 
 
-def server_environment(manifest: ServerManifest, port: int) -> dict[str, str]:
-    """The environment a server gets: port, loopback bind, and its manifest's JVM options."""
-    env = {key: value for key, value in os.environ.items() if key != "WORKERS"}
-    env.update(PORT=str(port), BIND_ADDRESS=LOOPBACK, JAVA_OPTS=manifest.jvm_options)
+def server_environment(manifest: ServerManifest, port: int,
+                       extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment a server gets: port, loopback bind, its manifest's JVM options, and
+    extra (a database's variables)."""
+    dropped = ("WORKERS", *DATABASE_VARIABLES)
+    env = {key: value for key, value in os.environ.items() if key not in dropped}
+    env.update(PORT=str(port), BIND_ADDRESS=LOOPBACK, JAVA_OPTS=manifest.jvm_options,
+               **(extra or {}))
     if manifest.workers_variable:
         env["WORKERS"] = manifest.workers_variable
     return env
@@ -59,10 +67,11 @@ def reference_command(script: Path) -> list[str]:
 
 
 def reference_environment(manifest: ServerManifest, port: int, nginx: Path,
-                          runtime_dir: Path) -> dict[str, str]:
+                          runtime_dir: Path, extra: Mapping[str, str] | None = None,
+                          ) -> dict[str, str]:
     """The reference's environment: a server's, plus its nginx and a directory for
     nginx's config, pid and temp files (see servers/nginx/start.sh)."""
-    return {**server_environment(manifest, port), "HTTPLAB_NGINX": str(nginx),
+    return {**server_environment(manifest, port, extra), "HTTPLAB_NGINX": str(nginx),
             "HTTPLAB_RUNTIME_DIR": str(runtime_dir)}
 
 
@@ -72,11 +81,13 @@ Started = tuple[ServerProcess, StartupInfo | None, float | None]
 @contextmanager
 def run_jar(java: str, manifest: ServerManifest, jar: Path, port: int, cpus: str | None = None,
             timeout_s: float = READY_TIMEOUT_S, log_path: Path | None = None,
-            ) -> Iterator[Started]:
-    """Starts a jar on 127.0.0.1:port, its output kept in log_path, and waits until it is
-    ready (readiness.py); yields it with its ready line and the seconds until its first
-    correct answer. It always stops the process, however the block ends."""
-    with _run_ready(java_command(java, manifest, jar), server_environment(manifest, port),
+            environment: Mapping[str, str] | None = None) -> Iterator[Started]:
+    """Starts a jar on 127.0.0.1:port with environment's variables beside its own, its
+    output kept in log_path, and waits until it is ready (readiness.py); yields it with its
+    ready line and the seconds until its first correct answer. It always stops the
+    process, however the block ends."""
+    with _run_ready(java_command(java, manifest, jar),
+                    server_environment(manifest, port, environment),
                     manifest, port, cpus, timeout_s, log_path) as started:
         yield started
 
@@ -84,11 +95,12 @@ def run_jar(java: str, manifest: ServerManifest, jar: Path, port: int, cpus: str
 @contextmanager
 def run_reference(manifest: ServerManifest, script: Path, port: int, cpus: str | None = None,
                   timeout_s: float = READY_TIMEOUT_S, log_path: Path | None = None,
-                  nginx: Path = HOST_NGINX) -> Iterator[Started]:
+                  nginx: Path = HOST_NGINX, environment: Mapping[str, str] | None = None,
+                  ) -> Iterator[Started]:
     """run_jar for the reference: its start script runs nginx, whose files go to a
     temporary directory, removed once the server has stopped."""
     with tempfile.TemporaryDirectory(prefix="httplab-nginx-") as runtime_dir:
-        env = reference_environment(manifest, port, nginx, Path(runtime_dir))
+        env = reference_environment(manifest, port, nginx, Path(runtime_dir), environment)
         with _run_ready(reference_command(script), env, manifest, port, cpus, timeout_s,
                         log_path) as started:
             yield started
@@ -129,6 +141,7 @@ class LocalBackend:
         # Default: the repository's `make oha` build (servers_dir is REPO/servers), else PATH's.
         self.oha = oha if oha is not None else oha_binary(servers_dir.parent)
         self._running: dict[int, ServerProcess] = {}
+        self.database = LocalDatabase(servers_dir.parent / "database")
 
     def check_available(self) -> None:
         for tool, hint in ((self.java, "install a JDK 17+ or use BACKEND=docker"),
@@ -179,9 +192,10 @@ class LocalBackend:
 
     @contextmanager
     def serve(self, manifest: ServerManifest, cpus: str | None = None,
-              log_path: Path | None = None) -> Iterator[StartedServer]:
+              log_path: Path | None = None, environment: Mapping[str, str] | None = None,
+              ) -> Iterator[StartedServer]:
         ensure_port_free(manifest.port)
-        with self._start(manifest, cpus, log_path) as (process, startup, seconds):
+        with self._start(manifest, cpus, log_path, environment) as (process, startup, seconds):
             self._running[process.pid] = process
             java = self._java_version() if manifest.is_maven_module else None
             try:
@@ -190,15 +204,15 @@ class LocalBackend:
             finally:
                 del self._running[process.pid]
 
-    def _start(self, manifest: ServerManifest, cpus: str | None,
-               log_path: Path | None) -> AbstractContextManager[Started]:
+    def _start(self, manifest: ServerManifest, cpus: str | None, log_path: Path | None,
+               environment: Mapping[str, str] | None) -> AbstractContextManager[Started]:
         """A jar with java, or a server that is no Maven module (nginx) by its start script."""
         if manifest.is_maven_module:
             return run_jar(self.java, manifest, manifest.jar_path(self.servers_dir),
-                           manifest.port, cpus, self.ready_timeout_s, log_path)
+                           manifest.port, cpus, self.ready_timeout_s, log_path, environment)
         script = self.servers_dir / manifest.name / REFERENCE_START_SCRIPT
         return run_reference(manifest, script, manifest.port, cpus, self.ready_timeout_s,
-                             log_path, self.nginx)
+                             log_path, self.nginx, environment)
 
     def exit_status(self, started: StartedServer) -> str | None:
         process = self._running.get(started.pid or -1)
