@@ -37,8 +37,11 @@ BENCH_SETTINGS = (
                       "fairness; 0: do not"),
     ("workload", "plaintext", "what each request asks: plaintext (hello world), json, delay "
                               "(an answer after DELAY_MS, no thread held), blocking (a pool "
-                              "thread held DELAY_MS), or several, comma-separated"),
+                              "thread held DELAY_MS), db (a random row of PostgreSQL), queries "
+                              "(QUERIES rows), or several, comma-separated"),
     ("delay-ms", "10", "the wait of the delay and blocking workloads, in ms (1-10000)"),
+    ("queries", "20", "the rows per request of the queries workload, one statement each "
+                      "(1-500)"),
     ("backend", "docker", "docker, or local (java -jar and wrk on this host)"),
     ("base-images", "auto", "docker: official images, local ones (make base-images), or auto: "
                             "official when they can be pulled"),

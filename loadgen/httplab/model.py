@@ -639,3 +639,4 @@ class ServerOutcome:
     record: ServerRecord
     cells: tuple[CellOutcome, ...]
     steps: tuple[StepOutcome, ...] = ()  # make latency: its fixed-rate steps
+    database: DatabaseRecord | None = None  # the database it read (db and queries), as it ran

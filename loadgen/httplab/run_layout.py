@@ -44,7 +44,7 @@ OHA_SUFFIX = ".oha.json"
 GENERATOR_MARK = ".g"  # <stem>.g<N>: generator N's part of a run over several
 
 # A workload's key as names carry it (httplab/workloads.py; a test checks they agree).
-WORKLOAD_KEY_PATTERN = r"json|(?:delay|blocking)-\d+ms"
+WORKLOAD_KEY_PATTERN = r"json|db|queries-\d+|(?:delay|blocking)-\d+ms"
 _WORKLOAD = rf"(?:-(?P<workload>{WORKLOAD_KEY_PATTERN}))?"
 _STEP_STEM = re.compile(rf"(?P<server>.+?){_WORKLOAD}(?P<cost>-cost)?-q(?P<rate>\d+(?:\.\d+)?)"
                         r"(?:-a(?P<attempt>\d+))?(?:-r(?P<repeat>\d+))?")
@@ -183,6 +183,13 @@ def unmeasured_files(raw_dir: Path, server: str, phase: str, round_number: int,
 def server_log(server: str) -> str:
     """<server>.log, in the raw folder."""
     return f"{server}{LOG_SUFFIX}"
+
+
+def database_log(server: str, round_number: int = 1, rounds: int = 1) -> str:
+    """<server>.database.log (…-r<round>.database.log when repeated), in the raw folder: the
+    whole log of the fresh database that server read."""
+    suffix = f"-r{round_number}" if rounds > 1 else ""
+    return f"{server}{suffix}.database{LOG_SUFFIX}"
 
 
 def run_dir_of(raw_dir: Path) -> Path:

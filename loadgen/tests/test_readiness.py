@@ -82,6 +82,21 @@ def test_a_malformed_blocking_pool_is_no_ready_line(suffix):
     assert parse_startup_line(LINE + suffix) is None
 
 
+@pytest.mark.parametrize("suffix, pools", [
+    (" blocking_pool=200 db_pool=10", (200, 10)),
+    (" blocking_pool=0 db_pool=0", (0, 0)),
+    (" blocking_pool=20", (20, None)),  # lines before the database workloads
+])
+def test_the_ready_line_may_end_with_the_database_pool(suffix, pools):
+    startup = parse_startup_line(LINE + suffix)
+    assert (startup.blocking_pool, startup.db_pool) == pools
+
+
+@pytest.mark.parametrize("suffix", [" blocking_pool=2 db_pool=", " blocking_pool=2 db_pool=x"])
+def test_a_malformed_db_pool_is_no_ready_line(suffix):
+    assert parse_startup_line(LINE + suffix) is None
+
+
 def test_the_blocking_pool_is_read_from_a_line_amid_other_output():
     found = find_startup_line(f"starting\n12:00 INFO {LINE} blocking_pool=10\nrunning\n")
     assert found is not None and found.blocking_pool == 10

@@ -9,10 +9,12 @@ from dataclasses import replace
 
 import pytest
 
+import httplab.running.runner as runner_module
 from httplab.running.backends.base import BackendError, StartedServer, WrkOutcome
+from httplab.running.database.base import DatabaseError, StartedDatabase
 from httplab.results.collect import cells_from_outcomes
 from httplab.manifest import parse_manifest
-from httplab.model import CellStatus
+from httplab.model import CellStatus, DatabaseRecord
 from httplab.running.plan import make_plan
 from httplab.running.progress import Progress
 from httplab.running.resources.probes import UnavailableProbe
@@ -28,6 +30,7 @@ WRK = FIXTURES / "wrk"
 H2LOAD = FIXTURES / "h2load"
 READY = ("httplab-ready framework=X version=1 transport=epoll workers={w} observed_workers={w} "
          "bind=127.0.0.1:{port}")
+POOLS = " blocking_pool=30 db_pool=10"  # a framework's (MANIFEST's) pools; none for a reference
 
 
 class FakeBackend:
@@ -47,14 +50,16 @@ class FakeBackend:
         self.urls: set[str] = set()
 
     @contextmanager
-    def serve(self, manifest, cpus=None, log_path=None):
+    def serve(self, manifest, cpus=None, log_path=None, environment=None):
+        self.environments = getattr(self, "environments", []) + [environment]
         with log_path.open("a") as log:
             log.write("fake server starting\n")
         if self.fail_start:
             raise BackendError("container never became healthy")
         with FakeServer(lambda path: hello_answer(path, server="X")) as server:
             port_manifest = replace(manifest, port=server.port)
-            line = READY.format(w=manifest.expected_workers(), port=server.port)
+            line = READY.format(w=manifest.expected_workers(), port=server.port) + \
+                ("" if manifest.is_reference else POOLS)
             yield StartedServer(port_manifest, parse_startup_line(line), 0.5, pid=None,
                                 log_path=log_path)
 
@@ -173,7 +178,7 @@ def test_a_run_with_no_completed_request_fails_but_keeps_every_count(tmp_path):
 def test_wrk_aims_at_the_manifests_port_and_path_on_loopback(tmp_path):
     backend = FakeBackend()
     outcomes, _ = _run(tmp_path, backend, warmup="1s")
-    port = outcomes[0].record.startup_line.rsplit(":", 1)[1]
+    port = outcomes[0].record.startup_line.removesuffix(POOLS).rsplit(":", 1)[1]
     assert backend.urls == {f"http://127.0.0.1:{port}/"}
 
 
@@ -188,7 +193,7 @@ def test_rounds_rotate_the_servers_so_none_always_runs_first(tmp_path):
 def test_with_fairness_h2load_follows_each_measured_run_at_its_settings(tmp_path):
     backend = FakeBackend()
     outcomes, cells = _run(tmp_path, backend, fairness="1", warmup="1s")
-    port = int(outcomes[0].record.startup_line.rsplit(":", 1)[1])
+    port = int(outcomes[0].record.startup_line.removesuffix(POOLS).rsplit(":", 1)[1])
     assert backend.h2load_calls == [(10, 20, 1, "alpha-t10-c20", port),
                                     (5, 20, 1, "alpha-t5-c20", port)]
     assert [len(cell.fairness) for cell in cells] == [1, 1]
@@ -252,3 +257,85 @@ def test_each_workload_is_warmed_and_measured_and_a_failed_check_skips_only_its_
         "alpha-blocking-7ms-t10-c20.txt", "alpha-t10-c20.txt"]
     assert sorted(p.name for p in (tmp_path / "raw" / "unmeasured").glob("alpha*.txt")) == [
         "alpha-blocking-7ms-warmup.txt", "alpha-warmup.txt"]
+
+
+class FakeDatabase:
+    """A database that 'starts' and stops, answers nothing, and may stop after wrk runs."""
+
+    where = "fake"
+
+    def __init__(self, backend, fail_start: str | None = None, dies_after_wrk_calls=None):
+        self.backend, self.fail_start = backend, fail_start
+        self.dies_after_wrk_calls = dies_after_wrk_calls
+        self.events: list[str] = []
+
+    @contextmanager
+    def serve(self, log_path):
+        self.events.append(f"start {log_path.name}")
+        if self.fail_start:
+            raise DatabaseError(self.fail_start)
+        try:
+            yield StartedDatabase("127.0.0.1", 15432, DatabaseRecord("fake", "PostgreSQL 15.18"))
+        finally:
+            self.events.append("stop")
+
+    def query(self, started, sql):
+        return []
+
+    def exit_status(self, started):
+        dies = self.dies_after_wrk_calls
+        calls = len(self.backend.wrk_calls)
+        return "exited with code 1" if dies is not None and calls >= dies else None
+
+    def resource_probe(self, started):
+        return UnavailableProbe("no database process to sample")
+
+
+def _database_run(tmp_path, monkeypatch, **database):
+    backend = FakeBackend()
+    backend.database = FakeDatabase(backend, **database)
+    checked = []
+    monkeypatch.setattr(runner_module, "verify_database",
+                        lambda host, port, workloads, query, **_: checked.append(
+                            tuple(w.key for w in workloads)) or (CheckResult("GET /db", True,
+                                                                             workload="db"),))
+    known = (_reference_manifest(),
+             parse_manifest("alpha", MANIFEST.replace('workers = "cpus"', "workers = 3")))
+    plan = make_plan(plan_settings("alpha", "10", "20", "1s", ceiling="1",
+                                   workload="plaintext,db"), known, frozenset({0, 1}))
+    outcomes = Runner(backend, plan, tmp_path / "raw", Progress(plan, io.StringIO()),
+                      lambda outcome: None).run()
+    return backend, checked, outcomes, cells_from_outcomes([c for o in outcomes for c in o.cells])
+
+
+def test_a_server_measured_at_db_gets_a_fresh_database_the_reference_none(tmp_path, monkeypatch):
+    backend, checked, outcomes, cells = _database_run(tmp_path, monkeypatch)
+    assert backend.database.events == ["start alpha.database.log", "stop"]
+    assert backend.environments[0] is None  # the reference, without a database
+    assert backend.environments[1]["DB_PORT"] == "15432"
+    assert checked == [("plaintext", "db")]
+    assert [o.database.version if o.database else None for o in outcomes] == \
+        [None, "PostgreSQL 15.18"]
+    assert [(c.server, c.workload.key, c.status) for c in cells] == [
+        ("ref", "plaintext", CellStatus.OK), ("alpha", "plaintext", CellStatus.OK),
+        ("alpha", "db", CellStatus.OK)]
+    assert all(usage.database and usage.database.unavailable == "no database process to sample"
+               for c in cells if c.workload.key == "db" for usage in c.resources)
+
+
+def test_a_database_that_does_not_start_fails_only_its_servers_cells(tmp_path, monkeypatch):
+    backend, checked, _, cells = _database_run(
+        tmp_path, monkeypatch, fail_start="the database did not start: port 15432 is taken")
+    assert checked == [] and backend.database.events == ["start alpha.database.log"]
+    assert [(c.server, c.status) for c in cells] == [
+        ("ref", CellStatus.OK), ("alpha", CellStatus.FAILED), ("alpha", CellStatus.FAILED)]
+    assert cells[1].reason == "the database did not start: port 15432 is taken"
+
+
+def test_a_database_that_stops_fails_the_runs_it_could_not_serve(tmp_path, monkeypatch):
+    # wrk calls: the reference's one, then alpha's plaintext: the database stops after it.
+    _, _, _, cells = _database_run(tmp_path, monkeypatch, dies_after_wrk_calls=2)
+    assert [(c.server, c.workload.key, c.status) for c in cells] == [
+        ("ref", "plaintext", CellStatus.OK), ("alpha", "plaintext", CellStatus.FAILED),
+        ("alpha", "db", CellStatus.FAILED)]
+    assert "the database exited with code 1" in cells[1].reason

@@ -10,7 +10,7 @@ from httplab.checking.http_wire import (Response, WireError, parse_closed_respon
                                         request_bytes)
 from httplab.manifest import parse_manifest
 from httplab.checking.ready_line import parse_startup_line
-from httplab.checking.conformance import (CheckResult, Verification, checks_wait_s,
+from httplab.checking.conformance import (CheckResult, Verification, blocking_pool_problem, checks_wait_s,
                                           http10_problems, main, pipelined_paths,
                                           startup_problems, verify_server,
                                           verify_workloads, workloads_argument)
@@ -146,7 +146,7 @@ def test_malformed_status_line_is_a_wire_error():
 
 # MANIFEST's blocking pool is "10 * cpus": 20 on the 2 CPUs of these rows.
 LINE = ("httplab-ready framework=X version=1 transport=epoll workers={w} observed_workers={o} "
-        "bind=127.0.0.1:8080 blocking_pool=20")
+        "bind=127.0.0.1:8080 blocking_pool=20 db_pool=10")
 
 
 @pytest.mark.parametrize("workers_value, line, cpus, problem", [
@@ -204,12 +204,24 @@ def _with_pool(pool: str | None) -> str:
         "reference 0", "reference absent", "reference not 0"])
 def test_the_ready_lines_blocking_pool_against_the_manifest(manifest_text, suffix, cpus, problem):
     startup = parse_startup_line(BARE_LINE + suffix)
-    assert startup_problems(startup, parse_manifest("x", manifest_text), cpus) == problem
+    assert blocking_pool_problem(startup, parse_manifest("x", manifest_text), cpus) == problem
+
+
+@pytest.mark.parametrize("manifest_text, suffix, problem", [
+    (_with_pool(None), " blocking_pool=20 db_pool=10", ""),
+    (_with_pool(None), " blocking_pool=20 db_pool=4", "db_pool 4, expected 10"),
+    (_with_pool(None), " blocking_pool=20", "no db_pool in the ready line, expected 10"),
+    (REFERENCE, " blocking_pool=0 db_pool=0", ""),
+    (REFERENCE, " blocking_pool=0 db_pool=3", "db_pool 3, expected 0: a reference has no /db"),
+], ids=["same", "other", "missing", "reference 0", "reference not 0"])
+def test_the_ready_lines_db_pool_against_the_manifest(manifest_text, suffix, problem):
+    startup = parse_startup_line(BARE_LINE + suffix)
+    assert startup_problems(startup, parse_manifest("x", manifest_text), 2) == problem
 
 
 def test_under_settings_default_a_worker_pool_follows_the_default_workers():
     manifest = parse_manifest("x", _with_pool('"workers"')).for_setting("default", 3)
-    startup = parse_startup_line(BARE_LINE.replace("16", "6") + " blocking_pool=6")
+    startup = parse_startup_line(BARE_LINE.replace("16", "6") + " blocking_pool=6 db_pool=10")
     assert manifest.blocking_pool_size(3) == 6 and startup_problems(startup, manifest, 3) == ""
 
 

@@ -18,15 +18,30 @@ from tests.test_plan import KNOWN
 
 REPO = TESTS_DIR.parents[1]
 BLOCKING, DELAY, JSON = Workload("blocking", 10), Workload("delay", 10), Workload("json")
+DB, QUERIES = Workload("db"), Workload("queries", queries=20)
 
 
 @pytest.mark.parametrize("text, delay, expected", [
     ("plaintext", "10", (PLAINTEXT,)),
     ("json, blocking,json", "10", (JSON, BLOCKING)),
     ("delay,plaintext", "25", (Workload("delay", 25), PLAINTEXT)),
+    ("db,queries", "10", (DB, QUERIES)),
 ])
 def test_workloads_parse_in_the_order_given_each_once(text, delay, expected):
     assert parse_workloads(text, delay) == expected
+
+
+def test_queries_carries_the_rows_per_request():
+    assert parse_workloads("queries,db", "10", "500") == (Workload("queries", queries=500), DB)
+    assert (QUERIES.key, QUERIES.label, DB.key) == ("queries-20", "queries n=20", "db")
+    assert QUERIES.uses_database and DB.uses_database and not JSON.uses_database
+
+
+@pytest.mark.parametrize("queries", ["0", "501", "ten", "2.5", ""])
+def test_bad_queries_stop_before_any_load(queries):
+    with pytest.raises(PlanError, match="^QUERIES must be a whole number of rows per request "
+                                        f"from 1 to 500 .*got '{queries}'$"):
+        parse_workloads("queries", "10", queries)
 
 
 @pytest.mark.parametrize("text, delay, message", [
@@ -41,19 +56,21 @@ def test_bad_workloads_stop_before_any_load(text, delay, message):
 
 @pytest.mark.parametrize("workload, path", [
     (PLAINTEXT, "/plaintext"), (JSON, "/json"), (DELAY, "/delay?ms=10"),
-    (BLOCKING, "/blocking?ms=10")])
+    (BLOCKING, "/blocking?ms=10"), (DB, "/db"), (QUERIES, "/queries?n=20")])
 def test_each_workload_requests_its_path(workload, path):
     assert request_path(workload, "/plaintext") == path
 
 
 @pytest.mark.parametrize("workload, reference_answers", [
-    (PLAINTEXT, True), (JSON, True), (DELAY, False), (BLOCKING, False)])
-def test_the_reference_has_no_waiting_endpoint(workload, reference_answers):
+    (PLAINTEXT, True), (JSON, True), (DELAY, False), (BLOCKING, False), (DB, False),
+    (QUERIES, False)])
+def test_the_reference_has_no_waiting_or_database_endpoint(workload, reference_answers):
     assert answers(workload, is_reference=True) is reference_answers
     assert answers(workload, is_reference=False)
 
 
-@pytest.mark.parametrize("workload", [JSON, DELAY, BLOCKING, Workload("delay", 10000)])
+@pytest.mark.parametrize("workload", [JSON, DELAY, BLOCKING, Workload("delay", 10000), DB,
+                                      QUERIES, Workload("queries", queries=1)])
 def test_names_carry_every_key_but_plaintexts_and_read_it_back(workload):
     assert re.fullmatch(WORKLOAD_KEY_PATTERN, workload.key)
     stem = RunStem.of_round("armeria@default", 5, 500, 2, 3, workload.key)

@@ -282,10 +282,12 @@ def verify_server(port: int, server_header: str, host: str = "127.0.0.1",
 def verify_workloads(port: int, server_header: str, workloads: Iterable[Workload],
                      host: str = "127.0.0.1", timeout: float = 5.0) -> tuple[CheckResult, ...]:
     """Each workload's own checks, marked with its key (plaintext has none beyond the
-    common ones). Never raises for a bad server."""
+    common ones; db and queries are checked against the database itself, by
+    checking/database.py once it runs). Never raises for a bad server."""
     checker = _Checker(host, port, server_header, timeout)
     return tuple(_run_check(name, step, workload.key) for workload in dict.fromkeys(workloads)
-                 if not workload.is_plaintext for name, step in _workload_steps(checker, workload))
+                 if not (workload.is_plaintext or workload.uses_database)
+                 for name, step in _workload_steps(checker, workload))
 
 
 def _run_check(name: str, step: Callable[[], str], workload: str | None = None) -> CheckResult:
@@ -315,6 +317,7 @@ def startup_problems(startup: StartupInfo | None, manifest: ServerManifest,
         problems.append(f"observed {startup.observed_workers} workers running, "
                         f"configured {startup.workers}")
     problems.append(blocking_pool_problem(startup, manifest, cpus))
+    problems.append(db_pool_problem(startup, manifest))
     return "; ".join(problem for problem in problems if problem)
 
 
@@ -331,6 +334,16 @@ def blocking_pool_problem(startup: StartupInfo, manifest: ServerManifest,
     if said is None:
         return f"no blocking_pool in the ready line, expected {expected}"
     return f"blocking_pool {said}, expected {expected}"
+
+
+def db_pool_problem(startup: StartupInfo, manifest: ServerManifest) -> str:
+    """The ready line's db_pool against the manifest's; the reference's is 0 or absent."""
+    said = startup.db_pool
+    if manifest.is_reference or manifest.db_pool is None:
+        return "" if not said else f"db_pool {said}, expected 0: a reference has no /db"
+    if said is None:
+        return f"no db_pool in the ready line, expected {manifest.db_pool}"
+    return "" if said == manifest.db_pool else f"db_pool {said}, expected {manifest.db_pool}"
 
 
 def verify_started(startup: StartupInfo | None, manifest: ServerManifest, port: int,

@@ -40,7 +40,7 @@ def parse_startup_line(line: str) -> StartupInfo | None:
     body = line.removeprefix(READY_MARKER.strip()).strip()
     pool = _POOLS.search(body)
     if pool is not None:
-        if not pool["value"].isdigit() or not (pool["db"] or "0").isdigit():
+        if not pool["value"].isdigit() or not (pool["db"] is None or pool["db"].isdigit()):
             return None
         body = body[:pool.start()]
     values: dict[str, str] = {}

@@ -19,7 +19,9 @@ from httplab.results.store import new_run_dir, point_latest, read_results, utc_s
 from httplab.running.backends.base import Backend, BackendError
 from httplab.running.hostinfo import collect_host, usable_cpu_set
 from httplab.running.labinfo import lab_commit
-from httplab.running.plan import BenchPlan, make_plan, settings_of
+from httplab.running.database.base import DatabaseError
+from httplab.running.plan import (BenchPlan, make_plan, needs_database, settings_of,
+                                  with_database)
 from httplab.running.preflight import preflight
 from httplab.running.progress import Progress
 from httplab.running.runner import Runner
@@ -57,7 +59,9 @@ def bench(plan: BenchPlan, backend: Backend, results_root: Path, image: Path, re
     progress.announce(backend.name)
     try:
         backend.prepare(plan.servers)
-    except BackendError as error:
+        if needs_database(plan):
+            backend.database.prepare()
+    except (BackendError, DatabaseError) as error:
         say(f"error: {error}")
         return EXIT_FAILED
     stamp, commit = utc_stamp(), lab_commit(repo)
@@ -69,7 +73,8 @@ def bench(plan: BenchPlan, backend: Backend, results_root: Path, image: Path, re
 
     def server_done(outcome: ServerOutcome) -> None:
         outcomes.append(outcome)
-        write_results(assemble(outcomes, settings, host, stamp, commit, engines), run_dir, image)
+        write_results(assemble(outcomes, with_database(settings, outcomes), host, stamp, commit,
+                               engines), run_dir, image)
         point_latest(results_root, run_dir)
 
     try:
@@ -78,3 +83,4 @@ def bench(plan: BenchPlan, backend: Backend, results_root: Path, image: Path, re
         say(f"interrupted; {len(outcomes)} finished server(s) kept in {run_dir}")
         return EXIT_INTERRUPTED
     return finish(read_results(run_dir / RESULTS_JSON), run_dir, image)
+

@@ -27,7 +27,8 @@ from httplab.running.labinfo import lab_commit
 from httplab.running.latency_plan import LatencyPlan, make_latency_plan
 from httplab.running.latency_progress import LatencyProgress
 from httplab.running.latency_runner import URL_SERVER, LatencyRunner, Series
-from httplab.running.plan import settings_of
+from httplab.running.plan import needs_database, settings_of, with_database
+from httplab.running.database.base import DatabaseError
 from httplab.running.preflight import preflight
 from httplab.running.rate_search import RateSpec
 
@@ -69,7 +70,8 @@ class LatencyRun:
         point_latest(self.run_dir.parent, self.run_dir)
 
     def result(self) -> BenchResult:
-        return assemble_latency(self.outcomes, settings_of(self.plan.bench), self.host,
+        return assemble_latency(self.outcomes,
+                                with_database(settings_of(self.plan.bench), self.outcomes), self.host,
                                 self.stamp, self.commit, self.base, self.judge)
 
 
@@ -85,7 +87,9 @@ def latency(plan: LatencyPlan, backend: Backend, results_root: Path, image: Path
     try:
         if not plan.url:
             backend.prepare(plan.bench.servers)
-    except BackendError as error:
+        if not plan.url and needs_database(plan.bench):
+            backend.database.prepare()
+    except (BackendError, DatabaseError) as error:
         say(f"error: {error}")
         return EXIT_FAILED
     run = _new_run(plan, backend, results_root, image, repo)

@@ -61,7 +61,7 @@ class LatencyRunner(Runner):
                 record: ServerRecord, workload: Workload) -> ServerOutcome:
         url = target_url(started.manifest, self.backend.target_address, workload)
         probe = self.backend.resource_probe(started)
-        stopped = lambda: self.backend.exit_status(started)  # noqa: E731
+        stopped = lambda: self.stopped(started)  # noqa: E731
         return ServerOutcome(record, (), self._series(index, record.name, url, probe,
                                                       round_number, stopped, workload))
 

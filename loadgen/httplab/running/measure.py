@@ -7,11 +7,13 @@ import json
 import os
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from httplab.running.backends.base import Backend, StartedServer, WrkOutcome
-from httplab.model import PLAINTEXT, GeneratorOutcome, ResourceUsage, Workload
+from httplab.model import DatabaseUsage, PLAINTEXT, GeneratorOutcome, ResourceUsage, Workload
+from httplab.running.database.base import StartedDatabase
 from httplab.running.resources.parse import HostCpu, SamplingError
 from httplab.running.resources.probes import ResourceProbe, read_host_cpu
 from httplab.running.resources.sampler import DEFAULT_INTERVAL_S, Sampler, busy_cores
@@ -52,9 +54,15 @@ class Measurer:
         return self._run(request, files, sampler=None)
 
     def measured(self, started: StartedServer, request: WrkRequest, repeat: int,
-                 repeats: int, workload: Workload = PLAINTEXT) -> RunOutcome:
+                 repeats: int, workload: Workload = PLAINTEXT,
+                 database: StartedDatabase | None = None) -> RunOutcome:
+        """A measured run, the server sampled throughout, and the database it reads too
+        when there is one."""
         files = self._measured_files(started, request, repeat, repeats, workload)
-        return self._run(request, files, sampler_for(self.backend.resource_probe(started)))
+        database_sampler = None if database is None else \
+            sampler_for(self.backend.database.resource_probe(database))
+        return self._run(request, files, sampler_for(self.backend.resource_probe(started)),
+                         database_sampler)
 
     def _measured_files(self, started: StartedServer, request: WrkRequest, repeat: int,
                         repeats: int, workload: Workload) -> RunFiles:
@@ -76,29 +84,32 @@ class Measurer:
         return FairnessOutcome(_existing(files.h2load), _existing(files.sockets),
                                tool_failure("h2load", outcome))
 
-    def _run(self, request: WrkRequest, files: RunFiles, sampler: Sampler | None) -> RunOutcome:
+    def _run(self, request: WrkRequest, files: RunFiles, sampler: Sampler | None,
+             database_sampler: Sampler | None = None) -> RunOutcome:
         if self.backend.load_generators:
-            return self._spread(request, files, sampler)
+            return self._spread(request, files, sampler, database_sampler)
         text_path, json_path = files.text, files.json
         json_path.unlink(missing_ok=True)
         def run() -> WrkOutcome:
             return self.backend.run_wrk(request, text_path, json_path, self.loadgen_cpus)
 
-        outcome, usage = (run(), None) if sampler is None else sampled_run(run, sampler, "wrk")
+        with database_sampler or nullcontext():
+            outcome, usage = (run(), None) if sampler is None else sampled_run(run, sampler, "wrk")
+        usage = with_database(usage, database_sampler)
         return RunOutcome(text_path, _existing(json_path), write_resources(files, usage),
                           tool_failure("wrk", outcome))
 
-    def _spread(self, request: WrkRequest, files: RunFiles,
-                sampler: Sampler | None) -> RunOutcome:
+    def _spread(self, request: WrkRequest, files: RunFiles, sampler: Sampler | None,
+                database_sampler: Sampler | None = None) -> RunOutcome:
         """wrk on other machines: this machine's CPU says nothing of theirs or the server's,
-        so only the server's own figures are kept."""
+        so only the server's (and the database's) own figures are kept."""
         if sampler is None:
             generators = self.backend.run_spread(request, files.stem, self.loadgen_cpus)
             usage = None
         else:
-            with sampler:
+            with sampler, database_sampler or nullcontext():
                 generators = self.backend.run_spread(request, files.stem, self.loadgen_cpus)
-            usage = sampler.usage()
+            usage = with_database(sampler.usage(), database_sampler)
         resources = write_resources(files, usage)
         if len(generators) == 1:
             only = generators[0]
@@ -107,6 +118,19 @@ class Measurer:
         # Each generator's failure stays its own: collect.py fails the run, naming it.
         return RunOutcome(None, None, resources, None, generators)
 
+
+
+def with_database(usage: ResourceUsage | None,
+                  database_sampler: Sampler | None) -> ResourceUsage | None:
+    """The server's usage with the database's beside it, sampled over the same run."""
+    if usage is None or database_sampler is None:
+        return usage
+    return replace(usage, database=database_usage(database_sampler.usage()))
+
+
+def database_usage(usage: ResourceUsage) -> DatabaseUsage:
+    return DatabaseUsage(usage.cpu_cores, usage.cpu_seconds, usage.memory_peak_bytes,
+                         usage.context_switches, usage.samples, usage.source, usage.unavailable)
 
 
 def sampler_for(probe: ResourceProbe) -> Sampler:

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from httplab.bench_settings import (DEFAULT_CV_THRESHOLD, DEFAULTS, LOOPBACK, PRIMER_CONNECTIONS,
                                     PlanError)
 from httplab.manifest import ServerManifest
-from httplab.model import PLAINTEXT, Settings, Workload
+from httplab.model import PLAINTEXT, ServerOutcome, Settings, Workload
 from httplab.running.engines import Engine, Topology, make_topology, split_load
 from httplab.workloads import answers, parse_workloads, request_path
 
@@ -133,6 +133,12 @@ class BenchPlan:
 
     def phase(self, name: str) -> Phase | None:
         return next((phase for phase in self.phases if phase.name == name), None)
+
+
+def needs_database(plan: BenchPlan) -> bool:
+    """A server of the plan is measured at db or queries: a database is started for it."""
+    return any(workload.uses_database for server in plan.servers
+               for workload in plan.workloads_of(server))
 
 
 def rotated(servers: tuple[ServerManifest, ...], round_number: int) -> tuple[ServerManifest, ...]:
@@ -275,7 +281,7 @@ def make_plan(settings: Mapping[str, str], known: tuple[ServerManifest, ...],
         backend=typed["backend"], cv_threshold=parse_cv_threshold(typed["cv-threshold"]),
         topology=make_topology(typed["server-host"], typed["loadgen-hosts"],
                                typed["target-address"]),
-        workloads=parse_workloads(typed["workload"], typed["delay-ms"]))
+        workloads=parse_workloads(typed["workload"], typed["delay-ms"], typed["queries"]))
     check_topology(plan)
     return plan
 
@@ -354,3 +360,10 @@ def settings_of(plan: BenchPlan) -> Settings:
                     loadgen_hosts=tuple(engine.spec for engine in plan.load_generators),
                     target_address=plan.target_address, fairness=plan.fairness,
                     workloads=plan.workloads)
+
+
+def with_database(settings: Settings, outcomes: list[ServerOutcome]) -> Settings:
+    """The settings with the database as the first server that read one saw it (each
+    server's is started afresh from the same image or binaries)."""
+    database = next((outcome.database for outcome in outcomes if outcome.database), None)
+    return replace(settings, database=database) if database else settings

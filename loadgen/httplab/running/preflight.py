@@ -4,8 +4,10 @@ with the one line the user sees."""
 
 from __future__ import annotations
 
-from httplab.running.backends.base import Backend, check_open_files, ensure_port_free
-from httplab.running.plan import BenchPlan
+from httplab.running.backends.base import (Backend, BackendError, check_open_files,
+                                           ensure_port_free)
+from httplab.running.database.base import DatabaseError
+from httplab.running.plan import BenchPlan, needs_database
 
 
 def preflight(plan: BenchPlan, backend: Backend) -> None:
@@ -17,6 +19,11 @@ def preflight(plan: BenchPlan, backend: Backend) -> None:
         backend.check_fairness_tools()
     check_open_files(max(plan.connections), backend.open_file_limit())
     check_ports_free(plan)
+    if needs_database(plan):
+        try:
+            backend.database.check_available()
+        except DatabaseError as error:
+            raise BackendError(str(error)) from error
 
 
 def check_ports_free(plan: BenchPlan) -> None:

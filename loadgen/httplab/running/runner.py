@@ -7,11 +7,13 @@ output is collect.py's job."""
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
 from httplab.running.backends.base import Backend, BackendError, StartedServer
+from httplab.running.database.base import DatabaseError, StartedDatabase
 from httplab.results.assemble import record_of_manifest
 from httplab.manifest import ServerManifest
 from httplab.model import CellOutcome, ServerOutcome, ServerRecord, Workload
@@ -19,7 +21,8 @@ from httplab.running.measure import Measurer, RunOutcome
 from httplab.running.plan import BenchPlan, Phase, rotated, target_url
 from httplab.running.progress import START_AND_VERIFY_S, Progress
 from httplab.checking.conformance import Verification
-from httplab.run_layout import server_log, unmeasured_dir
+from httplab.checking.database import verify_database
+from httplab.run_layout import database_log, server_log, unmeasured_dir
 from httplab.loadtools.wrk.command import WrkRequest
 
 
@@ -29,6 +32,7 @@ class Runner:
         self.backend, self.plan, self.raw_dir = backend, plan, raw_dir
         self.progress, self.on_server_done = progress, on_server_done
         self.measurer = Measurer(backend, raw_dir, plan.loadgen_cpus)
+        self.database: StartedDatabase | None = None  # the running server's, while it runs
 
     def requests(self, manifest: ServerManifest, workload: Workload) -> list[WrkRequest]:
         plan = self.plan
@@ -63,10 +67,27 @@ class Runner:
             with log_path.open("a") as log:
                 log.write(f"--- httplab: round {round_number} of {self.plan.repeat} ---\n")
         try:
-            with self.backend.serve(manifest, self.plan.server_cpus, log_path) as started:
-                return self._verify_and_measure(index, started, round_number)
-        except BackendError as error:
+            with self._database(index, manifest, round_number) as database, \
+                    self.backend.serve(manifest, self.plan.server_cpus, log_path,
+                                       database.server_environment() if database else None) \
+                    as started:
+                self.database = database
+                return replace(self._verify_and_measure(index, started, round_number),
+                               database=database.record if database else None)
+        except (BackendError, DatabaseError) as error:
             return self._give_up(index, manifest, str(error), round_number)
+        finally:
+            self.database = None
+
+    def _database(self, index: int, manifest: ServerManifest, round_number: int
+                  ) -> AbstractContextManager[StartedDatabase | None]:
+        """A fresh database for a server measured at db or queries, so that no server
+        inherits another's warm cache; none otherwise."""
+        if not any(workload.uses_database for workload in self.plan.workloads_of(manifest)):
+            return nullcontext(None)
+        self.progress.step(index, manifest.key, "starting a fresh database")
+        log_path = self.raw_dir / database_log(manifest.key, round_number, self.plan.repeat)
+        return self.backend.database.serve(log_path)
 
     def _of_rounds(self, round_number: int) -> str:
         return f" (round {round_number} of {self.plan.repeat})" if self.plan.repeat > 1 else ""
@@ -104,11 +125,24 @@ class Runner:
         first = "?" if started.startup_seconds is None else f"{started.startup_seconds:.1f}"
         self.progress.step(index, manifest.key, f"first answer after {first} s, "
                                                  f"verified ({verification.summary()})")
+        verification = self._with_database_checks(started, verification, workloads)
         record = self.record(manifest, started, verification)
         failed = verification.failed_workloads()
         return combined(record, [self._workload(index, started, round_number, record, workload,
                                                 failed.get(workload.key))
                                  for workload in workloads])
+
+    def _with_database_checks(self, started: StartedServer, verification: Verification,
+                              workloads: tuple[Workload, ...]) -> Verification:
+        """The db and queries answers checked against the database itself (rows that exist
+        and match, n clamped, one statement per row), from this machine."""
+        database = self.database
+        if database is None:
+            return verification
+        checks = verify_database(self.backend.target_address, started.manifest.port,
+                                 workloads, lambda sql: self.backend.database.query(database, sql),
+                                 query_error=DatabaseError)
+        return Verification(verification.checks + checks)
 
     def _workload(self, index: int, started: StartedServer, round_number: int,
                   record: ServerRecord, workload: Workload,
@@ -170,15 +204,23 @@ class Runner:
         outcome = self.measurer.unmeasured(started, request, phase.name, round_number,
                                            self.plan.repeat, workload)
         self.progress.spent(phase.duration_s)
-        stopped = self.backend.exit_status(started)
+        stopped = self.stopped(started)
         if stopped:
             return f"{stopped} during the {phase.name}"
         return None if outcome.failure is None else f"{phase.name} failed: {outcome.failure}"
 
+    def stopped(self, started: StartedServer) -> str | None:
+        """How the server, or the database it reads, stopped; None while both run."""
+        stopped = self.backend.exit_status(started)
+        if stopped or self.database is None:
+            return stopped
+        database = self.backend.database.exit_status(self.database)
+        return f"the database {database}" if database else None
+
     def _measured(self, index: int, started: StartedServer, request: WrkRequest,
                   repeat: int, workload: Workload) -> CellOutcome:
         name = started.manifest.key
-        stopped = self.backend.exit_status(started)
+        stopped = self.stopped(started)
         if stopped:
             self.progress.step(index, name, f"not measured: {stopped}")
             return CellOutcome(name, request.threads, request.connections,
@@ -188,9 +230,9 @@ class Runner:
                                         f"-d{request.duration}{self._at(workload)}"
                                         f"{self._of_rounds(repeat)}")
         outcome: RunOutcome = self.measurer.measured(started, request, repeat, self.plan.repeat,
-                                                     workload)
+                                                     workload, self.database)
         self.progress.spent(request.duration_s)
-        stopped = self.backend.exit_status(started)
+        stopped = self.stopped(started)
         failure = outcome.failure or (f"{stopped} during this run" if stopped else None)
         for problem in [failure] + [g.failure for g in outcome.generators]:
             if problem:
