@@ -37,11 +37,24 @@ final class HelloResponses {
      */
     static void json(HttpServerResponse response) {
         Hello.Message message = Hello.Message.hello();
-        Buffer body = new JsonObject().put("message", message.message()).toBuffer();
+        json(response, new JsonObject().put("message", message.message()).toBuffer());
+    }
+
+    /** 200 with an encoded JSON body: /json's, and the rows of /db and /queries. */
+    static void json(HttpServerResponse response, Buffer body) {
         commonHeaders(response)
                 .add(HttpHeaders.CONTENT_TYPE, JSON_CONTENT_TYPE)
                 .add(HttpHeaders.CONTENT_LENGTH, String.valueOf(body.length()));
         response.end(body);
+    }
+
+    /** A short text/plain answer, such as /db's 503 without a database. */
+    static void text(HttpServerResponse response, int status, String text) {
+        Buffer body = Buffer.buffer(text);
+        commonHeaders(response)
+                .add(HttpHeaders.CONTENT_TYPE, CONTENT_TYPE)
+                .add(HttpHeaders.CONTENT_LENGTH, String.valueOf(body.length()));
+        response.setStatusCode(status).end(body);
     }
 
     static void notAllowed(HttpServerResponse response) {

@@ -17,10 +17,13 @@ import io.vertx.core.http.HttpServerResponse;
 final class HelloVerticle extends VerticleBase {
     private final String host;
     private final int port;
+    private final WorldQueries worlds;
 
-    HelloVerticle(String host, int port) {
+    /** worlds: the shared database client, or null without a database. */
+    HelloVerticle(String host, int port, WorldQueries worlds) {
         this.host = host;
         this.port = port;
+        this.worlds = worlds;
     }
 
     @Override
@@ -40,6 +43,8 @@ final class HelloVerticle extends VerticleBase {
             HelloResponses.hello(response);
         } else if (Hello.JSON_PATH.equals(path)) {
             HelloResponses.json(response);
+        } else if (Hello.DB_PATH.equals(path) || Hello.QUERIES_PATH.equals(path)) {
+            Queries.answer(worlds, request, Hello.QUERIES_PATH.equals(path));
         } else {
             startWait(request, path);
         }
@@ -47,7 +52,8 @@ final class HelloVerticle extends VerticleBase {
 
     private static boolean isKnownPath(String path) {
         return Hello.isHelloPath(path) || Hello.JSON_PATH.equals(path)
-                || Hello.DELAY_PATH.equals(path) || Hello.BLOCKING_PATH.equals(path);
+                || Hello.DELAY_PATH.equals(path) || Hello.BLOCKING_PATH.equals(path)
+                || Hello.DB_PATH.equals(path) || Hello.QUERIES_PATH.equals(path);
     }
 
     /** /delay and /blocking: 400 at once for a bad ms, else the answer after the wait. */

@@ -1,5 +1,6 @@
 package httplab.vertx;
 
+import httplab.server.DatabaseSettings;
 import httplab.server.Launcher;
 import httplab.server.ServerConfig;
 import httplab.server.StartupLine;
@@ -36,13 +37,14 @@ public final class VertxServer {
         VertxOptions options = new VertxOptions().setEventLoopPoolSize(config.workers());
         Vertx vertx = Vertx.builder().with(options).withTransport(transport).build();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> shutDown(vertx), "vertx-shutdown"));
+        WorldQueries worlds = WorldQueries.open(vertx, DatabaseSettings.fromEnvironment(config));
         DeploymentOptions deployment = new DeploymentOptions().setInstances(config.workers());
         await(vertx.deployVerticle(
-                () -> new HelloVerticle(config.bindAddress(), config.port()), deployment));
+                () -> new HelloVerticle(config.bindAddress(), config.port(), worlds), deployment));
         startEveryLoop((VertxInternal) vertx);
         StartupLine.print(FRAMEWORK, VertxInternal.version(), transport.name(), config.workers(),
                 StartupLine.countLiveThreads(EVENT_LOOP_THREAD_PREFIX), config.endpoint(),
-                options.getWorkerPoolSize(), config.dbPool());
+                options.getWorkerPoolSize(), worlds == null ? config.dbPool() : worlds.maxSize());
     }
 
     /** Event loop threads start on their first task; run one on each so they can be counted. */
