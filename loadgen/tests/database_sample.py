@@ -88,7 +88,7 @@ def _cells() -> tuple[Cell, ...]:
         _cell("netty", QUERIES_20, (1480.0, 1510.0), (0.25, 1.50, 0.05, 1.82)),
         _cell("undertow", QUERIES_20, (1120.0, 1150.0), (0.08, 1.88, 0.02, 1.99)),
         replace(failed, status=CellStatus.FAILED,
-                reason="round 2: the database stopped during the run (see raw/database.log)"),
+                reason="round 2: the database exited with code 1 during this run"),
     )
 
 
@@ -100,7 +100,7 @@ def database_sample_result() -> BenchResult:
                             "docker", version="PostgreSQL 15.14 (Debian 15.14-1.pgdg120+1) on "
                             "x86_64-pc-linux-gnu, compiled by gcc (Debian 12.2.0-14) 12.2.0, 64-bit",
                             max_connections=100, shared_buffers="128MB",
-                            image="postgres:15.14-bookworm", log_file="raw/database.log"))
+                            image="postgres:15.14-bookworm", log_file="raw/<server>.database.log"))
     host = HostInfo(hostname="lab-vm", cpu_model="Test CPU @ 2.60GHz", cores=2,
                     memory_bytes=8 * 2**30, kernel="6.1.0", os="Linux")
     return with_warnings(BenchResult(

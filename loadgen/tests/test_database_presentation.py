@@ -110,10 +110,10 @@ def test_the_warnings_say_the_database_not_the_framework_set_the_figure():
     (DatabaseRecord("docker", version="PostgreSQL 15.14 (Debian 15.14-1.pgdg120+1) on "
                     "x86_64-pc-linux-gnu, compiled by gcc", max_connections=100,
                     shared_buffers="128MB", image="postgres:15.14-bookworm",
-                    log_file="raw/database.log"),
+                    log_file="raw/<server>.database.log"),
      "database PostgreSQL 15.14 (Debian 15.14-1.pgdg120+1) (max_connections 100, "
      "shared_buffers 128MB), docker image postgres:15.14-bookworm, started afresh for each "
-     "server, its log raw/database.log"),
+     "server, each one's log raw/<server>.database.log"),
     (DatabaseRecord("local", version="PostgreSQL 15.14", binaries="/usr/lib/postgresql/15/bin"),
      "database PostgreSQL 15.14, local binaries /usr/lib/postgresql/15/bin, started afresh "
      "for each server"),

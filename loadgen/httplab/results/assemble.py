@@ -18,7 +18,8 @@ def record_of_manifest(manifest: ServerManifest) -> ServerRecord:
     return ServerRecord(name=manifest.key, label=manifest.label, framework=manifest.framework,
                         version=manifest.version, worker_setting=manifest.worker_setting,
                         transport=manifest.transport, role=manifest.role,
-                        setting=manifest.setting, blocking_pool_kind=manifest.blocking_pool_kind)
+                        setting=manifest.setting, blocking_pool_kind=manifest.blocking_pool_kind,
+                        db_driver=manifest.db_driver)
 
 
 def first_record_per_server(outcomes: list[ServerOutcome]) -> tuple[ServerRecord, ...]:

@@ -12,6 +12,7 @@ from httplab.bench_settings import (DEFAULT_CV_THRESHOLD, DEFAULTS, LOOPBACK, PR
                                     PlanError)
 from httplab.manifest import ServerManifest
 from httplab.model import PLAINTEXT, ServerOutcome, Settings, Workload
+from httplab.run_layout import RAW, database_log
 from httplab.running.engines import Engine, Topology, make_topology, split_load
 from httplab.workloads import answers, parse_workloads, request_path
 
@@ -362,8 +363,14 @@ def settings_of(plan: BenchPlan) -> Settings:
                     workloads=plan.workloads)
 
 
+SERVER_PLACEHOLDER = "<server>"
+
+
 def with_database(settings: Settings, outcomes: list[ServerOutcome]) -> Settings:
     """The settings with the database as the first server that read one saw it (each
-    server's is started afresh from the same image or binaries)."""
+    server's is started afresh from the same image or binaries, its log its own)."""
     database = next((outcome.database for outcome in outcomes if outcome.database), None)
-    return replace(settings, database=database) if database else settings
+    if database is None:
+        return settings
+    log_files = f"{RAW}/{database_log(SERVER_PLACEHOLDER)}"
+    return replace(settings, database=replace(database, log_file=log_files))

@@ -16,7 +16,7 @@ from httplab.running.backends.base import Backend, BackendError, StartedServer
 from httplab.running.database.base import DatabaseError, StartedDatabase
 from httplab.results.assemble import record_of_manifest
 from httplab.manifest import ServerManifest
-from httplab.model import CellOutcome, ServerOutcome, ServerRecord, Workload
+from httplab.model import CellOutcome, DatabaseRecord, ServerOutcome, ServerRecord, Workload
 from httplab.running.measure import Measurer, RunOutcome
 from httplab.running.plan import BenchPlan, Phase, rotated, target_url
 from httplab.running.progress import START_AND_VERIFY_S, Progress
@@ -73,11 +73,19 @@ class Runner:
                     as started:
                 self.database = database
                 return replace(self._verify_and_measure(index, started, round_number),
-                               database=database.record if database else None)
+                               database=self._database_record(manifest, round_number))
         except (BackendError, DatabaseError) as error:
             return self._give_up(index, manifest, str(error), round_number)
         finally:
             self.database = None
+
+    def _database_record(self, manifest: ServerManifest, round_number: int
+                         ) -> DatabaseRecord | None:
+        """The running database as it described itself, with its log in the run."""
+        if self.database is None:
+            return None
+        log = database_log(manifest.key, round_number, self.plan.repeat)
+        return replace(self.database.record, log_file=f"{self.raw_dir.name}/{log}")
 
     def _database(self, index: int, manifest: ServerManifest, round_number: int
                   ) -> AbstractContextManager[StartedDatabase | None]:
@@ -186,6 +194,7 @@ class Runner:
         return replace(
             record, transport=startup.transport if startup else record.transport,
             blocking_pool=(startup.blocking_pool or None) if startup else None,
+            db_pool=(startup.db_pool or None) if startup else None,
             startup_line=startup.line if startup else None,
             verification=verification.summary() if verification else None,
             image_size_bytes=started.image_size_bytes, java_version=started.java_version,
@@ -215,7 +224,8 @@ class Runner:
         if stopped or self.database is None:
             return stopped
         database = self.backend.database.exit_status(self.database)
-        return f"the database {database}" if database else None
+        log = self.database.log_path.name if self.database.log_path else "its log"
+        return f"the database {database} (see {self.raw_dir.name}/{log})" if database else None
 
     def _measured(self, index: int, started: StartedServer, request: WrkRequest,
                   repeat: int, workload: Workload) -> CellOutcome:

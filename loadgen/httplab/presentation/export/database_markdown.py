@@ -73,7 +73,7 @@ def _pool_rows(result: BenchResult) -> list[tuple[str, ...]]:
 def describe_database(database: DatabaseRecord) -> str:
     """The run line's part: "database PostgreSQL 15.14 (Debian 15.14-1.pgdg120+1)
     (max_connections 100, shared_buffers 128MB), docker image postgres:15.14, started
-    afresh for each server, its log raw/database.log"."""
+    afresh for each server, each one's log raw/<server>.database.log"."""
     version = (database.version or "PostgreSQL, version unknown").split(" on ")[0]
     settings = ", ".join(f"{name} {value}" for name, value in
                          (("max_connections", database.max_connections),
@@ -82,7 +82,7 @@ def describe_database(database: DatabaseRecord) -> str:
              else f"{database.where} binaries {database.binaries or 'unknown'}")
     text = f"database {version}" + (f" ({settings})" if settings else "")
     text += f", {where}, started afresh for each server"
-    return text + (f", its log {database.log_file}" if database.log_file else "")
+    return text + (f", each one's log {database.log_file}" if database.log_file else "")
 
 
 def _cores(value: float | None) -> str:
