@@ -7,6 +7,7 @@ import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.Server;
 import httplab.server.DatabaseSettings;
 import httplab.server.Hello;
+import httplab.server.JdbcWorlds;
 import httplab.server.Launcher;
 import httplab.server.ServerConfig;
 import httplab.server.StartupLine;
@@ -39,7 +40,7 @@ public final class ArmeriaServer {
     private static void start() throws Exception {
         ServerConfig config = ServerConfig.fromEnvironment();
         EventLoopGroup workers = EventLoopGroups.newEventLoopGroup(config.workers());
-        WorldStore store = WorldStore.open(DatabaseSettings.fromEnvironment(config));
+        JdbcWorlds store = JdbcWorlds.open(DatabaseSettings.fromEnvironment(config));
         Server server = buildServer(config, workers, store);
         Runtime.getRuntime().addShutdownHook(
                 new Thread(() -> shutDown(server, workers, store), "armeria-shutdown"));
@@ -51,7 +52,7 @@ public final class ArmeriaServer {
     }
 
     /** The worker group is ours to close: Netty's default 2 s quiet period would delay exit. */
-    private static Server buildServer(ServerConfig config, EventLoopGroup workers, WorldStore store) {
+    private static Server buildServer(ServerConfig config, EventLoopGroup workers, JdbcWorlds store) {
         HttpService hello = (ctx, request) -> HelloResponses.HELLO.toHttpResponse();
         return Server.builder()
                 .http(new InetSocketAddress(config.bindAddress(), config.port()))
@@ -79,7 +80,7 @@ public final class ArmeriaServer {
      * Bounded, so SIGTERM always ends the process: stopping takes about 2 s because Armeria
      * closes its acceptor group with Netty's default quiet period, which it does not expose.
      */
-    private static void shutDown(Server server, EventLoopGroup workers, WorldStore store) {
+    private static void shutDown(Server server, EventLoopGroup workers, JdbcWorlds store) {
         try {
             server.stop().get(SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {

@@ -12,6 +12,7 @@ import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.ServiceRequestContext;
 import httplab.server.DatabaseSettings;
 import httplab.server.Hello;
+import httplab.server.JdbcWorlds;
 import httplab.server.QueryCount;
 import httplab.server.World;
 import java.nio.charset.StandardCharsets;
@@ -41,11 +42,11 @@ final class DatabaseService implements HttpService {
                     .build(),
             HttpData.wrap(DatabaseSettings.NOT_CONFIGURED.getBytes(StandardCharsets.UTF_8)));
 
-    private final WorldStore store;
+    private final JdbcWorlds store;
     private final boolean list;
 
     /** store is null without a database (503); list: /queries' array rather than /db's object. */
-    DatabaseService(WorldStore store, boolean list) {
+    DatabaseService(JdbcWorlds store, boolean list) {
         this.store = store;
         this.list = list;
     }

@@ -1,6 +1,7 @@
 package httplab.netty;
 
 import httplab.server.DatabaseSettings;
+import httplab.server.JdbcWorlds;
 import httplab.server.World;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -24,10 +25,10 @@ import org.slf4j.LoggerFactory;
 @ChannelHandler.Sharable
 final class DatabaseHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseHandler.class);
-    private final WorldStore store;
+    private final JdbcWorlds store;
 
     /** store is null without a database: then every query is answered 503. */
-    DatabaseHandler(WorldStore store) {
+    DatabaseHandler(JdbcWorlds store) {
         this.store = store;
     }
 

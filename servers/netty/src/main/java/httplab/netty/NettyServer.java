@@ -2,6 +2,7 @@ package httplab.netty;
 
 import httplab.server.ConfigException;
 import httplab.server.DatabaseSettings;
+import httplab.server.JdbcWorlds;
 import httplab.server.Launcher;
 import httplab.server.ServerConfig;
 import httplab.server.StartupLine;
@@ -48,7 +49,7 @@ public final class NettyServer {
         EventLoopGroup bossGroup = transport.newGroup(1, "netty-boss");
         EventLoopGroup workerGroup = transport.newGroup(config.workers(), WORKER_THREAD_PREFIX);
         DefaultEventExecutorGroup blockingGroup = newBlockingGroup(config.blockingPool());
-        WorldStore store = WorldStore.open(DatabaseSettings.fromEnvironment(config));
+        JdbcWorlds store = JdbcWorlds.open(DatabaseSettings.fromEnvironment(config));
         Runtime.getRuntime().addShutdownHook(new Thread(
                 () -> shutDown(store, bossGroup, workerGroup, blockingGroup), "netty-shutdown"));
         DatabaseHandler database = new DatabaseHandler(store);
@@ -115,7 +116,7 @@ public final class NettyServer {
         return version == null ? "unknown" : version.artifactVersion();
     }
 
-    private static void shutDown(WorldStore store, EventExecutorGroup... groups) {
+    private static void shutDown(JdbcWorlds store, EventExecutorGroup... groups) {
         for (EventExecutorGroup group : groups) {
             group.shutdownGracefully(QUIET_PERIOD_MILLIS, SHUTDOWN_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
         }

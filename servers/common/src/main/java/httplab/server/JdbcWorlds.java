@@ -1,9 +1,7 @@
-package httplab.armeria;
+package httplab.server;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import httplab.server.DatabaseSettings;
-import httplab.server.World;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -12,21 +10,23 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The world table through JDBC: a HikariCP pool of PostgreSQL JDBC connections. Armeria has
- * no database client, and JDBC blocks the calling thread, so only DatabaseService's tasks on
- * the blocking task executor call it. HikariCP: the common JDBC pool, whose defaults the lab
- * keeps but for the size, set from the manifest's db_pool (its default maximumPoolSize, 10:
- * https://github.com/brettwooldridge/HikariCP#gear-configuration-knobs-baby).
+ * The world table through JDBC: a HikariCP pool of PostgreSQL JDBC connections, for the
+ * servers whose framework has no database client of its own (Netty, Armeria). JDBC blocks
+ * the calling thread, so each server calls it only from its blocking pool. HikariCP: the
+ * common JDBC pool, whose defaults the lab keeps but for the size, set from the manifest's
+ * db_pool (its default maximumPoolSize, 10:
+ * https://github.com/brettwooldridge/HikariCP#gear-configuration-knobs-baby). A server that
+ * uses this class depends on HikariCP and the PostgreSQL driver itself (optional here).
  */
-final class WorldStore implements AutoCloseable {
+public final class JdbcWorlds implements AutoCloseable {
     private final HikariDataSource dataSource;
 
-    private WorldStore(HikariDataSource dataSource) {
+    private JdbcWorlds(HikariDataSource dataSource) {
         this.dataSource = dataSource;
     }
 
     /** A pool of settings.poolSize() connections, or null without a database (no settings). */
-    static WorldStore open(DatabaseSettings settings) {
+    public static JdbcWorlds open(DatabaseSettings settings) {
         if (settings == null) {
             return null;
         }
@@ -39,16 +39,16 @@ final class WorldStore implements AutoCloseable {
         // -1: start without a connection; the pool connects in the background, so the server
         // is ready even while the database is not.
         config.setInitializationFailTimeout(-1);
-        return new WorldStore(new HikariDataSource(config));
+        return new JdbcWorlds(new HikariDataSource(config));
     }
 
     /** The pool's size as HikariCP holds it: the ready line's db_pool. */
-    int maximumPoolSize() {
+    public int maximumPoolSize() {
         return dataSource.getMaximumPoolSize();
     }
 
     /** count random rows, one statement each, on one connection borrowed for the request. */
-    List<World> randomWorlds(int count) throws SQLException {
+    public List<World> randomWorlds(int count) throws SQLException {
         List<World> worlds = new ArrayList<>(count);
         try (Connection connection = dataSource.getConnection();
              PreparedStatement select = connection.prepareStatement(World.SELECT_JDBC)) {
