@@ -129,11 +129,11 @@ class Runner:
         if not verification.passed:
             reason = f"verification failed: {verification.summary()}"
             return self._give_up(index, manifest, reason, round_number, started, verification)
+        verification = self._with_database_checks(started, verification, workloads)
         self.progress.spent(START_AND_VERIFY_S)
         first = "?" if started.startup_seconds is None else f"{started.startup_seconds:.1f}"
         self.progress.step(index, manifest.key, f"first answer after {first} s, "
                                                  f"verified ({verification.summary()})")
-        verification = self._with_database_checks(started, verification, workloads)
         record = self.record(manifest, started, verification)
         failed = verification.failed_workloads()
         return combined(record, [self._workload(index, started, round_number, record, workload,
