@@ -256,19 +256,27 @@ _BLOCKING_MEANING = {
 }
 
 
+def _framework_keys(data: dict, source: str, meanings: dict[str, str], lacks: str) -> bool:
+    """Keys a framework must give and the reference must not (it lacks the endpoints they
+    are for): False for the reference (which gives none of them), True for a framework
+    (which gives them all); else ManifestError naming the first key amiss."""
+    if data.get("role") == ROLE_REFERENCE:
+        given = [key for key in meanings if key in data]
+        if given:
+            raise ManifestError(f"{source}: {given[0]}: not for a reference, which has no "
+                                f"{lacks}")
+        return False
+    for key, meaning in meanings.items():
+        if key not in data:
+            raise ManifestError(f"{source}: {key}: missing ({meaning})")
+    return True
+
+
 def _blocking_pool(data: dict, source: str) -> dict[str, str]:
     """The blocking pool and the endpoints' sources: each required of a framework, refused
     of the reference, which has no /blocking."""
-    keys = (BLOCKING_POOL, *_BLOCKING_TEXT)
-    if data.get("role") == ROLE_REFERENCE:
-        given = [key for key in keys if key in data]
-        if given:
-            raise ManifestError(f"{source}: {given[0]}: not for a reference, which has no "
-                                f"/delay or /blocking endpoint")
+    if not _framework_keys(data, source, _BLOCKING_MEANING, "/delay or /blocking endpoint"):
         return {}
-    for key in keys:
-        if key not in data:
-            raise ManifestError(f"{source}: {key}: missing ({_BLOCKING_MEANING[key]})")
     texts = {key: _required_text(data, key, source) for key in _BLOCKING_TEXT}
     prefix = texts["blocking_thread_prefix"]
     if len(prefix) > THREAD_NAME_LIMIT:
@@ -298,16 +306,8 @@ _DB_MEANING = {
 
 def _db_pool(data: dict, source: str) -> dict[str, object]:
     """The database pool: required of a framework, refused of the reference (no /db)."""
-    keys = (DB_POOL, *_DB_TEXT)
-    if data.get("role") == ROLE_REFERENCE:
-        given = [key for key in keys if key in data]
-        if given:
-            raise ManifestError(f"{source}: {given[0]}: not for a reference, which has no "
-                                f"/db or /queries endpoint")
+    if not _framework_keys(data, source, _DB_MEANING, "/db or /queries endpoint"):
         return {}
-    for key in keys:
-        if key not in data:
-            raise ManifestError(f"{source}: {key}: missing ({_DB_MEANING[key]})")
     size = data[DB_POOL]
     if not _is_integer(size) or size < 1:
         raise ManifestError(f"{source}: {DB_POOL}: {size!r} is not {_DB_MEANING[DB_POOL]}")
