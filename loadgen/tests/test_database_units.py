@@ -181,3 +181,12 @@ def test_the_last_log_line_names_the_failure(tmp_path):
     log.write_text("initdb ...\nFATAL:  could not bind IPv4 address\n\n")
     assert last_log_line(log) == "FATAL:  could not bind IPv4 address"
     assert last_log_line(tmp_path / "none.log") == "no log"
+
+
+def test_the_official_image_named_in_code_is_the_dockerfiles_default():
+    from httplab.running.database.docker import OFFICIAL_IMAGE
+    from tests.conftest import TESTS_DIR
+
+    dockerfile = (TESTS_DIR.parents[1] / "database" / "Dockerfile").read_text()
+    assert f"FROM ${{DATABASE_IMAGE:-{OFFICIAL_IMAGE}}}" in dockerfile
+    assert "postgres:15-" in OFFICIAL_IMAGE  # the major of Debian 12's postgresql-15
