@@ -10,14 +10,15 @@ import shutil
 from httplab.commands.latency import latency
 from httplab.model import StepPurpose, StepVerdict
 from httplab.results.store import read_results
-from httplab.run_layout import LATEST, RESULTS_JSON
+from httplab.run_layout import LATEST, RESULTS_JSON, parse_step_name
 from httplab.running.backends.base import WrkOutcome
 from httplab.running.latency_plan import make_latency_plan
 from httplab.running.resources.probes import UnavailableProbe
 
 from tests.conftest import FIXTURES
 from tests.test_plan import KNOWN
-from tests.test_runner import FakeBackend
+import httplab.running.runner as runner_module
+from tests.test_runner import FakeBackend, FakeDatabase
 
 OHA = FIXTURES / "oha"
 MANIFEST = KNOWN[0]
@@ -49,7 +50,7 @@ class FakeOhaBackend(FakeBackend):
         return UnavailableProbe("no process to sample")
 
     def run_oha(self, request, json_path, cpus=None):
-        server = json_path.name.split("-q")[0].removesuffix("-cost")
+        server = parse_step_name(json_path.name).server
         self.oha_calls.append((server, request.rate_per_s, json_path.parent.name))
         self.durations.append((json_path.parent.name, json_path.name, request.duration_s))
         held = request.rate_per_s <= self.capacity[server]
@@ -116,3 +117,18 @@ def test_the_cost_pass_warms_at_the_common_rate_as_long_as_the_warm_up(tmp_path)
                   if where == "unmeasured"}
     assert {seconds for name, seconds in unmeasured if "-cost-" in name} == {3}
     assert {seconds for name, seconds in unmeasured if "-cost-" not in name} == {1}
+
+
+def test_a_latency_run_at_db_reads_a_fresh_database_sampled_beside_each_step(tmp_path,
+                                                                             monkeypatch):
+    backend = FakeOhaBackend({MANIFEST.key: 3000.0})
+    backend.database = FakeDatabase(backend)
+    monkeypatch.setattr(runner_module, "verify_database", lambda *arguments, **options: ())
+    code, result = _run(tmp_path, backend, workload="db", rates="1000")
+    assert code == 0 and backend.database.events[::2] == \
+        [f"start {MANIFEST.key}.database.log"] * 2  # the list, then the cost pass
+    steps = result.latency.steps
+    assert steps and all(step.workload.key == "db" for step in steps)
+    assert all(step.resources.database.unavailable == "no database process to sample"
+               for step in steps)
+    assert result.settings.database.version == "PostgreSQL 15.18"

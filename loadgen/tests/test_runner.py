@@ -279,6 +279,12 @@ class FakeDatabase:
         finally:
             self.events.append("stop")
 
+    def check_available(self):
+        pass
+
+    def prepare(self):
+        pass
+
     def query(self, started, sql):
         return []
 

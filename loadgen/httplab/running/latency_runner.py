@@ -65,6 +65,12 @@ class LatencyRunner(Runner):
         return ServerOutcome(record, (), self._series(index, record.name, url, probe,
                                                       round_number, stopped, workload))
 
+    def _database_probe(self) -> ResourceProbe | None:
+        """The database the server reads, sampled beside it; None without one."""
+        if self.database is None:
+            return None
+        return self.backend.database.resource_probe(self.database)
+
     def failed_outcome(self, record: ServerRecord, reason: str, round_number: int,
                        workload: Workload) -> ServerOutcome:
         rate = next_rate(self.series.rates, ()) or 0.0  # the step it would have run first
@@ -132,7 +138,7 @@ class LatencyRunner(Runner):
                 self.progress.step(index, server, f"warm-up at this rate: {failure}")
         request = OhaRequest(rate, self.plan.duration_s, connections, url)
         outcome = self.steps.measure(server, request, purpose, round_number, rounds, at.probe,
-                                     attempt, workload)
+                                     attempt, workload, self._database_probe())
         self.progress.spent(warmup_s + self.plan.duration_s)
         if outcome.failure:
             self.progress.step(index, server, outcome.failure)

@@ -3,13 +3,15 @@ server's CPU and memory sampled while it measures (as measure.py does for wrk)."
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from pathlib import Path
 
 from httplab.loadtools.oha.command import OhaRequest
 from httplab.model import PLAINTEXT, StepOutcome, StepPurpose, Workload
 from httplab.run_layout import step_files, step_stem
 from httplab.running.backends.base import Backend, WrkOutcome
-from httplab.running.measure import sampled_run, sampler_for, tool_failure, write_resources
+from httplab.running.measure import (sampled_run, sampler_for, tool_failure, with_database,
+                                     write_resources)
 from httplab.running.resources.probes import ResourceProbe
 
 TOOL = "oha"
@@ -30,7 +32,10 @@ class StepMeasurer:
 
     def measure(self, server: str, request: OhaRequest, purpose: StepPurpose,
                 round_number: int, rounds: int, probe: ResourceProbe,
-                attempt: int = 1, workload: Workload = PLAINTEXT) -> StepOutcome:
+                attempt: int = 1, workload: Workload = PLAINTEXT,
+                database_probe: ResourceProbe | None = None) -> StepOutcome:
+        """One fixed-rate step, the server sampled throughout, and the database it reads
+        too when there is one."""
         stem = step_stem(server, request.rate_per_s, purpose is StepPurpose.COST,
                          round_number, rounds, attempt, workload.key)
         files = step_files(self.raw_dir, stem)
@@ -39,7 +44,10 @@ class StepMeasurer:
         def run() -> WrkOutcome:
             return self.backend.run_oha(request, files.oha, self.loadgen_cpus)
 
-        outcome, usage = sampled_run(run, sampler_for(probe), TOOL)
+        database_sampler = None if database_probe is None else sampler_for(database_probe)
+        with database_sampler or nullcontext():
+            outcome, usage = sampled_run(run, sampler_for(probe), TOOL)
+        usage = with_database(usage, database_sampler)
         return StepOutcome(server, request.rate_per_s, request.connections, purpose,
                            files.oha if files.oha.exists() else None,
                            write_resources(files, usage), tool_failure(TOOL, outcome),
