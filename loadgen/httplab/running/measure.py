@@ -93,9 +93,8 @@ class Measurer:
         def run() -> WrkOutcome:
             return self.backend.run_wrk(request, text_path, json_path, self.loadgen_cpus)
 
-        with database_sampler or nullcontext():
-            outcome, usage = (run(), None) if sampler is None else sampled_run(run, sampler, "wrk")
-        usage = with_database(usage, database_sampler)
+        outcome, usage = (run(), None) if sampler is None else \
+            sampled_run(run, sampler, "wrk", database_sampler)
         return RunOutcome(text_path, _existing(json_path), write_resources(files, usage),
                           tool_failure("wrk", outcome))
 
@@ -120,10 +119,9 @@ class Measurer:
 
 
 
-def with_database(usage: ResourceUsage | None,
-                  database_sampler: Sampler | None) -> ResourceUsage | None:
+def with_database(usage: ResourceUsage, database_sampler: Sampler | None) -> ResourceUsage:
     """The server's usage with the database's beside it, sampled over the same run."""
-    if usage is None or database_sampler is None:
+    if database_sampler is None:
         return usage
     return replace(usage, database=database_usage(database_sampler.usage()))
 
@@ -137,18 +135,19 @@ def sampler_for(probe: ResourceProbe) -> Sampler:
     return Sampler(probe, getattr(probe, "interval_s", DEFAULT_INTERVAL_S))
 
 
-def sampled_run(run: Callable[[], WrkOutcome], sampler: Sampler,
-                tool: str) -> tuple[WrkOutcome, ResourceUsage]:
-    """A measured run of a load tool: the server sampled throughout, the host's CPU read
-    around it, the tool's own CPU beside them."""
+def sampled_run(run: Callable[[], WrkOutcome], sampler: Sampler, tool: str,
+                database_sampler: Sampler | None = None) -> tuple[WrkOutcome, ResourceUsage]:
+    """A measured run of a load tool: the server (and the database it reads, given its
+    sampler) sampled throughout, the host's CPU read around it, the tool's own CPU beside
+    them."""
     host_before, started_at = host_cpu(), time.monotonic()
-    with sampler:
+    with sampler, database_sampler or nullcontext():
         outcome = run()
     wall_s, host_after = time.monotonic() - started_at, host_cpu()
     host_busy = (busy_cores(host_before, host_after, wall_s, TICKS_PER_SECOND)
                  if host_before and host_after else None)
-    return outcome, with_load_figures(sampler.usage(), outcome.cpu_seconds, wall_s, host_busy,
-                                      tool)
+    usage = with_database(sampler.usage(), database_sampler)
+    return outcome, with_load_figures(usage, outcome.cpu_seconds, wall_s, host_busy, tool)
 
 
 def tool_failure(tool: str, outcome: WrkOutcome) -> str | None:

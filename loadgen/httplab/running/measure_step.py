@@ -3,15 +3,13 @@ server's CPU and memory sampled while it measures (as measure.py does for wrk)."
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from pathlib import Path
 
 from httplab.loadtools.oha.command import OhaRequest
 from httplab.model import PLAINTEXT, StepOutcome, StepPurpose, Workload
 from httplab.run_layout import step_files, step_stem
 from httplab.running.backends.base import Backend, WrkOutcome
-from httplab.running.measure import (sampled_run, sampler_for, tool_failure, with_database,
-                                     write_resources)
+from httplab.running.measure import sampled_run, sampler_for, tool_failure, write_resources
 from httplab.running.resources.probes import ResourceProbe
 
 TOOL = "oha"
@@ -45,9 +43,7 @@ class StepMeasurer:
             return self.backend.run_oha(request, files.oha, self.loadgen_cpus)
 
         database_sampler = None if database_probe is None else sampler_for(database_probe)
-        with database_sampler or nullcontext():
-            outcome, usage = sampled_run(run, sampler_for(probe), TOOL)
-        usage = with_database(usage, database_sampler)
+        outcome, usage = sampled_run(run, sampler_for(probe), TOOL, database_sampler)
         return StepOutcome(server, request.rate_per_s, request.connections, purpose,
                            files.oha if files.oha.exists() else None,
                            write_resources(files, usage), tool_failure(TOOL, outcome),
