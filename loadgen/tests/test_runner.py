@@ -275,7 +275,8 @@ class FakeDatabase:
         if self.fail_start:
             raise DatabaseError(self.fail_start)
         try:
-            yield StartedDatabase("127.0.0.1", 15432, DatabaseRecord("fake", "PostgreSQL 15.18"))
+            yield StartedDatabase("127.0.0.1", 15432, DatabaseRecord("fake", "PostgreSQL 15.18"),
+                                  log_path=log_path)
         finally:
             self.events.append("stop")
 

@@ -73,19 +73,24 @@ class Runner:
                     as started:
                 self.database = database
                 return replace(self._verify_and_measure(index, started, round_number),
-                               database=self._database_record(manifest, round_number))
+                               database=self._database_record())
         except (BackendError, DatabaseError) as error:
             return self._give_up(index, manifest, str(error), round_number)
         finally:
             self.database = None
 
-    def _database_record(self, manifest: ServerManifest, round_number: int
-                         ) -> DatabaseRecord | None:
+    def _database_record(self) -> DatabaseRecord | None:
         """The running database as it described itself, with its log in the run."""
         if self.database is None:
             return None
-        log = database_log(manifest.key, round_number, self.plan.repeat)
-        return replace(self.database.record, log_file=f"{self.raw_dir.name}/{log}")
+        return replace(self.database.record, log_file=self._database_log_file())
+
+    def _database_log_file(self) -> str | None:
+        """Where the running database's log is, relative to the run: raw/<its log>."""
+        database = self.database
+        if database is None or database.log_path is None:
+            return None
+        return f"{self.raw_dir.name}/{database.log_path.name}"
 
     def _database(self, index: int, manifest: ServerManifest, round_number: int
                   ) -> AbstractContextManager[StartedDatabase | None]:
@@ -224,8 +229,10 @@ class Runner:
         if stopped or self.database is None:
             return stopped
         database = self.backend.database.exit_status(self.database)
-        log = self.database.log_path.name if self.database.log_path else "its log"
-        return f"the database {database} (see {self.raw_dir.name}/{log})" if database else None
+        if not database:
+            return None
+        log = self._database_log_file()
+        return f"the database {database}" + (f" (see {log})" if log else "")
 
     def _measured(self, index: int, started: StartedServer, request: WrkRequest,
                   repeat: int, workload: Workload) -> CellOutcome:
