@@ -143,10 +143,15 @@ def check_open_files(connections: int, limit: int | None) -> None:
                            f"{limit - DESCRIPTOR_HEADROOM} connections")
 
 
-def ensure_port_free(port: int, host: str = LOOPBACK) -> None:
-    """Raises BackendError when something already listens on host:port."""
+def port_in_use(port: int, host: str = LOOPBACK) -> bool:
+    """Something already listens on host:port."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.settimeout(0.5)
-        if probe.connect_ex((host, port)) == 0:
-            raise BackendError(f"port {port} on {host} is already in use: stop whatever "
-                               f"listens there (ss -ltnp 'sport = :{port}') and run again")
+        return probe.connect_ex((host, port)) == 0
+
+
+def ensure_port_free(port: int, host: str = LOOPBACK) -> None:
+    """Raises BackendError when something already listens on host:port."""
+    if port_in_use(port, host):
+        raise BackendError(f"port {port} on {host} is already in use: stop whatever "
+                           f"listens there (ss -ltnp 'sport = :{port}') and run again")

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 
 from httplab.bench_settings import LOOPBACK
+from httplab.running.backends.base import port_in_use
 from httplab.running.database.base import DatabaseError
 
 
 def ensure_port_free(port: int) -> None:
     """Raises DatabaseError when something on this machine already listens on the port."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.settimeout(0.5)
-        if probe.connect_ex((LOOPBACK, port)) == 0:
-            raise DatabaseError(f"port {port} on {LOOPBACK} is already in use, and the database "
-                                f"needs it: stop whatever listens there (ss -ltnp 'sport = "
-                                f":{port}'), such as a system cluster, and run again")
+    if port_in_use(port, LOOPBACK):
+        raise DatabaseError(f"port {port} on {LOOPBACK} is already in use, and the database "
+                            f"needs it: stop whatever listens there (ss -ltnp 'sport = "
+                            f":{port}'), such as a system cluster, and run again")
 
 
 def last_log_line(log_path: Path) -> str:
