@@ -35,18 +35,21 @@ def parse_workloads(text: str, delay_ms_text: str, queries_text: str = "20") -> 
 
 
 def parse_queries(text: str) -> int:
-    text = text.strip()
-    if not text.isdigit() or not MIN_QUERIES <= int(text) <= MAX_QUERIES:
-        raise PlanError(f"QUERIES must be a whole number of rows per request from {MIN_QUERIES} "
-                        f"to {MAX_QUERIES} (what /queries answers); got {text!r}")
-    return int(text)
+    return _whole_number("QUERIES", text, MIN_QUERIES, MAX_QUERIES,
+                         "rows per request", " (what /queries answers)")
 
 
 def parse_delay_ms(text: str) -> int:
+    return _whole_number("DELAY_MS", text, MIN_DELAY_MS, MAX_DELAY_MS, "milliseconds")
+
+
+def _whole_number(variable: str, text: str, low: int, high: int, unit: str,
+                  note: str = "") -> int:
+    """text as a whole number of `unit` from low to high, or the PlanError naming them."""
     text = text.strip()
-    if not text.isdigit() or not MIN_DELAY_MS <= int(text) <= MAX_DELAY_MS:
-        raise PlanError(f"DELAY_MS must be a whole number of milliseconds from {MIN_DELAY_MS} "
-                        f"to {MAX_DELAY_MS}; got {text!r}")
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise PlanError(f"{variable} must be a whole number of {unit} from {low} to {high}"
+                        f"{note}; got {text!r}")
     return int(text)
 
 
