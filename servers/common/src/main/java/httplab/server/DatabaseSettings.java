@@ -43,6 +43,15 @@ public record DatabaseSettings(String host, int port, String name, String user, 
 
     /** jdbc:postgresql://host:port/name, for JDBC drivers. */
     public String jdbcUrl() {
-        return "jdbc:postgresql://" + host + ":" + port + "/" + name;
+        return "jdbc:" + postgresqlUrl();
+    }
+
+    /** r2dbc:postgresql://host:port/name, for R2DBC drivers. */
+    public String r2dbcUrl() {
+        return "r2dbc:" + postgresqlUrl();
+    }
+
+    private String postgresqlUrl() {
+        return "postgresql://" + host + ":" + port + "/" + name;
     }
 }

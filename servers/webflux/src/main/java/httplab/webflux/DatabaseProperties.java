@@ -24,8 +24,7 @@ final class DatabaseProperties {
             return Map.of("spring.autoconfigure.exclude", R2dbcAutoConfiguration.class.getName());
         }
         return Map.of(
-                "spring.r2dbc.url", "r2dbc:postgresql://" + database.host() + ":" + database.port()
-                        + "/" + database.name(),
+                "spring.r2dbc.url", database.r2dbcUrl(),
                 "spring.r2dbc.username", database.user(),
                 "spring.r2dbc.password", database.password(),
                 "spring.r2dbc.pool.max-size", database.poolSize());
