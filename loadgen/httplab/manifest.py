@@ -37,8 +37,14 @@ WORKERS_POOL = "workers"
 DB_POOL = "db_pool"
 _DB_TEXT = ("db_pool_source", "db_driver")
 THREAD_NAME_LIMIT = 15  # Linux keeps the first 15 characters of a thread's name
+# The Java packages of the framework's own code, for its profile's layers: a framework's
+# (comma-separated in one string, which the servers' flat TOML reader takes; empty when the
+# framework is Netty itself), never the reference's.
+FRAMEWORK_PACKAGES = "framework_packages"
+PROFILED_MARK = "+profiled"  # a profiled server's key: netty+profiled
 _KNOWN_KEYS = frozenset(_REQUIRED_TEXT + _OPTIONAL_TEXT + _BLOCKING_TEXT + _DB_TEXT
-                        + (BLOCKING_POOL, DB_POOL, "workers", "port", "role"))
+                        + (BLOCKING_POOL, DB_POOL, FRAMEWORK_PACKAGES, "workers", "port",
+                           "role"))
 
 
 class ManifestError(ValueError):
@@ -82,12 +88,19 @@ class ServerManifest:
     db_pool: int | None = None
     db_pool_source: str = ""
     db_driver: str = ""
+    # The Java packages of the framework's own code (dotted, e.g. "com.linecorp.armeria"),
+    # by which a profile tells the framework's layer from Netty's, the JDK's and the
+    # handler's; a framework's, possibly none (Netty is its own layer); never the reference's.
+    framework_packages: tuple[str, ...] = ()
+    profiled: bool = False  # PROFILE: async-profiler runs in it during its measured runs
 
     @property
     def key(self) -> str:
         """The server as the results name it: its folder, with the setting when not the
-        original one ("armeria@default")."""
-        return self.name if self.setting == "original" else f"{self.name}@{self.setting}"
+        original one ("armeria@default"), marked when profiled ("netty+profiled"), so that
+        figures taken under the profiler never pass for the server's own."""
+        key = self.name if self.setting == "original" else f"{self.name}@{self.setting}"
+        return f"{key}{PROFILED_MARK}" if self.profiled else key
 
     @property
     def workers_variable(self) -> str:
@@ -114,9 +127,18 @@ class ServerManifest:
         reference) bring their own Dockerfile and start script."""
         return builds_with_maven(self.role, self.version_artifact)
 
+    def for_profile(self, profiled: bool) -> ServerManifest:
+        """This server run with async-profiler in it (PROFILE=1), or without; the reference
+        is no JVM and is never profiled."""
+        return self if self.is_reference else replace(self, profiled=profiled)
+
     @property
     def label(self) -> str:
         """The name the tables and charts show, as the original write-up did."""
+        return f"{self._unprofiled_label}{' (profiled)' if self.profiled else ''}"
+
+    @property
+    def _unprofiled_label(self) -> str:
         if self.setting != "original":
             return f"{self.display_name} ({self.workers} workers, {self.setting})"
         if isinstance(self.workers, int):
@@ -177,7 +199,7 @@ def parse_manifest(name: str, text: str, source: str = MANIFEST_FILE,
         jvm_options=_optional_text(data, "jvm_options", source),
         version_artifact=_version_artifact(data, source), role=_role(data, source),
         **_default_workers(data, source), **_blocking_pool(data, source),
-        **_db_pool(data, source),
+        **_db_pool(data, source), **_framework_packages(data, source),
     )
 
 
@@ -312,6 +334,24 @@ def _db_pool(data: dict, source: str) -> dict[str, object]:
     if not _is_integer(size) or size < 1:
         raise ManifestError(f"{source}: {DB_POOL}: {size!r} is not {_DB_MEANING[DB_POOL]}")
     return {DB_POOL: size, **{key: _required_text(data, key, source) for key in _DB_TEXT}}
+
+
+_PACKAGES_MEANING = {FRAMEWORK_PACKAGES: "the Java packages of the framework's own code, "
+                                        "dotted names separated by commas (\"io.undertow, "
+                                        "org.xnio\"), empty when the framework is Netty"}
+_PACKAGE = re.compile(r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*")
+
+
+def _framework_packages(data: dict, source: str) -> dict[str, tuple[str, ...]]:
+    """The framework's packages: required of a framework, refused of the reference."""
+    if not _framework_keys(data, source, _PACKAGES_MEANING, "Java code to profile"):
+        return {}
+    text = _optional_text(data, FRAMEWORK_PACKAGES, source)
+    packages = tuple(name.strip() for name in text.split(",") if name.strip())
+    if not all(_PACKAGE.fullmatch(name) for name in packages):
+        raise ManifestError(f"{source}: {FRAMEWORK_PACKAGES}: {text!r} is not "
+                            f"{_PACKAGES_MEANING[FRAMEWORK_PACKAGES]}")
+    return {FRAMEWORK_PACKAGES: packages}
 
 
 def _port(data: dict, source: str) -> int:

@@ -302,6 +302,50 @@ class FairnessRun:
     tool: str | None = None  # e.g. "h2load nghttp2/1.52.0"
 
 
+# What async-profiler sampled (PROFILE_EVENT): CPU time through the kernel's software clock
+# (perf events, kernel frames seen) or through setitimer (no kernel frames), wall-clock
+# time of every thread, or allocations. Only the CPU events' samples add up to CPU time.
+CPU_PROFILE_EVENTS = ("cpu", "itimer")
+PROFILE_EVENTS = CPU_PROFILE_EVENTS + ("wall", "alloc")
+
+
+@dataclass(frozen=True)
+class HotFrame:
+    """A frame that was at the top of the stack (self samples), as async-profiler names it:
+    io/netty/channel/ChannelOutboundBuffer.remove, or a native or kernel symbol."""
+
+    frame: str
+    layer: str  # the layer its samples count in (results/profile_layers.py)
+    samples: int
+
+
+@dataclass(frozen=True)
+class RunProfile:
+    """async-profiler's profile of one measured run (PROFILE=1): its samples by layer, its
+    hottest frames, and whether the samples add up to the CPU the server was measured to use."""
+
+    event: str  # one of PROFILE_EVENTS, as actually sampled
+    interval: int | None  # per sample: ns of CPU (cpu, itimer) or of wall time; bytes (alloc)
+    samples: int = 0
+    layers: tuple[tuple[str, int], ...] = ()  # (layer, self samples), in the layers' order
+    hot_frames: tuple[HotFrame, ...] = ()  # the hottest by self samples, most first
+    measured_cpu_seconds: float | None = None  # the server's over the same run (its sampler)
+    # The consistency check's finding when samples x interval and the measured CPU differ by
+    # more than the tolerance (lost samples, a wrong interval); None when they agree or when
+    # the event is not a CPU one.
+    mismatch: str | None = None
+    collapsed_file: str | None = None  # relative to the run: raw/<stem>.collapsed.txt
+    flame_graph_file: str | None = None  # raw/<stem>.flame.html
+    failure: str | None = None  # why this run has no profile, when the profiler failed
+
+    @property
+    def profiled_cpu_seconds(self) -> float | None:
+        """samples x interval: the CPU time the samples stand for (CPU events only)."""
+        if self.event not in CPU_PROFILE_EVENTS or self.interval is None:
+            return None
+        return self.samples * self.interval / 1e9
+
+
 class CellStatus(str, Enum):
     OK = "ok"
     FAILED = "failed"
@@ -322,6 +366,8 @@ class Cell:
     rounds: tuple[int, ...] = ()  # the round of each run, in the order of runs
     fairness: tuple[FairnessRun, ...] = ()  # h2load's runs of this cell (FAIRNESS=1)
     workload: Workload = PLAINTEXT
+    # PROFILE=1: one per measured run, in the order of runs (None: that run has none).
+    profiles: tuple[RunProfile | None, ...] = ()
 
 
 class WarningKind(str, Enum):
@@ -332,6 +378,7 @@ class WarningKind(str, Enum):
     LOADGEN = "loadgen"  # wrk's CPU limited it
     SHARED_CPUS = "shared"  # the CPUs wrk and the server share limited it
     DATABASE = "database"  # the database's CPU limited it: the framework is understated
+    PROFILE = "profile"  # its profile's samples do not add up to the CPU measured (PROFILE=1)
     OTHER = "other"  # a warning this lab does not make (any more)
 
 
@@ -375,6 +422,10 @@ class Settings:
     workloads: tuple[Workload, ...] = (PLAINTEXT,)
     # The database of the db and queries workloads, as it ran; None without one.
     database: DatabaseRecord | None = None
+    # PROFILE: 0, 1 or both (each framework measured without and with the profiler), and
+    # the event asked for (PROFILE_EVENT: cpu means cpu where allowed, itimer where not).
+    profile: tuple[bool, ...] = (False,)
+    profile_event: str | None = None
 
 
 @dataclass(frozen=True)
@@ -465,6 +516,10 @@ class ServerRecord:
     # no such pool, as for the reference), and the driver behind it.
     db_pool: int | None = None
     db_driver: str = ""
+    # PROFILE: whether async-profiler ran in it during its measured runs, and the Java
+    # packages of the framework's own code (how its profile's layers are told apart).
+    profiled: bool = False
+    framework_packages: tuple[str, ...] = ()
 
     @property
     def is_reference(self) -> bool:
@@ -513,6 +568,7 @@ class RateStep:
     raw_file: str | None = None  # the tool's output, relative to the run directory
     attempt: int = 1  # 2: the search's second run of a rate that broke, to confirm it
     workload: Workload = PLAINTEXT
+    profile: RunProfile | None = None  # PROFILE=1: async-profiler's profile of this step
 
     @property
     def failed_requests(self) -> int:
@@ -613,6 +669,7 @@ class CellOutcome:
     h2load_path: Path | None = None
     sockets_path: Path | None = None
     workload: Workload = PLAINTEXT
+    profile_path: Path | None = None  # PROFILE=1: raw/<stem>.profile.json, the profiler's record
 
 
 @dataclass(frozen=True)
@@ -630,6 +687,7 @@ class StepOutcome:
     repeat: int = 1
     attempt: int = 1  # 2: run again at the same rate to confirm that it broke
     workload: Workload = PLAINTEXT
+    profile_path: Path | None = None  # PROFILE=1: raw/<step>.profile.json
 
 
 @dataclass(frozen=True)

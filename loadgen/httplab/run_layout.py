@@ -9,10 +9,15 @@
         raw/<stem>.generators.json   JSON, and the record of which one wrote which
         raw/<stem>.h2load.txt      h2load's run after it (fairness) and the socket
         raw/<stem>.sockets.txt       readings taken during that (loadgen/fairness.sh)
+        raw/<stem>.profile.json    PROFILE=1: the profiler's record of the run (event,
+                                   interval, what failed), and its output: the collapsed
+        raw/<stem>.collapsed.txt     stacks (what the layer table is read from) and the
+        raw/<stem>.flame.html        flame graph (one self-contained page)
         raw/unmeasured/<server>-<phase>[-r<N>].txt, .json   the primer and the warm-up
     make latency's runs (fixed rates):
         raw/<step>.oha.json        oha's JSON of one measured fixed-rate step
         raw/<step>.resources.json  the server's CPU and memory sampled during it
+        raw/<step>.profile.json, .collapsed.txt, .flame.html   PROFILE=1, as above
         raw/unmeasured/<step>.oha.json   the unmeasured run at that rate before it
 
 A measured run's stem is <server>[-<workload>]-t<threads>-c<connections>[-r<round>], the
@@ -41,6 +46,9 @@ H2LOAD_SUFFIX = ".h2load.txt"
 SOCKETS_SUFFIX = ".sockets.txt"
 LOG_SUFFIX = ".log"
 OHA_SUFFIX = ".oha.json"
+PROFILE_SUFFIX = ".profile.json"
+COLLAPSED_SUFFIX = ".collapsed.txt"
+FLAME_GRAPH_SUFFIX = ".flame.html"
 GENERATOR_MARK = ".g"  # <stem>.g<N>: generator N's part of a run over several
 
 # A workload's key as names carry it (httplab/workloads.py; a test checks they agree).
@@ -154,6 +162,18 @@ class RunFiles:
     def oha(self) -> Path:
         return self._beside(OHA_SUFFIX)
 
+    @property
+    def profile(self) -> Path:
+        return self._beside(PROFILE_SUFFIX)
+
+    @property
+    def collapsed(self) -> Path:
+        return self._beside(COLLAPSED_SUFFIX)
+
+    @property
+    def flame_graph(self) -> Path:
+        return self._beside(FLAME_GRAPH_SUFFIX)
+
     def generator(self, index: int) -> RunFiles:
         """Generator <index>'s part of a run over several: <stem>.g<index>.txt and .json."""
         return RunFiles(self._beside(f"{GENERATOR_MARK}{index}"))
@@ -209,7 +229,8 @@ class MeasuredName:
 
 
 def parse_measured_name(file_name: str) -> MeasuredName | None:
-    """None for any other file: .json, .resources.json, .h2load.txt, .sockets.txt, logs."""
+    """None for any other file: .json, .resources.json, .h2load.txt, .sockets.txt,
+    .collapsed.txt, .profile.json, .flame.html, logs."""
     for pattern, spread in _MEASURED_NAMES:
         match = pattern.fullmatch(file_name)
         stem = None if match is None else RunStem.parse(match["stem"])

@@ -137,6 +137,7 @@ endpoints_source = "the test's own"
 db_pool = 10
 db_pool_source = "the test's own"
 db_driver = "the test's own"
+framework_packages = "httplab.test"
 transport = "epoll"
 server_header = "Fake"
 port = {port}

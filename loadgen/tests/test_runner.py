@@ -229,7 +229,7 @@ class WorkloadCheckBackend(FakeBackend):
 def _reference_manifest():
     text = "\n".join(line for line in MANIFEST.replace('workers = "cpus"', "workers = 3")
                      .splitlines() if not line.startswith(("blocking", "endpoints", "db_",
-                                                           "default_workers")))
+                                                           "default_workers", "framework_")))
     return parse_manifest("ref", 'role = "reference"\n' + text.replace(
         'display_name = "X"', 'display_name = "R"'))
 

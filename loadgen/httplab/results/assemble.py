@@ -19,7 +19,8 @@ def record_of_manifest(manifest: ServerManifest) -> ServerRecord:
                         version=manifest.version, worker_setting=manifest.worker_setting,
                         transport=manifest.transport, role=manifest.role,
                         setting=manifest.setting, blocking_pool_kind=manifest.blocking_pool_kind,
-                        db_driver=manifest.db_driver)
+                        db_driver=manifest.db_driver, profiled=manifest.profiled,
+                        framework_packages=manifest.framework_packages)
 
 
 def first_record_per_server(outcomes: list[ServerOutcome]) -> tuple[ServerRecord, ...]:
