@@ -12,10 +12,15 @@ LUA_SCRIPT = LOADGEN_DIR / "done.lua"
 FAIRNESS_SCRIPT = LOADGEN_DIR / "fairness.sh"  # h2load with socket readings (FAIRNESS=1)
 OHA_IN_REPO = Path(".tools") / "oha" / "bin" / "oha"  # where `make oha` builds it
 OHA_COMMAND = "oha"  # looked up on PATH when the repository has no build of its own
+SERVERS = Path("servers")
+# PROFILE=1 with BACKEND=local: async-profiler's native agent (linux-x64 only), which
+# `make jars` unpacks there (servers/common/pom.xml) and jattach loads into the server.
+ASYNC_PROFILER_LIB = (SERVERS / "common" / "target" / "async-profiler" / "linux-x64"
+                      / "libasyncProfiler.so")
 
 
 def servers_dir(repo: Path) -> Path:
-    return repo / "servers"
+    return repo / SERVERS
 
 
 def results_root(repo: Path) -> Path:
