@@ -48,6 +48,11 @@ def test_the_readme_quotes_each_group_whole(group):
     assert " ".join(_listed(group)) in quoted
 
 
+def test_a_local_profiled_run_finds_jattach_with_the_test_group():
+    """BACKEND=local PROFILE=1 drives async-profiler with the host's jattach."""
+    assert "jattach" in _listed("test")
+
+
 def test_the_needs_of_ci_are_installed_from_the_list():
     ci_run = (DEFAULT_REPO / ".ci" / "run").read_text()
     docker_setup = (DEFAULT_REPO / ".ci" / "docker-setup.sh").read_text()
