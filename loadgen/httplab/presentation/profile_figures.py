@@ -1,0 +1,146 @@
+"""What the tables and the chart show of a cell's profiles (PROFILE=1). Pure.
+
+A cell's samples, and each layer's, are sums over its runs that have a profile; a layer's
+share is its samples over the cell's. Each run's profile keeps its own ten hottest frames,
+so a cell's hottest are those lists summed over its runs. Each run's consistency check is
+said per run: ok, marked (its samples do not add up to the CPU measured), not checked (not
+a CPU event, or no CPU measured), or failed (the profiler failed on it)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from httplab.model import CPU_PROFILE_EVENTS, BenchResult, Cell, HotFrame, RunProfile
+from httplab.results.profile_layers import LAYERS
+
+HOTTEST = 10  # the frames shown per cell, as each run's profile keeps them
+OK, MARKED, NOT_CHECKED, FAILED, NO_PROFILE = ("ok", "marked", "not checked", "failed",
+                                               "no profile")
+
+
+@dataclass(frozen=True)
+class RunFinding:
+    """What one run's profile says beyond its figures: the check's mismatch or a failure."""
+
+    round_number: int
+    status: str  # MARKED or FAILED
+    text: str
+
+
+def has_profiles(result: BenchResult) -> bool:
+    """Whether any run of any cell carries a profile (or the profiler's failure on it)."""
+    return any(profile is not None for cell in result.cells for profile in cell.profiles)
+
+
+def profiled_cells(result: BenchResult) -> tuple[Cell, ...]:
+    """The cells of the servers the profiler ran in, and any other cell with profiles."""
+    return tuple(cell for cell in result.cells if _profiled(result, cell)
+                 or any(profile is not None for profile in cell.profiles))
+
+
+def _profiled(result: BenchResult, cell: Cell) -> bool:
+    record = result.server(cell.server)
+    return record is not None and record.profiled
+
+
+def run_rounds(cell: Cell) -> tuple[int, ...]:
+    """Each run's round, as its files are named (1, 2, ... when the cell has no rounds)."""
+    return cell.rounds if len(cell.rounds) == len(cell.runs) else tuple(
+        range(1, len(cell.runs) + 1))
+
+
+def _by_round(cell: Cell) -> list[tuple[int, RunProfile | None]]:
+    """Each measured run's round and profile (None where the run has none)."""
+    profiles = cell.profiles + (None,) * (len(cell.runs) - len(cell.profiles))
+    return list(zip(run_rounds(cell), profiles))
+
+
+def sampled(cell: Cell) -> list[RunProfile]:
+    """The cell's profiles that hold samples: the profiler neither failed nor was absent."""
+    return [p for _, p in _by_round(cell) if p is not None and p.failure is None]
+
+
+def cell_samples(cell: Cell) -> int:
+    return sum(profile.samples for profile in sampled(cell))
+
+
+def cell_events(cell: Cell) -> tuple[str, ...]:
+    """The events its runs sampled, each once (one in any run this lab makes)."""
+    return tuple(dict.fromkeys(p.event for _, p in _by_round(cell) if p is not None))
+
+
+def layer_order(result: BenchResult) -> tuple[str, ...]:
+    """The layers in the order the results show them (results/profile_layers.py), then any
+    other layer a profile names (one an older or newer lab counted), as first seen."""
+    named = (layer for cell in result.cells for profile in sampled(cell)
+             for layer, _ in profile.layers)
+    return LAYERS + tuple(dict.fromkeys(layer for layer in named if layer not in LAYERS))
+
+
+def layer_samples(cell: Cell) -> Counter[str]:
+    """Self samples by layer, summed over the cell's runs."""
+    totals: Counter[str] = Counter()
+    for profile in sampled(cell):
+        totals.update(dict(profile.layers))
+    return totals
+
+
+def layer_shares(cell: Cell, layers: tuple[str, ...]) -> tuple[float | None, ...]:
+    """Each layer's share of the cell's samples, in the order given; None without samples."""
+    total, samples = cell_samples(cell), layer_samples(cell)
+    return tuple(samples[layer] / total if total else None for layer in layers)
+
+
+def run_check(profile: RunProfile | None) -> str:
+    """One run's consistency check, in a word."""
+    if profile is None:
+        return NO_PROFILE
+    if profile.failure is not None:
+        return FAILED
+    if profile.mismatch is not None:
+        return MARKED
+    if profile.event not in CPU_PROFILE_EVENTS or profile.measured_cpu_seconds is None:
+        return NOT_CHECKED
+    return OK
+
+
+def cell_check(cell: Cell) -> str:
+    """"ok" when every run's check is; else each run's: "run 1 ok, run 2 marked"."""
+    checks = [(round_number, run_check(profile)) for round_number, profile in _by_round(cell)]
+    words = {check for _, check in checks}
+    if len(words) == 1:
+        return words.pop()
+    return ", ".join(f"run {round_number} {check}" for round_number, check in checks)
+
+
+def run_findings(cell: Cell) -> list[RunFinding]:
+    """The mismatch or failure of each run that has one, in the order of runs."""
+    findings = []
+    for round_number, profile in _by_round(cell):
+        if profile is not None and (profile.failure or profile.mismatch):
+            status = FAILED if profile.failure else MARKED
+            findings.append(RunFinding(round_number, status, profile.failure or profile.mismatch))
+    return findings
+
+
+def flame_graphs(cell: Cell) -> list[tuple[int, str]]:
+    """(round, raw/<stem>.flame.html) of each run that has one."""
+    return [(round_number, profile.flame_graph_file) for round_number, profile in _by_round(cell)
+            if profile is not None and profile.flame_graph_file]
+
+
+def hottest_frames(cell: Cell, count: int = HOTTEST) -> list[HotFrame]:
+    """The frames with the most self samples summed over the cell's runs' own hottest,
+    most first (ties by name)."""
+    totals: Counter[tuple[str, str]] = Counter()
+    for profile in sampled(cell):
+        totals.update({(hot.frame, hot.layer): hot.samples for hot in profile.hot_frames})
+    ranked = sorted(totals.items(), key=lambda item: (-item[1], item[0]))
+    return [HotFrame(frame, layer, samples) for (frame, layer), samples in ranked[:count]]
+
+
+def share_of(samples: int, cell: Cell) -> float | None:
+    """A count of samples as a share of the cell's; None without samples."""
+    total = cell_samples(cell)
+    return samples / total if total else None
