@@ -3,7 +3,9 @@
 them as the original protocol always did; a run with other workloads shows the tables once
 per workload (plaintext first), under a heading naming it and its request, with the bound
 waiting sets for delay and blocking (workload_markdown.py) and the database beside each
-server for db and queries (database_markdown.py)."""
+server for db and queries (database_markdown.py). A run with profiles (PROFILE=1) adds, after
+them, where the time went inside the servers (profile_markdown.py) and, measured both ways
+(PROFILE=0,1), the profiler's overhead (overhead_markdown.py)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,8 @@ from httplab.presentation.export.database_markdown import (DATABASE_CPU_HEADER,
                                                            database_tables, describe_database)
 from httplab.presentation.export.latency_markdown import render_latency_markdown
 from httplab.presentation.export.markdown_table import markdown_table
+from httplab.presentation.export.overhead_markdown import overhead_section
+from httplab.presentation.export.profile_markdown import profile_sections
 from httplab.presentation.export.servers_table import servers_table
 from httplab.presentation.export.workload_markdown import (NOT_APPLICABLE, bound_table,
                                                            not_applicable_servers,
@@ -57,6 +61,7 @@ class MarkdownExporter:
             lines += _workload_tables(result, PLAINTEXT)
         else:
             lines += _workload_sections(result)
+        lines += profile_sections(result) + overhead_section(result)
         lines += servers_table(result)
         if result.warnings:
             lines += ["", "Warnings:", "", *(f"- {warning_item(group)}"

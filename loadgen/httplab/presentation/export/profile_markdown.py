@@ -1,0 +1,128 @@
+"""What results.md adds for a run with profiles (PROFILE=1): "Where the time went", one row
+per profiled cell with its samples by layer, its consistency check and its flame graphs,
+notes on the runs the check marked or the profiler failed on, the reference that is not
+profiled, then each cell's hottest frames. Pure."""
+
+from __future__ import annotations
+
+import re
+
+from httplab.model import BenchResult, Cell
+from httplab.presentation.export.columns import cell_status
+from httplab.presentation.export.markdown_table import markdown_table
+from httplab.presentation.formatting import MISSING
+from httplab.presentation.profile_figures import (
+    cell_check, cell_events, cell_samples, flame_graphs, has_profiles, hottest_frames,
+    layer_order, layer_shares, profiled_cells, run_findings, share_of)
+from httplab.results.stability import cell_name
+
+PROFILE_INTRO = ("Where the time went (async-profiler in each profiled server during its "
+                 "measured runs only, never the warm-up: each layer's share of the samples, "
+                 "summed over the cell's runs; which frame counts in which layer, and the "
+                 "check of the samples against the CPU measured, are in docs/method.md, "
+                 "\"Profiles\"):")
+ITIMER = "itimer"
+ITIMER_MARK = " †"
+ITIMER_NOTE = ("† itimer: the timer this event samples by sees no kernel frames, so its "
+               "\"kernel\" is the time in the libc wrappers of system calls (send, writev, "
+               "epoll_wait...), not in the kernel itself.")
+HOT_INTRO = ("Hottest frames (self samples: the frame on top of the stack; each run's "
+             "profile keeps its own ten hottest, summed here over the cell's runs; the "
+             "share is of the cell's samples):")
+HOT_HEADER = ("Frame", "Layer", "Self samples", "Share")
+
+
+def profile_sections(result: BenchResult) -> list[str]:
+    """The lines of both sections, each after a blank line; none without profiles."""
+    if not has_profiles(result):
+        return []
+    cells = profiled_cells(result)
+    lines = ["", PROFILE_INTRO, "", *_layer_table(result, cells)]
+    for block in (_itimer_note(cells), _findings(result, cells), _not_profiled(result),
+                  _hot_tables(result, cells)):
+        lines += ["", *block] if block else []
+    return lines
+
+
+def _several_workloads(cells: tuple[Cell, ...]) -> bool:
+    return len({cell.workload for cell in cells}) > 1
+
+
+def _head(result: BenchResult, cell: Cell, workloads: bool) -> tuple[str, ...]:
+    """Framework, its workload when the cells have several, threads, connections."""
+    workload = (cell.workload.label,) if workloads else ()
+    return (result.label(cell.server), *workload, str(cell.threads), str(cell.connections))
+
+
+def _layer_table(result: BenchResult, cells: tuple[Cell, ...]) -> list[str]:
+    layers, workloads = layer_order(result), _several_workloads(cells)
+    header = (("Framework",) + (("Workload",) if workloads else ()) + ("Threads", "Connections",
+              "Event", "Samples", *layers, "Check", "Flame graphs"))
+    return markdown_table(header, [_head(result, cell, workloads)
+                                   + _profile_columns(result, cell, layers) for cell in cells])
+
+
+def _profile_columns(result: BenchResult, cell: Cell, layers: tuple[str, ...]) -> tuple[str, ...]:
+    samples = cell_samples(cell)
+    shares = tuple(_percent(share) for share in layer_shares(cell, layers))
+    check = cell_check(cell) if cell.runs else cell_status(cell, result)
+    return (_event(cell), str(samples) if samples else MISSING, *shares, check,
+            _links(cell))
+
+
+def _event(cell: Cell) -> str:
+    """The event(s) sampled, itimer marked for the note under the table."""
+    return " / ".join(event + (ITIMER_MARK if event == ITIMER else "")
+                      for event in cell_events(cell)) or MISSING
+
+
+def _links(cell: Cell) -> str:
+    """Each run's flame graph, relative to results.md."""
+    graphs = flame_graphs(cell)
+    if len(graphs) == 1 and len(cell.runs) == 1:
+        return f"[flame graph]({graphs[0][1]})"
+    return ", ".join(f"[run {round_number}]({path})" for round_number, path in graphs) or MISSING
+
+
+def _itimer_note(cells: tuple[Cell, ...]) -> list[str]:
+    """Once, when a cell was sampled by itimer."""
+    return [ITIMER_NOTE] if any(ITIMER in cell_events(cell) for cell in cells) else []
+
+
+def _findings(result: BenchResult, cells: tuple[Cell, ...]) -> list[str]:
+    """Each run the check marked or the profiler failed on, with its sentence."""
+    return [f"- {cell_name(cell, result.label(cell.server))}, run {finding.round_number} "
+            f"{finding.status}: {finding.text}" for cell in cells for finding in run_findings(cell)]
+
+
+def _not_profiled(result: BenchResult) -> list[str]:
+    """One line per reference server: nginx is no JVM."""
+    return [f"{record.framework}: not a JVM, not profiled." for record in result.servers
+            if record.is_reference]
+
+
+def _hot_tables(result: BenchResult, cells: tuple[Cell, ...]) -> list[str]:
+    """The intro, then each cell's hottest frames under its name; none without frames."""
+    tables = [line for cell in cells for line in _hot_table(result, cell)]
+    return [HOT_INTRO, *tables] if tables else []
+
+
+def _hot_table(result: BenchResult, cell: Cell) -> list[str]:
+    frames = hottest_frames(cell)
+    if not frames:
+        return []
+    rows = [(code_span(hot.frame), hot.layer, str(hot.samples),
+             _percent(share_of(hot.samples, cell))) for hot in frames]
+    return ["", f"{cell_name(cell, result.label(cell.server))}:", "",
+            *markdown_table(HOT_HEADER, rows)]
+
+
+def code_span(text: str) -> str:
+    """The text as inline code, whole: fenced by more backticks than any run inside it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    padding = " " if longest else ""
+    return f"{'`' * (longest + 1)}{padding}{text}{padding}{'`' * (longest + 1)}"
+
+
+def _percent(share: float | None) -> str:
+    return MISSING if share is None else f"{share:.1%}"
