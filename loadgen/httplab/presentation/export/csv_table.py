@@ -5,7 +5,9 @@ generators column is always there (1 for wrk on one machine). The fairness colum
 runs) are fractions like the CV, empty when h2load did not run; an infinite spread is "inf".
 A run with a workload that reads the database (db, queries) ends every row with the
 database's columns: the rows per request of queries, the database's figures while the
-cell was measured, and the server's pool and driver of database connections."""
+cell was measured, and the server's pool and driver of database connections. A run with
+profiles (PROFILE=1) ends every row with the profile's columns (export/profile_csv.py),
+empty for a cell that was not profiled."""
 
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ from httplab.presentation.figures import (CellFigures, cell_figures, database_fi
 from httplab.model import BenchResult, Cell
 from httplab.presentation.export.columns import generator_count, run_notes, server_log
 from httplab.presentation.export.latency_csv import render_latency_csv
+from httplab.presentation.export.profile_csv import profile_header, profile_values
+from httplab.presentation.profile_figures import has_profiles, layer_order
 from httplab.results.bottleneck import cell_bottleneck
 from httplab.results.ceiling import ceiling_share
 from httplab.results.fairness import cell_fairness
@@ -61,9 +65,12 @@ class CsvExporter:
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         database = measures_database(result)
-        writer.writerow(HEADER + (DATABASE_COLUMNS if database else ()))
+        layers = layer_order(result) if has_profiles(result) else None
+        writer.writerow(HEADER + (DATABASE_COLUMNS if database else ())
+                        + (profile_header(layers) if layers is not None else ()))
         for cell in result.cells:
-            writer.writerow(_row(result, cell) + (_database(cell, result) if database else ()))
+            writer.writerow(_row(result, cell) + (_database(cell, result) if database else ())
+                            + (profile_values(cell, layers) if layers is not None else ()))
         return buffer.getvalue()
 
 
