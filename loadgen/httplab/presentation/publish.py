@@ -10,11 +10,13 @@ from httplab.presentation.charts.fairness import draw_fairness_chart, has_fairne
 from httplab.presentation.charts.kit import remove_chart
 from httplab.presentation.charts.latency import draw_latency_memory_chart
 from httplab.presentation.charts.latency_curve import draw_latency_curve_chart, shows_latency_curve
+from httplab.presentation.charts.profile import draw_profile_chart
 from httplab.presentation.charts.sweep import draw_sweep_chart, shows_a_sweep
 from httplab.presentation.charts.throughput import draw_throughput_chart
 from httplab.presentation.export import all_exporters
 from httplab.presentation.points import (at_connections, headline_connections, of_workload,
                                          run_workloads)
+from httplab.presentation.profile_figures import has_profiles
 from httplab.model import BenchResult, Workload
 from httplab.results.store import write_atomically
 
@@ -48,6 +50,11 @@ def cpu_chart_path(image_path: Path) -> Path:
     return named_chart_path(image_path, "cpu")
 
 
+def profile_chart_path(image_path: Path) -> Path:
+    """PROFILE=1's chart: result1.png -> result-profile.png; NAME.png -> NAME-profile.png."""
+    return named_chart_path(image_path, "profile")
+
+
 def latency_chart_path(image_path: Path) -> Path:
     """make latency's chart: result1.png -> result-latency.png; NAME.png -> NAME-latency.png."""
     return named_chart_path(image_path, "latency")
@@ -74,7 +81,8 @@ def write_results(result: BenchResult, out_dir: Path, image_path: Path | None) -
     """Writes results.{json,md,csv} (each atomically) and each workload's charts:
     throughput, latency and memory, and CPU at the headline connection count; the sweep
     chart when more than one count was measured, and the fairness chart when h2load's
-    socket readings are there. A chart with nothing to show is not drawn, and an older file
+    socket readings are there; with profiles (PROFILE=1), result-profile.png of them all.
+    A chart with nothing to show is not drawn, and an older file
     of its name is removed, so that every chart beside image_path is from this run; only
     the charts of the workloads this run measured are written or removed (a run without
     plaintext leaves result1.png). A latency run (make latency) draws only
@@ -98,9 +106,15 @@ def draw_latency_chart(result: BenchResult, image_path: Path) -> None:
 
 
 def draw_charts(result: BenchResult, image_path: Path) -> None:
-    """The charts of each workload the cells were measured at, each from its own cells."""
+    """The charts of each workload the cells were measured at, each from its own cells,
+    and the profile chart of every profiled cell (none, and an older one removed, without
+    profiles)."""
     for workload in run_workloads(result):
         draw_workload_charts(of_workload(result, workload), workload, image_path)
+    if has_profiles(result):
+        draw_profile_chart(result, profile_chart_path(image_path))
+    else:
+        remove_chart(profile_chart_path(image_path))
 
 
 def draw_workload_charts(result: BenchResult, workload: Workload, image_path: Path) -> None:
