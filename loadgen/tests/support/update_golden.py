@@ -2,8 +2,9 @@
 exporter over each golden case into tests/fixtures/golden (a wrk bench,
 tests.sample_results.sample_result()), tests/fixtures/golden/workloads (a bench of several
 workloads, tests.sample_results.workloads_sample_result()), tests/fixtures/golden/database (a bench
-of the db and queries workloads, tests.database_sample.database_sample_result()) and
-tests/fixtures/golden/latency (a make latency run,
+of the db and queries workloads, tests.database_sample.database_sample_result()),
+tests/fixtures/golden/profiles (a bench with PROFILE=0,1,
+tests.profile_sample.profile_sample_result()) and tests/fixtures/golden/latency (a make latency run,
 tests.latency_sample.latency_sample_result()), and prints which files changed. Review
 the diff before committing it.
 
@@ -19,12 +20,14 @@ from httplab.presentation.export import all_exporters
 
 from tests.database_sample import database_sample_result
 from tests.latency_sample import latency_sample_result
+from tests.profile_sample import profile_sample_result
 from tests.sample_results import sample_result, workloads_sample_result
 
 GOLDEN = Path(__file__).resolve().parent.parent / "fixtures" / "golden"
 # (the folder below GOLDEN, the result its files render)
 GOLDEN_CASES = (("", sample_result), ("workloads", workloads_sample_result),
-                ("database", database_sample_result), ("latency", latency_sample_result))
+                ("database", database_sample_result), ("profiles", profile_sample_result),
+                ("latency", latency_sample_result))
 
 
 def update_golden(folder: Path = GOLDEN) -> list[Path]:
