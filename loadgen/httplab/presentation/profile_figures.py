@@ -15,6 +15,7 @@ from httplab.model import CPU_PROFILE_EVENTS, BenchResult, Cell, HotFrame, RunPr
 from httplab.results.profile_layers import LAYERS
 
 HOTTEST = 10  # the frames shown per cell, as each run's profile keeps them
+ITIMER = "itimer"  # the CPU event that sees no kernel frames (model.CPU_PROFILE_EVENTS)
 OK, MARKED, NOT_CHECKED, FAILED, NO_PROFILE = ("ok", "marked", "not checked", "failed",
                                                "no profile")
 
@@ -68,6 +69,11 @@ def cell_samples(cell: Cell) -> int:
 def cell_events(cell: Cell) -> tuple[str, ...]:
     """The events its runs sampled, each once (one in any run this lab makes)."""
     return tuple(dict.fromkeys(p.event for _, p in _by_round(cell) if p is not None))
+
+
+def by_itimer(cell: Cell) -> bool:
+    """Whether a run of the cell was sampled by itimer: its "kernel" is libc's wrappers."""
+    return ITIMER in cell_events(cell)
 
 
 def layer_order(result: BenchResult) -> tuple[str, ...]:

@@ -15,8 +15,9 @@ from httplab.model import BenchResult, Cell
 from httplab.presentation.charts.kit import (
     FIGURE_SIZE_IN, GRID_ALPHA, LEGEND_SIZE, SMALL_SIZE, TITLE_SIZE, finish_figure,
     new_figure, save_figure, series_color)
-from httplab.presentation.profile_figures import (OK, cell_check, cell_events, cell_samples,
-                                                  layer_order, layer_shares, profiled_cells)
+from httplab.presentation.profile_figures import (ITIMER, OK, by_itimer, cell_check,
+                                                  cell_samples, layer_order, layer_shares,
+                                                  profiled_cells)
 
 SHARE_LABEL_MIN = 0.04  # a segment narrower than 4 % gets no label: it would not fit
 BAR_HEIGHT_IN = 0.75  # the figure grows by this much per bar
@@ -29,7 +30,7 @@ def bar_label(result: BenchResult, cell: Cell, with_point: bool) -> str:
     if with_point:
         workload = "" if cell.workload.is_plaintext else f"{cell.workload.label} "
         lines.append(f"{workload}t{cell.threads} c{cell.connections}")
-    notes = [f"{event}: no kernel frames" for event in cell_events(cell) if event == "itimer"]
+    notes = [f"{ITIMER}: no kernel frames"] if by_itimer(cell) else []
     check = cell_check(cell)
     notes += [] if check == OK else [f"check: {check}"]
     return "\n".join(lines + notes)

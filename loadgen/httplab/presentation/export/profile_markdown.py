@@ -12,8 +12,8 @@ from httplab.presentation.export.columns import cell_status
 from httplab.presentation.export.markdown_table import markdown_table
 from httplab.presentation.formatting import MISSING
 from httplab.presentation.profile_figures import (
-    cell_check, cell_events, cell_samples, flame_graphs, has_profiles, hottest_frames,
-    layer_order, layer_shares, profiled_cells, run_findings, share_of)
+    ITIMER, by_itimer, cell_check, cell_events, cell_samples, flame_graphs, has_profiles,
+    hottest_frames, layer_order, layer_shares, profiled_cells, run_findings, share_of)
 from httplab.results.stability import cell_name
 
 PROFILE_INTRO = ("Where the time went (async-profiler in each profiled server during its "
@@ -21,7 +21,6 @@ PROFILE_INTRO = ("Where the time went (async-profiler in each profiled server du
                  "summed over the cell's runs; which frame counts in which layer, and the "
                  "check of the samples against the CPU measured, are in docs/method.md, "
                  "\"Profiles\"):")
-ITIMER = "itimer"
 ITIMER_MARK = " †"
 ITIMER_NOTE = ("† itimer: the timer this event samples by sees no kernel frames, so its "
                "\"kernel\" is the time in the libc wrappers of system calls (send, writev, "
@@ -86,7 +85,7 @@ def _links(cell: Cell) -> str:
 
 def _itimer_note(cells: tuple[Cell, ...]) -> list[str]:
     """Once, when a cell was sampled by itimer."""
-    return [ITIMER_NOTE] if any(ITIMER in cell_events(cell) for cell in cells) else []
+    return [ITIMER_NOTE] if any(by_itimer(cell) for cell in cells) else []
 
 
 def _findings(result: BenchResult, cells: tuple[Cell, ...]) -> list[str]:
