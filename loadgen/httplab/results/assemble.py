@@ -39,10 +39,11 @@ def with_warnings(result: BenchResult) -> BenchResult:
 def assemble(outcomes: list[ServerOutcome], settings: Settings, host: HostInfo,
              created_utc: str, lab_commit: str | None,
              engines: tuple[EngineRecord, ...] = ()) -> BenchResult:
-    cells = cells_from_outcomes([cell for outcome in outcomes for cell in outcome.cells])
+    servers = first_record_per_server(outcomes)
+    cells = cells_from_outcomes([cell for outcome in outcomes for cell in outcome.cells], servers)
     return with_warnings(BenchResult(
         format_version=FORMAT_VERSION, created_utc=created_utc, settings=settings, host=host,
-        servers=first_record_per_server(outcomes), cells=cells,
+        servers=servers, cells=cells,
         lab_commit=lab_commit, engines=engines))
 
 

@@ -22,10 +22,13 @@ from pathlib import Path
 
 from httplab.loadtools.h2load.reading import read_fairness_run
 from httplab.model import (Cell, CellOutcome, CellStatus, FairnessRun, GeneratorOutcome,
-                           ResourceUsage, Workload, WrkRun)
+                           ResourceUsage, RunProfile, ServerRecord, Workload, WrkRun)
 from httplab.results.merge import merge_generator_runs
+from httplab.results.profile_record import record_from_dict
+from httplab.results.profiles import run_profile
 from httplab.results.serialize import generators_from_dict, resources_from_dict
-from httplab.run_layout import MeasuredName, RunFiles, RunStem, parse_measured_name
+from httplab.run_layout import (MeasuredName, RunFiles, RunStem, parse_measured_name,
+                                run_dir_of)
 from httplab.workloads import workload_of_key
 from httplab.loadtools.wrk.done_json import parse_done_json
 from httplab.loadtools.wrk.text_report import parse_report
@@ -57,6 +60,45 @@ def read_resources(path: Path | None) -> ResourceUsage:
         return resources_from_dict(json.loads(path.read_text()))
     except (ValueError, TypeError) as error:
         return ResourceUsage(unavailable=f"cannot read {path}: {error}")
+
+
+UNREADABLE_EVENT = "unknown"  # the event of a profile whose record cannot be read
+
+
+def read_profile(record_path: Path | None, framework_packages: tuple[str, ...],
+                 measured_cpu_seconds: float | None) -> RunProfile | None:
+    """The run's profile from the profiler's record and the collapsed stacks it names beside
+    it; None without a record (the run was not profiled)."""
+    if record_path is None or not record_path.is_file():
+        return None
+    try:
+        record = record_from_dict(json.loads(record_path.read_text()))
+    except (OSError, ValueError, TypeError) as error:
+        return RunProfile(UNREADABLE_EVENT, None, measured_cpu_seconds=measured_cpu_seconds,
+                          failure=f"cannot read {record_path}: {error}")
+    collapsed = _beside(record_path, record.collapsed)
+    flame_graph = _beside(record_path, record.flame_graph)
+    source = str(collapsed) if collapsed else f"{record_path.name} names none"
+    profile = run_profile(record, _text_if_there(collapsed), framework_packages,
+                          measured_cpu_seconds, source)
+    return replace(profile, collapsed_file=_in_run_if_there(collapsed),
+                   flame_graph_file=_in_run_if_there(flame_graph))
+
+
+def _beside(record_path: Path, name: str | None) -> Path | None:
+    """The file the record names, beside it."""
+    return record_path.parent / name if isinstance(name, str) and name else None
+
+
+def _text_if_there(path: Path | None) -> str | None:
+    return path.read_text(errors="replace") if path is not None and path.is_file() else None
+
+
+def _in_run_if_there(path: Path | None) -> str | None:
+    """raw/<stem>.collapsed.txt: relative to the run directory, when the file is there."""
+    if path is None or not path.is_file():
+        return None
+    return str(path.relative_to(run_dir_of(path.parent)))
 
 
 def _readable_run(outcome: CellOutcome) -> tuple[WrkRun | None, str | None]:
@@ -159,13 +201,16 @@ def _round_with_fairness(outcome: CellOutcome, rounds: int
     return replace(run, notes=(*run.notes, f"fairness unknown{after}: {unreadable}")), failure, None
 
 
-def cell_from_outcomes(outcomes: list[CellOutcome]) -> Cell:
+def cell_from_outcomes(outcomes: list[CellOutcome],
+                       framework_packages: tuple[str, ...] = ()) -> Cell:
     """All measured runs of one cell, and h2load's runs after them; any failed run fails
-    the cell and says which, while the figures of every run that has any stay in the cell."""
+    the cell and says which, while the figures of every run that has any stay in the cell.
+    Each run's profile (when profiled) has its layers told by the server's framework
+    packages."""
     first = outcomes[0]
     key = dict(server=first.server, threads=first.threads, connections=first.connections,
                workload=first.workload)
-    runs, usages, reasons, rounds, fairness = [], [], [], [], []
+    runs, usages, reasons, rounds, fairness, profiles = [], [], [], [], [], []
     for outcome in sorted(outcomes, key=lambda o: o.repeat):
         run, failure, fairness_run = _round_with_fairness(outcome, len(outcomes))
         if fairness_run is not None:
@@ -176,18 +221,30 @@ def cell_from_outcomes(outcomes: list[CellOutcome]) -> Cell:
             runs.append(run)
             usages.append(read_resources(outcome.resources_path))
             rounds.append(outcome.repeat)
+            profiles.append(read_profile(outcome.profile_path, framework_packages,
+                                         usages[-1].cpu_seconds))
     status = CellStatus.FAILED if reasons else CellStatus.OK
     return Cell(**key, status=status, runs=tuple(runs), reason="; ".join(reasons) or None,
-                resources=tuple(usages), rounds=tuple(rounds), fairness=tuple(fairness))
+                resources=tuple(usages), rounds=tuple(rounds), fairness=tuple(fairness),
+                profiles=tuple(profiles) if any(profiles) else ())
 
 
-def cells_from_outcomes(outcomes: list[CellOutcome]) -> tuple[Cell, ...]:
-    """Groups runs into cells, in the order each cell first appears."""
+def cells_from_outcomes(outcomes: list[CellOutcome],
+                        servers: tuple[ServerRecord, ...] = ()) -> tuple[Cell, ...]:
+    """Groups runs into cells, in the order each cell first appears; `servers` (their
+    records) give each one's framework packages for its profiles' layers."""
     groups: dict[tuple[str, Workload, int, int], list[CellOutcome]] = {}
     for outcome in outcomes:
         key = (outcome.server, outcome.workload, outcome.threads, outcome.connections)
         groups.setdefault(key, []).append(outcome)
-    return tuple(cell_from_outcomes(group) for group in groups.values())
+    packages = framework_packages_of(servers)
+    return tuple(cell_from_outcomes(group, packages.get(server, ()))
+                 for (server, *_), group in groups.items())
+
+
+def framework_packages_of(servers: tuple[ServerRecord, ...]) -> dict[str, tuple[str, ...]]:
+    """Each server's (by its key, as cells name it) framework packages."""
+    return {server.name: server.framework_packages for server in servers}
 
 
 @dataclass(frozen=True)
@@ -209,7 +266,8 @@ class RawFile:
         files = self.files
         beside = dict(repeat=self.run.round_number, resources_path=_existing(files.resources),
                       h2load_path=_existing(files.h2load), sockets_path=_existing(files.sockets),
-                      workload=workload_of_key(self.run.workload))
+                      workload=workload_of_key(self.run.workload),
+                      profile_path=_existing(files.profile))
         if not self.spread:
             return CellOutcome(*key, files.text, _existing(files.json), **beside)
         return CellOutcome(*key, generators=self._generators(), **beside)

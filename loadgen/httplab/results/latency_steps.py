@@ -1,6 +1,7 @@
 """Turns make latency's raw output into the model: each step's oha JSON and the server's
-.resources.json beside it become a RateStep with its verdict, and the steps a
-LatencyResult. The one place that reads a step's files."""
+.resources.json beside it (and with PROFILE=1 the profiler's record and collapsed stacks)
+become a RateStep with its verdict, and the steps a LatencyResult. The one place that reads
+a step's files."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ from pathlib import Path
 from httplab.loadtools.oha.command import oha_connections
 from httplab.loadtools.oha.report import OhaReport, parse_oha_json
 from httplab.loadtools.json_fields import ToolJsonError
-from httplab.model import (PLAINTEXT, LatencyResult, RateStep, ResourceUsage, Settings,
-                           StepOutcome, StepPurpose)
+from httplab.model import (PLAINTEXT, LatencyResult, RateStep, ResourceUsage, ServerRecord,
+                           Settings, StepOutcome, StepPurpose)
 from httplab.results.bottleneck import CpuFigures, cpuset_size, database_usage
-from httplab.results.collect import read_resources
+from httplab.results.collect import framework_packages_of, read_profile, read_resources
 from httplab.results.step_verdict import error_kinds, judge_step
 from httplab.results.sustained import sustained_rates
 from httplab.run_layout import parse_step_name, run_dir_of, step_files
@@ -31,6 +32,11 @@ class StepRules:
     server_cores: float  # the server's cpuset, or every core of the host
     tool_cores: float  # the load tool's cpuset, or every core of the host
     host_cores: float
+    # Each server's (by its key) framework packages, for its steps' profiles' layers.
+    framework_packages: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def packages_of(self, server: str) -> tuple[str, ...]:
+        return dict(self.framework_packages).get(server, ())
 
     def cpu_figures(self, usage: ResourceUsage) -> CpuFigures:
         """The step's cores beside what each side may use, as the bottleneck rule takes them."""
@@ -49,7 +55,9 @@ def read_step(outcome: StepOutcome, rules: StepRules) -> RateStep:
                     judgement.verdict, judgement.reason, outcome.repeat, resources=usage,
                     out_of_connections=judgement.out_of_connections,
                     raw_file=_relative(outcome.json_path), attempt=outcome.attempt,
-                    workload=outcome.workload)
+                    workload=outcome.workload,
+                    profile=read_profile(outcome.profile_path, rules.packages_of(outcome.server),
+                                         usage.cpu_seconds if usage else None))
     if report is None:
         return step
     return _with_figures(step, report)
@@ -106,7 +114,8 @@ def find_step_outcomes(raw_dir: Path, slo_p99_us: float, rates: str) -> list[Ste
             stem.server, stem.rate, oha_connections(stem.rate, slo_p99_us),
             purpose_of(stem.cost, rates), path,
             files.resources if files.resources.is_file() else None, None, stem.round_number,
-            stem.attempt, workload_of_key(stem.workload) or PLAINTEXT))
+            stem.attempt, workload_of_key(stem.workload) or PLAINTEXT,
+            files.profile if files.profile.is_file() else None))
     return outcomes
 
 
@@ -125,11 +134,13 @@ def _step_key(step: RateStep) -> tuple[str, float, StepPurpose, int, int]:
     return step.server, step.offered_rate, step.purpose, step.repeat, step.attempt
 
 
-def step_rules(latency: LatencyResult, settings: Settings | None,
-               host_cores: int | None) -> StepRules:
+def step_rules(latency: LatencyResult, settings: Settings | None, host_cores: int | None,
+               servers: tuple[ServerRecord, ...] = ()) -> StepRules:
     """The rules a run's steps are judged by: its target, and the cores of the host and of
-    the server's and the load tool's cpusets (every core when unpinned; 1 when unknown)."""
+    the server's and the load tool's cpusets (every core when unpinned; 1 when unknown);
+    `servers` give each one's framework packages, by which its profiles are read."""
     cores = float(host_cores or 1)
     server = cpuset_size(settings.server_cpus if settings else None)
     tool = cpuset_size(settings.loadgen_cpus if settings else None)
-    return StepRules(latency.slo_p99_us, float(server or cores), float(tool or cores), cores)
+    return StepRules(latency.slo_p99_us, float(server or cores), float(tool or cores), cores,
+                     tuple(framework_packages_of(servers).items()))
