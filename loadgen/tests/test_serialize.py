@@ -19,9 +19,9 @@ from tests.database_sample import database_sample_result
 from tests.sample_results import workloads_sample_result
 
 
-def test_the_format_is_9_and_every_earlier_one_still_reads():
-    assert FORMAT_VERSION == 9
-    assert READABLE_VERSIONS == tuple(range(1, 10))
+def test_the_format_is_10_and_every_earlier_one_still_reads():
+    assert FORMAT_VERSION == 10
+    assert READABLE_VERSIONS == tuple(range(1, 11))
 
 
 @pytest.mark.parametrize("make", [database_sample_result, workloads_sample_result])

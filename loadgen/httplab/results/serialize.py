@@ -7,12 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from httplab.model import (BenchResult, Cell, CellStatus, DatabaseRecord, DatabaseUsage,
-                           EngineRecord, FairnessRun, GeneratorOutcome, HostInfo, Latency,
-                           LatencyResult, RateStep, ResourceUsage, ServerRecord, Settings,
+                           EngineRecord, FairnessRun, GeneratorOutcome, HostInfo, HotFrame,
+                           Latency, LatencyResult, RateStep, ResourceUsage, RunProfile,
+                           ServerRecord, Settings,
                            SocketErrors, StepPurpose, StepVerdict, SustainedRate,
                            ThreadRequestRate, Workload, WrkRun)
 
-FORMAT_VERSION = 9
+FORMAT_VERSION = 10
 # Later versions added fields (3: each server's log file; 4: each run's round and the CPU
 # figures beside the server's; 5: each run's end time, latency sample count and whether its
 # histogram was exact, and for a run over several load generators each one's own run and
@@ -21,9 +22,10 @@ FORMAT_VERSION = 9
 # a wrk bench; 8: each cell's and step's workload, the settings' workloads, each server's
 # blocking pool and the pool's live threads in the resources; 9: the db and queries workloads
 # (a workload's queries), the database's usage in the resources, the database as run in the
-# settings, each server's db_pool and db_driver); older files read with their defaults
-# (plaintext, no database).
-READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9)
+# settings, each server's db_pool and db_driver; 10: PROFILE, each run's and step's profile,
+# whether each server was profiled and its framework packages, the settings' profile and
+# profile_event); older files read with their defaults (plaintext, no database, no profile).
+READABLE_VERSIONS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 
 
 class ResultsFormatError(ValueError):
@@ -83,6 +85,21 @@ def workload_from_dict(data: dict[str, Any] | None) -> Workload:
                                                     data.get("queries"))
 
 
+def profile_to_dict(profile: RunProfile) -> dict[str, Any]:
+    """A run's profile; profiled_cpu_seconds (samples x interval) is derived, for readers of
+    the JSON, and not read back."""
+    return {**vars(profile), "layers": dict(profile.layers),
+            "hot_frames": [vars(hot).copy() for hot in profile.hot_frames],
+            "profiled_cpu_seconds": profile.profiled_cpu_seconds}
+
+
+def profile_from_dict(data: dict[str, Any]) -> RunProfile:
+    fields = {name: data[name] for name in RunProfile.__dataclass_fields__ if name in data}
+    return RunProfile(**{**fields, "layers": tuple(data.get("layers", {}).items()),
+                         "hot_frames": tuple(HotFrame(**hot)
+                                             for hot in data.get("hot_frames", ()))})
+
+
 def cell_to_dict(cell: Cell) -> dict[str, Any]:
     return {
         "server": cell.server, "workload": workload_to_dict(cell.workload),
@@ -92,6 +109,7 @@ def cell_to_dict(cell: Cell) -> dict[str, Any]:
                  for run, round_number in zip(cell.runs, cell.rounds or (None,) * len(cell.runs))],
         "resources": [resources_to_dict(usage) for usage in cell.resources],
         "fairness": [fairness_run_to_dict(run) for run in cell.fairness],
+        "profiles": [_optional(profile_to_dict, profile) for profile in cell.profiles],
     }
 
 
@@ -114,9 +132,11 @@ def result_to_dict(result: BenchResult) -> dict[str, Any]:
             "worker_settings": list(result.settings.worker_settings),
             "loadgen_hosts": list(result.settings.loadgen_hosts),
             "workloads": [workload_to_dict(workload) for workload in result.settings.workloads],
-            "database": _optional(_fields, result.settings.database)},
+            "database": _optional(_fields, result.settings.database),
+            "profile": list(result.settings.profile)},
         "host": vars(result.host).copy(),
-        "servers": [vars(server).copy() for server in result.servers],
+        "servers": [{**vars(server), "framework_packages": list(server.framework_packages)}
+                    for server in result.servers],
         "cells": [cell_to_dict(cell) for cell in result.cells],
         "lab_commit": result.lab_commit,
         "warnings": list(result.warnings),
@@ -149,6 +169,7 @@ def rate_step_to_dict(step: RateStep) -> dict[str, Any]:
         "resources": None if step.resources is None else resources_to_dict(step.resources),
         "out_of_connections": step.out_of_connections, "raw_file": step.raw_file,
         "attempt": step.attempt, "workload": workload_to_dict(step.workload),
+        "profile": _optional(profile_to_dict, step.profile),
     }
 
 
@@ -193,7 +214,9 @@ def cell_from_dict(data: dict[str, Any]) -> Cell:
                 rounds=tuple(run["round"] for run in data["runs"] if "round" in run),
                 resources=tuple(resources_from_dict(usage) for usage in data.get("resources", ())),
                 fairness=tuple(fairness_run_from_dict(run) for run in data.get("fairness", ())),
-                workload=workload_from_dict(data.get("workload")))
+                workload=workload_from_dict(data.get("workload")),
+                profiles=tuple(_optional(profile_from_dict, profile)
+                               for profile in data.get("profiles", ())))
 
 
 def result_from_dict(data: dict[str, Any]) -> BenchResult:
@@ -209,7 +232,7 @@ def result_from_dict(data: dict[str, Any]) -> BenchResult:
             format_version=version, created_utc=data["created_utc"],
             settings=None if settings is None else settings_from_dict(settings),
             host=HostInfo(**data["host"]),
-            servers=tuple(ServerRecord(**server) for server in data["servers"]),
+            servers=tuple(server_from_dict(server) for server in data["servers"]),
             cells=tuple(cell_from_dict(cell) for cell in data["cells"]),
             lab_commit=data.get("lab_commit"), warnings=tuple(data.get("warnings", ())),
             engines=tuple(engine_from_dict(engine) for engine in data.get("engines", ())),
@@ -217,6 +240,12 @@ def result_from_dict(data: dict[str, Any]) -> BenchResult:
         )
     except (KeyError, TypeError, ValueError) as error:  # ValueError: an unknown verdict or purpose
         raise ResultsFormatError(f"results.json is missing or has an unknown field: {error}") from error
+
+
+def server_from_dict(data: dict[str, Any]) -> ServerRecord:
+    """Before version 10 no server was profiled."""
+    return ServerRecord(**{**data, "framework_packages": tuple(data.get("framework_packages",
+                                                                        ()))})
 
 
 def latency_result_from_dict(data: dict[str, Any]) -> LatencyResult:
@@ -241,7 +270,8 @@ def rate_step_from_dict(data: dict[str, Any]) -> RateStep:
         resources=_optional(resources_from_dict, data.get("resources")),
         out_of_connections=data.get("out_of_connections", False),
         raw_file=data.get("raw_file"), attempt=data.get("attempt", 1),
-        workload=workload_from_dict(data.get("workload")))
+        workload=workload_from_dict(data.get("workload")),
+        profile=_optional(profile_from_dict, data.get("profile")))
 
 
 def sustained_rate_from_dict(data: dict[str, Any]) -> SustainedRate:
@@ -262,7 +292,7 @@ def _fields(record: object) -> dict[str, Any]:
 
 def settings_from_dict(data: dict[str, Any]) -> Settings:
     """Versions 1-5 wrote one connection count; 6 a list (one point, or a sweep). Before 9
-    there was no database."""
+    there was no database, before 10 no profile."""
     connections = data["connections"]
     return Settings(**{
         **data, "servers": tuple(data["servers"]), "threads": tuple(data["threads"]),
@@ -272,7 +302,8 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
         "workloads": tuple(workload_from_dict(workload)
                            for workload in data.get("workloads", [None])),
         "database": _optional(lambda database: DatabaseRecord(**database),
-                              data.get("database"))})
+                              data.get("database")),
+        "profile": tuple(data.get("profile", (False,)))})
 
 
 def generators_to_dict(generators: tuple[GeneratorOutcome, ...], stem_dir: Path) -> dict[str, Any]:
