@@ -107,3 +107,24 @@ def test_itimer_kernel_is_the_system_call_wrappers_in_a_real_profile():
     assert not any(frame.endswith("_[k]") for stack in stacks for frame in stack.frames)
     kernel = {stack.leaf for stack in stacks if layer_of(stack.frames, LAYER_RULES) == KERNEL}
     assert kernel == {"__GI___send", "recv", "epoll_pwait2"}
+
+
+def method_section() -> str:
+    text = (FIXTURES.parents[2] / "docs" / "method.md").read_text()
+    return text.split("## Profiles (PROFILE=1)\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_docs_list_every_layer_rule_in_the_order_they_are_tried():
+    rows = [line.split("|")[1].strip() for line in method_section().splitlines()
+            if line.startswith("| ") and not line.startswith("| Layer")]
+    tried = list(dict.fromkeys(rule.layer for rule in LAYER_RULES)) + [OTHER]
+    assert rows == tried
+
+
+def test_the_docs_state_the_shown_order_the_tolerance_and_the_itimer_caveat():
+    from httplab.results.profiles import CPU_TOLERANCE
+    section = " ".join(method_section().split())
+    assert f"in the order {', '.join(LAYERS[:-1])}, {LAYERS[-1]}" in section
+    assert f"more than {CPU_TOLERANCE:.0%}".replace("%", " %") in section
+    assert "with itimer, kernel means the system-call wrappers in libc" in section
+    assert all(f"`{package}`" in section for package in ("io.netty", "httplab"))
