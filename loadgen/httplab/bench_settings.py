@@ -52,6 +52,11 @@ BENCH_SETTINGS = (
                           "between them (empty: this machine)"),
     ("target-address", "", "the server's address as the load generators reach it, the only "
                            f"one it binds (empty: SERVER_HOST's host, or {LOOPBACK})"),
+    ("profile", "0", "1: async-profiler in every JVM server during its measured runs (a flame "
+                     "graph and collapsed stacks per run in raw/); 0,1: each framework measured "
+                     "both ways, interleaved; 0: none"),
+    ("profile-event", "cpu", "what PROFILE samples: cpu (the kernel's CPU clock where allowed, "
+                             "itimer where not), itimer, wall or alloc"),
 )
 # make latency: the bench's settings but FAIRNESS and LOADGEN_HOSTS (oha runs on this
 # machine), and its own; THREADS and CONNECTIONS are the primer's and warm-up's (wrk).

@@ -63,6 +63,9 @@ def make_latency_plan(settings: Mapping[str, str], known: tuple[ServerManifest, 
         bench_settings["backend"] = "local"
     bench = make_plan(bench_settings, known, available_cpus)
     check_workloads(bench.workloads, bool(typed["url"].strip()))
+    if typed["url"].strip() and any(bench.profile):
+        raise PlanError("PROFILE does not apply with URL=: the lab profiles only the servers "
+                        "it starts; set PROFILE=0")
     warmup = parse_optional_duration("STEP_WARMUP", typed["step-warmup"])
     return LatencyPlan(bench, parse_rates(typed["rates"]), parse_slo(typed["slo-p99"]),
                        parse_cost_rate(typed["cost-rate"]), warmup[1] if warmup else 0,

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from httplab.bench_settings import (DEFAULT_CV_THRESHOLD, DEFAULTS, LOOPBACK, PRIMER_CONNECTIONS,
                                     PlanError)
 from httplab.manifest import ServerManifest
-from httplab.model import PLAINTEXT, ServerOutcome, Settings, Workload
+from httplab.model import PLAINTEXT, PROFILE_EVENTS, ServerOutcome, Settings, Workload
 from httplab.run_layout import RAW, database_log
 from httplab.running.engines import Engine, Topology, make_topology, split_load
 from httplab.workloads import answers, parse_workloads, request_path
@@ -87,6 +87,13 @@ class BenchPlan:
     topology: Topology | None = None  # None: the server and wrk on this machine
     cv_threshold: float = DEFAULT_CV_THRESHOLD
     workloads: tuple[Workload, ...] = (PLAINTEXT,)
+    profile: tuple[bool, ...] = (False,)  # PROFILE: without the profiler, with it, or both
+    profile_event: str = DEFAULTS["profile-event"]  # as asked: cpu means cpu or itimer
+
+    @property
+    def profiled(self) -> bool:
+        """Some server of the plan runs with async-profiler in it."""
+        return any(server.profiled for server in self.servers)
 
     @property
     def server_host(self) -> Engine | None:
@@ -273,8 +280,10 @@ def make_plan(settings: Mapping[str, str], known: tuple[ServerManifest, ...],
     cpus = len(cpuset_members(server_cpus)) if server_cpus else len(available_cpus) or None
     chosen = with_ceiling(select_servers(typed["servers"], known), known,
                           parse_ceiling(typed["ceiling"]))
+    profile = parse_profile(typed["profile"])
     plan = BenchPlan(
-        expand_settings(chosen, worker_settings, cpus), thread_counts, connection_counts,
+        expand_profiles(expand_settings(chosen, worker_settings, cpus), profile),
+        thread_counts, connection_counts,
         duration_text, duration_s, parse_repeat(typed["repeat"]),
         make_phases(typed["primer"], typed["warmup"]), server_cpus,
         parse_cpuset("LOADGEN_CPUS", typed["loadgen-cpus"], available_cpus), worker_settings,
@@ -282,7 +291,8 @@ def make_plan(settings: Mapping[str, str], known: tuple[ServerManifest, ...],
         backend=typed["backend"], cv_threshold=parse_cv_threshold(typed["cv-threshold"]),
         topology=make_topology(typed["server-host"], typed["loadgen-hosts"],
                                typed["target-address"]),
-        workloads=parse_workloads(typed["workload"], typed["delay-ms"], typed["queries"]))
+        workloads=parse_workloads(typed["workload"], typed["delay-ms"], typed["queries"]),
+        profile=profile, profile_event=parse_profile_event(typed["profile-event"]))
     check_topology(plan)
     return plan
 
@@ -345,6 +355,32 @@ def expand_settings(servers: tuple[ServerManifest, ...], worker_settings: tuple[
     return tuple(expanded)
 
 
+def parse_profile(text: str) -> tuple[bool, ...]:
+    """'0', '1' or '0,1' (both, in the order given) -> (False,), (True,), (False, True)."""
+    values = tuple(dict.fromkeys(value.strip() for value in text.split(",")))
+    if not values or any(value not in ("0", "1") for value in values):
+        raise PlanError(f"PROFILE takes 1 (async-profiler in every JVM server during its "
+                        f"measured runs), 0 (none) or 0,1 (each framework both ways); "
+                        f"got {text!r}")
+    return tuple(value == "1" for value in values)
+
+
+def parse_profile_event(text: str) -> str:
+    event = text.strip()
+    if event not in PROFILE_EVENTS:
+        raise PlanError(f"PROFILE_EVENT takes {', '.join(PROFILE_EVENTS)} (cpu: the kernel's "
+                        f"CPU clock where allowed, itimer where not); got {text!r}")
+    return event
+
+
+def expand_profiles(servers: tuple[ServerManifest, ...],
+                    profile: tuple[bool, ...]) -> tuple[ServerManifest, ...]:
+    """Each framework once per PROFILE value, side by side (netty, netty+profiled); the
+    reference, no JVM, once and unprofiled."""
+    return tuple(dict.fromkeys(server.for_profile(profiled) for server in servers
+                               for profiled in profile))
+
+
 def settings_of(plan: BenchPlan) -> Settings:
     """The plan as the results record it."""
     primer, warmup = plan.phase("primer"), plan.phase("warmup")
@@ -360,7 +396,8 @@ def settings_of(plan: BenchPlan) -> Settings:
                     server_host=plan.server_host.spec if plan.server_host else None,
                     loadgen_hosts=tuple(engine.spec for engine in plan.load_generators),
                     target_address=plan.target_address, fairness=plan.fairness,
-                    workloads=plan.workloads)
+                    workloads=plan.workloads, profile=plan.profile,
+                    profile_event=plan.profile_event if any(plan.profile) else None)
 
 
 SERVER_PLACEHOLDER = "<server>"
