@@ -1,0 +1,41 @@
+"""A stand-in for a backend's profiler control: it records every command in order (into
+a list it may share with the fake wrk and probe), answers as told, and writes the files
+the JVM would write, so the runner's profiling can be followed without a JVM."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from httplab.running.profiling.agent import AgentReply
+
+COLLAPSED = "java/lang/Thread.run;io/netty/Loop.run;epoll_wait 3\njava/lang/Thread.run 2\n"
+FLAME = "<!DOCTYPE html><html>flame graph</html>\n"
+
+
+class FakeProfilerControl:
+    perf_events_refused = "perf events closed here (a fake)"
+
+    def __init__(self, events: list[str], refuse: tuple[str, ...] = (),
+                 writes: bool = True, copies: bool = True):
+        # refuse: argument prefixes answered with return code 200 ("check,event=cpu-clock")
+        self.events, self.refuse, self.writes, self.copies = events, refuse, writes, copies
+
+    def send(self, arguments: str) -> AgentReply:
+        self.events.append(arguments.split(",file=")[0] if ",file=" in arguments
+                           else arguments)
+        if arguments.startswith(self.refuse):
+            return AgentReply(200)
+        if self.writes and ",file=" in arguments:
+            path = Path(arguments.split(",file=")[1].split(",")[0])
+            path.write_text(COLLAPSED if arguments.startswith("stop") else FLAME)
+        return AgentReply(0)
+
+    def target(self, destination: Path) -> str:
+        return str(destination)
+
+    def collect(self, destination: Path) -> str | None:
+        self.events.append(f"collect {destination.name}")
+        if not self.copies:
+            destination.unlink(missing_ok=True)
+            return f"could not copy {destination.name} out (a fake)"
+        return None
