@@ -120,3 +120,25 @@ def test_a_latency_step_reads_its_profile(raw):
     assert step.purpose is StepPurpose.LIST
     assert step.profile.samples == 12 and dict(step.profile.layers)[FRAMEWORK] == 7
     assert step.profile.collapsed_file == f"raw/{stem}.collapsed.txt"
+
+
+def test_make_report_rebuilds_the_profiles_from_the_collapsed_stacks(tmp_path, repo):
+    from httplab.cli import main
+
+    raw = tmp_path / "run" / "raw"
+    raw.mkdir(parents=True)
+    profiled_run(raw, "webflux+profiled-t2-c20", "webflux-cpu-local.collapsed.txt", 0.06)
+    report = ["--repo", str(repo), "report", "--from", str(raw.parent), "--image",
+              str(tmp_path / "chart.png")]
+    assert main(report) == 0
+    written = json.loads((raw.parent / "results.json").read_text())
+    written["servers"] = [{**vars(WEBFLUX), "framework_packages": ["org.springframework",
+                                                                  "reactor"]}]
+    (raw.parent / "results.json").write_text(json.dumps(written))  # as make bench wrote it
+    (raw / "webflux+profiled-t2-c20.collapsed.txt").write_text(
+        "java/lang/Thread.run;reactor/netty/channel/ChannelOperations.onInboundNext 9\n"
+        "java/lang/Thread.run;io/netty/channel/epoll/Native.epollWait;epoll_pwait2 3\n")
+    assert main(report) == 0
+    (profile,) = json.loads((raw.parent / "results.json").read_text())["cells"][0]["profiles"]
+    assert (profile["samples"], profile["layers"]["framework"], profile["layers"]["kernel"]) == (
+        12, 9, 3)

@@ -34,7 +34,8 @@ def report(source: Path, out_dir: Path, image: Path | None, servers_dir: Path) -
     if not raw_files:
         say(f"error: no <server>-t<threads>-c<connections>.txt files in {raw_dir}")
         return EXIT_USAGE
-    cells = cells_from_outcomes([raw.outcome() for raw in raw_files])
+    cells = cells_from_outcomes([raw.outcome() for raw in raw_files],
+                                earlier.servers if earlier is not None else ())
     result = _rebuilt_result(earlier, cells, servers_dir)
     write_results(result, out_dir, image)
     return finish(result, out_dir, image)
@@ -45,7 +46,7 @@ def _report_latency(earlier: BenchResult, raw_dir: Path, out_dir: Path,
     """A make latency run, rebuilt from its oha JSON and resources files; the target and
     the host are the ones its results.json recorded."""
     latency = earlier.latency
-    rules = step_rules(latency, earlier.settings, earlier.host.cores)
+    rules = step_rules(latency, earlier.settings, earlier.host.cores, earlier.servers)
     outcomes = find_step_outcomes(raw_dir, latency.slo_p99_us, latency.rates)
     if not outcomes:
         say(f"error: no <server>-q<rate>.oha.json files in {raw_dir}")
