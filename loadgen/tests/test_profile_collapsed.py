@@ -23,7 +23,8 @@ def test_a_line_is_its_frames_root_first_and_its_samples():
 
 def test_frames_may_hold_spaces_the_samples_are_the_last_word():
     (stack,) = parse_collapsed("[unknown_Java];I2C/C2I adapters 1\n")
-    assert stack.frames == ("[unknown_Java]", "I2C/C2I adapters") and stack.leaf == "I2C/C2I adapters"
+    assert stack.frames == ("[unknown_Java]", "I2C/C2I adapters")
+    assert stack.leaf == "I2C/C2I adapters"
     (templated,) = parse_collapsed(
         "Thread::call_run;void G1ScanCardClosure::do_oop_work<narrowOop> 3")
     assert templated.leaf == "void G1ScanCardClosure::do_oop_work<narrowOop>"

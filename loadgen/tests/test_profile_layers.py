@@ -30,7 +30,8 @@ ROWS = [
      "ConcurrentGCThread::run;G1PrimaryConcurrentRefineThread::do_refinement_step"),
     (GC, Where.THREAD, (), "start_thread;thread_native_entry;Thread::call_run;VMThread::run;"
      "VMThread::inner_execute;VMThread::evaluate_operation;VM_Operation::evaluate;"
-     "VM_G1CollectForAllocation::doit;G1YoungCollector::collect;CollectedHeap::trace_heap_after_gc"),
+     "VM_G1CollectForAllocation::doit;G1YoungCollector::collect;"
+     "CollectedHeap::trace_heap_after_gc"),
     (KERNEL, Where.KERNEL_LEAF, (), f"{EVENT_LOOP};io/netty/channel/unix/Socket.sendAddress;"
      "__x64_sys_sendto_[k];__sys_sendto_[k];tcp_sendmsg_[k];tcp_sendmsg_locked_[k]"),
     (KERNEL, Where.LEAF, (), f"{EVENT_LOOP};io/netty/channel/unix/Socket.sendAddress;"
@@ -42,7 +43,8 @@ ROWS = [
     (FRAMEWORK, Where.JAVA, WEBFLUX, f"{EVENT_LOOP};io/netty/channel/AbstractChannelHandler"
      "Context.invokeChannelRead;reactor/netty/channel/ChannelOperationsHandler.channelRead"),
     (FRAMEWORK, Where.JAVA, UNDERTOW, "java/lang/Thread.run;org/xnio/XnioWorker$WorkerThread"
-     "Factory$1$1.run;io/undertow/server/HttpServerExchange.endExchange;org/xnio/IoUtils.safeClose"),
+     "Factory$1$1.run;io/undertow/server/HttpServerExchange.endExchange;"
+     "org/xnio/IoUtils.safeClose"),
     (NETTY, Where.JAVA, WEBFLUX, f"{EVENT_LOOP};io/netty/handler/codec/CodecOutputList.recycle;"
      "io/netty/handler/codec/CodecOutputList$CodecOutputLists.recycle"),
     (NETTY, Where.JAVA, (), f"{EVENT_LOOP};io/netty/handler/codec/CodecOutputList$CodecOutput"
@@ -103,7 +105,8 @@ def test_without_the_servers_packages_its_framework_is_other():
 def test_itimer_kernel_is_the_system_call_wrappers_in_a_real_profile():
     """The itimer fixture has no kernel frames; its kernel layer is exactly its samples
     whose leaf is a libc wrapper (send, recv, epoll_pwait2 here)."""
-    stacks = parse_collapsed((FIXTURES / "profiles" / "netty-itimer-local.collapsed.txt").read_text())
+    itimer = FIXTURES / "profiles" / "netty-itimer-local.collapsed.txt"
+    stacks = parse_collapsed(itimer.read_text())
     assert not any(frame.endswith("_[k]") for stack in stacks for frame in stack.frames)
     kernel = {stack.leaf for stack in stacks if layer_of(stack.frames, LAYER_RULES) == KERNEL}
     assert kernel == {"__GI___send", "recv", "epoll_pwait2"}

@@ -44,7 +44,8 @@ def test_at_most_ten_hot_frames_most_first_in_a_real_profile():
     profile = run_profile(CPU, fixture("netty-cpu-local.collapsed.txt"), (), None)
     samples = [hot.samples for hot in profile.hot_frames]
     assert len(samples) == HOT_FRAMES and samples == sorted(samples, reverse=True)
-    assert profile.hot_frames[0] == HotFrame("finish_task_switch.isra.0_[k]", KERNEL, 60)  # grep + awk
+    # 60: the fixture's lines ending in that frame, summed by grep and awk
+    assert profile.hot_frames[0] == HotFrame("finish_task_switch.isra.0_[k]", KERNEL, 60)
     assert sum(count for _, count in profile.layers) == profile.samples == 257
 
 
