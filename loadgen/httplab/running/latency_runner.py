@@ -18,6 +18,7 @@ from httplab.running.backends.base import Backend, StartedServer
 from httplab.running.latency_plan import LatencyPlan
 from httplab.running.measure_step import StepMeasurer
 from httplab.running.plan import target_url
+from httplab.running.profiling.control import ServerProfiler
 from httplab.running.progress import Progress
 from httplab.running.rate_search import History, RateSpec, next_rate
 from httplab.running.resources.probes import ResourceProbe, UnavailableProbe
@@ -47,6 +48,7 @@ class Step:
     round_number: int
     stopped: Callable[[], str | None]
     workload: Workload = PLAINTEXT
+    profiler: ServerProfiler | None = None  # PROFILE=1: around each measured step
 
 
 class LatencyRunner(Runner):
@@ -62,8 +64,8 @@ class LatencyRunner(Runner):
         url = target_url(started.manifest, self.backend.target_address, workload)
         probe = self.backend.resource_probe(started)
         stopped = lambda: self.stopped(started)  # noqa: E731
-        return ServerOutcome(record, (), self._series(index, record.name, url, probe,
-                                                      round_number, stopped, workload))
+        step = Step(record.name, url, probe, round_number, stopped, workload, self.profiler)
+        return ServerOutcome(record, (), self._series(index, step))
 
     def _database_probe(self) -> ResourceProbe | None:
         """The database the server reads, sampled beside it; None without one."""
@@ -84,24 +86,21 @@ class LatencyRunner(Runner):
         probe = UnavailableProbe("the server was started by the user (URL=), not the lab")
         outcomes = []
         for round_number in range(1, self.plan.repeat + 1):
-            steps = self._series(round_number, record.name, url, probe, round_number,
-                                 lambda: None)
+            steps = self._series(round_number, Step(record.name, url, probe, round_number,
+                                                    lambda: None))
             outcomes.append(ServerOutcome(record, (), steps))
             self.on_server_done(outcomes[-1])
         return outcomes
 
-    def _series(self, index: int, server: str, url: str, probe: ResourceProbe,
-                round_number: int, stopped: Callable[[], str | None],
-                workload: Workload = PLAINTEXT) -> tuple[StepOutcome, ...]:
+    def _series(self, index: int, step: Step) -> tuple[StepOutcome, ...]:
         outcomes: list[StepOutcome] = []
         history: History = ()
-        step = Step(server, url, probe, round_number, stopped, workload)
         while (rate := next_rate(self.series.rates, history)) is not None:
             attempt = 1 + sum(1 for earlier, _ in history if earlier == rate)
             outcome = self._checked_step(index, step, rate, self.series.purpose, attempt)
             outcomes.append(outcome)
             history += ((rate, self.judge(outcome).verdict),)
-            if outcome.failure and stopped():
+            if outcome.failure and step.stopped():
                 return tuple(outcomes)
         if self.series.cost_rate is not None:
             outcomes.append(self._checked_step(index, step, self.series.cost_rate,
@@ -138,7 +137,7 @@ class LatencyRunner(Runner):
                 self.progress.step(index, server, f"warm-up at this rate: {failure}")
         request = OhaRequest(rate, self.plan.duration_s, connections, url)
         outcome = self.steps.measure(server, request, purpose, round_number, rounds, at.probe,
-                                     attempt, workload, self._database_probe())
+                                     attempt, workload, self._database_probe(), at.profiler)
         self.progress.spent(warmup_s + self.plan.duration_s)
         if outcome.failure:
             self.progress.step(index, server, outcome.failure)

@@ -14,6 +14,8 @@ from pathlib import Path
 from httplab.running.backends.base import Backend, StartedServer, WrkOutcome
 from httplab.model import DatabaseUsage, PLAINTEXT, GeneratorOutcome, ResourceUsage, Workload
 from httplab.running.database.base import StartedDatabase
+from httplab.running.profiling.control import ServerProfiler
+from httplab.running.profiling.session import ProfileOutcome, profiled
 from httplab.running.resources.parse import HostCpu, SamplingError
 from httplab.running.resources.probes import ResourceProbe, read_host_cpu
 from httplab.running.resources.sampler import DEFAULT_INTERVAL_S, Sampler, busy_cores
@@ -33,6 +35,7 @@ class RunOutcome:
     resources_path: Path | None
     failure: str | None
     generators: tuple[GeneratorOutcome, ...] = ()  # each one's part, when more than one
+    profile: ProfileOutcome | None = None  # PROFILE=1: the profiler's record of the run
 
 
 @dataclass(frozen=True)
@@ -55,14 +58,17 @@ class Measurer:
 
     def measured(self, started: StartedServer, request: WrkRequest, repeat: int,
                  repeats: int, workload: Workload = PLAINTEXT,
-                 database: StartedDatabase | None = None) -> RunOutcome:
+                 database: StartedDatabase | None = None,
+                 profiler: ServerProfiler | None = None) -> RunOutcome:
         """A measured run, the server sampled throughout, and the database it reads too
-        when there is one."""
+        when there is one; profiled around that when the server has a profiler."""
         files = self._measured_files(started, request, repeat, repeats, workload)
         database_sampler = None if database is None else \
             sampler_for(self.backend.database.resource_probe(database))
-        return self._run(request, files, sampler_for(self.backend.resource_probe(started)),
-                         database_sampler)
+        sampler = sampler_for(self.backend.resource_probe(started))
+        outcome, profile = profiled(profiler, files, lambda: self._run(
+            request, files, sampler, database_sampler))
+        return replace(outcome, profile=profile)
 
     def _measured_files(self, started: StartedServer, request: WrkRequest, repeat: int,
                         repeats: int, workload: Workload) -> RunFiles:

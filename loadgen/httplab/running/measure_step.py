@@ -10,6 +10,8 @@ from httplab.model import PLAINTEXT, StepOutcome, StepPurpose, Workload
 from httplab.run_layout import step_files, step_stem
 from httplab.running.backends.base import Backend, WrkOutcome
 from httplab.running.measure import sampled_run, sampler_for, tool_failure, write_resources
+from httplab.running.profiling.control import ServerProfiler
+from httplab.running.profiling.session import profiled
 from httplab.running.resources.probes import ResourceProbe
 
 TOOL = "oha"
@@ -31,9 +33,11 @@ class StepMeasurer:
     def measure(self, server: str, request: OhaRequest, purpose: StepPurpose,
                 round_number: int, rounds: int, probe: ResourceProbe,
                 attempt: int = 1, workload: Workload = PLAINTEXT,
-                database_probe: ResourceProbe | None = None) -> StepOutcome:
+                database_probe: ResourceProbe | None = None,
+                profiler: ServerProfiler | None = None) -> StepOutcome:
         """One fixed-rate step, the server sampled throughout, and the database it reads
-        too when there is one."""
+        too when there is one; profiled around that when the server has a profiler (never
+        its warm-up)."""
         stem = step_stem(server, request.rate_per_s, purpose is StepPurpose.COST,
                          round_number, rounds, attempt, workload.key)
         files = step_files(self.raw_dir, stem)
@@ -43,8 +47,11 @@ class StepMeasurer:
             return self.backend.run_oha(request, files.oha, self.loadgen_cpus)
 
         database_sampler = None if database_probe is None else sampler_for(database_probe)
-        outcome, usage = sampled_run(run, sampler_for(probe), TOOL, database_sampler)
+        sampler = sampler_for(probe)
+        (outcome, usage), profile = profiled(profiler, files, lambda: sampled_run(
+            run, sampler, TOOL, database_sampler))
         return StepOutcome(server, request.rate_per_s, request.connections, purpose,
                            files.oha if files.oha.exists() else None,
                            write_resources(files, usage), tool_failure(TOOL, outcome),
-                           round_number, attempt, workload)
+                           round_number, attempt, workload,
+                           profile_path=profile.record_path if profile else None)

@@ -18,6 +18,8 @@ def preflight(plan: BenchPlan, backend: Backend) -> None:
     if plan.fairness:
         backend.check_fairness_tools()
     check_open_files(max(plan.connections), backend.open_file_limit())
+    if plan.profiled:
+        backend.check_profiler()  # local: jattach and the agent on this host
     check_ports_free(plan)
     if needs_database(plan):
         try:

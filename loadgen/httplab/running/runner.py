@@ -19,6 +19,9 @@ from httplab.manifest import ServerManifest
 from httplab.model import CellOutcome, DatabaseRecord, ServerOutcome, ServerRecord, Workload
 from httplab.running.measure import Measurer, RunOutcome
 from httplab.running.plan import BenchPlan, Phase, rotated, target_url
+from httplab.running.profiling.agent import ProfilerError, last_agent_error
+from httplab.running.profiling.attach import attach
+from httplab.running.profiling.control import ServerProfiler
 from httplab.running.progress import START_AND_VERIFY_S, Progress
 from httplab.checking.conformance import Verification
 from httplab.checking.database import verify_database
@@ -33,6 +36,7 @@ class Runner:
         self.progress, self.on_server_done = progress, on_server_done
         self.measurer = Measurer(backend, raw_dir, plan.loadgen_cpus)
         self.database: StartedDatabase | None = None  # the running server's, while it runs
+        self.profiler: ServerProfiler | None = None  # PROFILE=1: the running server's
 
     def requests(self, manifest: ServerManifest, workload: Workload) -> list[WrkRequest]:
         plan = self.plan
@@ -77,7 +81,7 @@ class Runner:
         except (BackendError, DatabaseError) as error:
             return self._give_up(index, manifest, str(error), round_number)
         finally:
-            self.database = None
+            self.database, self.profiler = None, None
 
     def _database_record(self) -> DatabaseRecord | None:
         """The running database as it described itself, with its log in the run."""
@@ -135,15 +139,33 @@ class Runner:
             reason = f"verification failed: {verification.summary()}"
             return self._give_up(index, manifest, reason, round_number, started, verification)
         verification = self._with_database_checks(started, verification, workloads)
-        self.progress.spent(START_AND_VERIFY_S)
         first = "?" if started.startup_seconds is None else f"{started.startup_seconds:.1f}"
         self.progress.step(index, manifest.key, f"first answer after {first} s, "
                                                  f"verified ({verification.summary()})")
+        if manifest.profiled and (refused := self._attach_profiler(index, started)):
+            return self._give_up(index, manifest, refused, round_number, started, verification)
+        self.progress.spent(START_AND_VERIFY_S)
         record = self.record(manifest, started, verification)
         failed = verification.failed_workloads()
         return combined(record, [self._workload(index, started, round_number, record, workload,
                                                 failed.get(workload.key))
                                  for workload in workloads])
+
+    def _attach_profiler(self, index: int, started: StartedServer) -> str | None:
+        """async-profiler loaded into the verified server, its event chosen and checked,
+        before any load; else the one line its cells fail with."""
+        log_path = started.log_path
+        log_before = log_path.stat().st_size if log_path and log_path.exists() else 0
+        try:
+            attached = attach(self.backend.profiler_control(started), self.plan.profile_event)
+        except ProfilerError as error:
+            said = _agent_error_since(log_path, log_before)
+            return (f"{error}{f': {said}' if said else ''}; its message is in the server's "
+                    f"log, {self.log_file(started.manifest)}; PROFILE=0 measures it without "
+                    "the profiler")
+        self.profiler = attached.profiler
+        self.progress.step(index, started.manifest.key, attached.note)
+        return None
 
     def _with_database_checks(self, started: StartedServer, verification: Verification,
                               workloads: tuple[Workload, ...]) -> Verification:
@@ -247,16 +269,20 @@ class Runner:
                                         f"-d{request.duration}{self._at(workload)}"
                                         f"{self._of_rounds(repeat)}")
         outcome: RunOutcome = self.measurer.measured(started, request, repeat, self.plan.repeat,
-                                                     workload, self.database)
+                                                     workload, self.database, self.profiler)
         self.progress.spent(request.duration_s)
         stopped = self.stopped(started)
         failure = outcome.failure or (f"{stopped} during this run" if stopped else None)
         for problem in [failure] + [g.failure for g in outcome.generators]:
             if problem:
                 self.progress.step(index, name, problem)
+        profile = outcome.profile
+        if profile and profile.failure:  # the run stands; only its profile is missing
+            self.progress.step(index, name, f"no profile of this run: {profile.failure}")
         measured = CellOutcome(name, request.threads, request.connections, outcome.text_path,
                                outcome.json_path, failure, repeat, outcome.resources_path,
-                               outcome.generators, workload=workload)
+                               outcome.generators, workload=workload,
+                               profile_path=profile.record_path if profile else None)
         if self.plan.fairness and not failure:
             return self._fairness(index, started, request, measured)
         if self.plan.fairness:
@@ -278,6 +304,15 @@ class Runner:
             self.progress.step(index, name, outcome.failure)
         return replace(measured, h2load_path=outcome.h2load_path,
                        sockets_path=outcome.sockets_path)
+
+
+def _agent_error_since(log_path: Path | None, offset: int) -> str | None:
+    """The agent's "[ERROR] ..." line that the server printed after offset, if any."""
+    if log_path is None or not log_path.exists():
+        return None
+    with log_path.open("rb") as log:
+        log.seek(offset)
+        return last_agent_error(log.read().decode(errors="replace"))
 
 
 def combined(record: ServerRecord, parts: list[ServerOutcome]) -> ServerOutcome:

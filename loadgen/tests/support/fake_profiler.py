@@ -16,14 +16,19 @@ class FakeProfilerControl:
     perf_events_refused = "perf events closed here (a fake)"
 
     def __init__(self, events: list[str], refuse: tuple[str, ...] = (),
-                 writes: bool = True, copies: bool = True):
-        # refuse: argument prefixes answered with return code 200 ("check,event=cpu-clock")
+                 writes: bool = True, copies: bool = True, log_path: Path | None = None):
+        # refuse: argument prefixes answered with return code 200 ("check,event=cpu-clock"),
+        # the agent saying why in the server's output (log_path), as the real one does
         self.events, self.refuse, self.writes, self.copies = events, refuse, writes, copies
+        self.log_path = log_path
 
     def send(self, arguments: str) -> AgentReply:
         self.events.append(arguments.split(",file=")[0] if ",file=" in arguments
                            else arguments)
         if arguments.startswith(self.refuse):
+            if self.log_path is not None:
+                with self.log_path.open("a") as log:
+                    log.write("[ERROR] Operation not permitted\n")
             return AgentReply(200)
         if self.writes and ",file=" in arguments:
             path = Path(arguments.split(",file=")[1].split(",")[0])

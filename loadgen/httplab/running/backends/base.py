@@ -17,6 +17,7 @@ from httplab.checking.conformance import Verification
 from httplab.checking.ready_line import StartupInfo
 from httplab.model import EngineRecord, GeneratorOutcome, Workload
 from httplab.running.engines import Engine
+from httplab.running.profiling.control import ProfilerControl
 from httplab.running.tools import first_line
 from httplab.loadtools.h2load.command import H2loadRequest
 from httplab.loadtools.oha.command import OHA_VERSION, OhaRequest
@@ -119,6 +120,14 @@ class Backend(Protocol):
         """Runs oha once at a fixed rate: its JSON summary (stdout) goes to json_path, its
         stderr to the outcome; killed after oha_time_limit_s(request). cpu_seconds: oha's
         own CPU time where the backend can see it."""
+
+    def check_profiler(self) -> None:
+        """Raises BackendError, saying the way out, when async-profiler cannot be driven
+        where the servers run (PROFILE=1). Before any load."""
+
+    def profiler_control(self, started: StartedServer) -> ProfilerControl:
+        """How to drive async-profiler in the started JVM server: jattach against its java
+        process, and its files brought back to raw/."""
 
     def engine_records(self) -> tuple[EngineRecord, ...]:
         """The other machines' engines this bench drove (none on one machine)."""

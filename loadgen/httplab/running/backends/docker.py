@@ -38,6 +38,8 @@ from httplab.running.base_images import (BASE_IMAGES_ENV, BUILD_ARGS, OFFICIAL_P
                                          local_build_args)
 from httplab.running.backends.generators import run_generators
 from httplab.running.backends.remote_engines import engine_env, inspect_engine, ship_image
+from httplab.running.backends.docker_profiler import DockerProfilerControl
+from httplab.running.profiling.jvm import jvm_options
 from httplab.running.database.docker import DockerDatabase
 from httplab.running.engines import Engine, Topology
 from httplab.model import EngineRecord, GeneratorOutcome, Workload
@@ -191,7 +193,7 @@ class DockerBackend:
         """Starts the container; returns its id and the seconds `up` took."""
         started_at = time.monotonic()
         up = _run(cmd.up_command(self.compose, self.repo),
-                  self._server_env(manifest.name, JAVA_OPTS=manifest.jvm_options,
+                  self._server_env(manifest.name, JAVA_OPTS=jvm_options(manifest),
                                    HTTPLAB_SERVER_CPUS=cpus or "",
                                    HTTPLAB_WORKERS=manifest.workers_variable,
                                    HTTPLAB_BIND_ADDRESS=self.target_address,
@@ -312,6 +314,13 @@ class DockerBackend:
 
     def check_fairness_tools(self) -> None:
         """h2load and ss are in the wrk image, built in prepare()."""
+
+    def check_profiler(self) -> None:
+        """jattach and the agent are in the servers' images, built in prepare()."""
+
+    def profiler_control(self, started: StartedServer) -> DockerProfilerControl:
+        """On the server's engine, as every other docker command about the server."""
+        return DockerProfilerControl(started.container or "", self._on_server_engine())
 
     def check_oha(self) -> None:
         """oha is in the wrk image, built in prepare(): nothing to install here."""

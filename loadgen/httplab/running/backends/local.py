@@ -31,7 +31,10 @@ from httplab.running.backends.base import (H2LOAD_MISSING_HINT, LOOPBACK, OHA_MI
                                            ensure_port_free, oha_version)
 from httplab.loadtools.h2load.command import H2loadRequest, fairness_script_arguments, h2load_time_limit_s
 from httplab.loadtools.oha.command import OhaRequest, oha_arguments, oha_time_limit_s
-from httplab.paths import FAIRNESS_SCRIPT, oha_binary
+from httplab.paths import ASYNC_PROFILER_LIB, FAIRNESS_SCRIPT, oha_binary
+from httplab.running.backends.local_profiler import (JATTACH, LocalProfilerControl,
+                                                     check_local_profiler)
+from httplab.running.profiling.jvm import jvm_options
 from httplab.running.database.base import ENV_HOST, ENV_NAME, ENV_PASSWORD, ENV_PORT, ENV_USER
 from httplab.running.database.local import LocalDatabase
 
@@ -51,7 +54,7 @@ def server_environment(manifest: ServerManifest, port: int,
     extra (a database's variables)."""
     dropped = ("WORKERS", *DATABASE_VARIABLES)
     env = {key: value for key, value in os.environ.items() if key not in dropped}
-    env.update(PORT=str(port), BIND_ADDRESS=LOOPBACK, JAVA_OPTS=manifest.jvm_options,
+    env.update(PORT=str(port), BIND_ADDRESS=LOOPBACK, JAVA_OPTS=jvm_options(manifest),
                **(extra or {}))
     if manifest.workers_variable:
         env["WORKERS"] = manifest.workers_variable
@@ -59,7 +62,7 @@ def server_environment(manifest: ServerManifest, port: int,
 
 
 def java_command(java: str, manifest: ServerManifest, jar: Path) -> list[str]:
-    return [java, *shlex.split(manifest.jvm_options), "-jar", str(jar)]
+    return [java, *shlex.split(jvm_options(manifest)), "-jar", str(jar)]
 
 
 def reference_command(script: Path) -> list[str]:
@@ -134,7 +137,7 @@ class LocalBackend:
 
     def __init__(self, servers_dir: Path, lua_script: Path, java: str = "java", wrk: str = "wrk",
                  ready_timeout_s: float = READY_TIMEOUT_S, nginx: Path = HOST_NGINX,
-                 oha: str | None = None):
+                 oha: str | None = None, jattach: str = JATTACH):
         self.servers_dir, self.lua_script = servers_dir, lua_script
         self.java, self.wrk, self.ready_timeout_s = java, wrk, ready_timeout_s
         self.nginx = nginx
@@ -142,6 +145,8 @@ class LocalBackend:
         self.oha = oha if oha is not None else oha_binary(servers_dir.parent)
         self._running: dict[int, ServerProcess] = {}
         self.database = LocalDatabase(servers_dir.parent / "database")
+        # PROFILE=1: jattach loads the agent `make jars` unpacked into the java process.
+        self.jattach, self.profiler_agent = jattach, servers_dir.parent / ASYNC_PROFILER_LIB
 
     def check_available(self) -> None:
         for tool, hint in ((self.java, "install a JDK 17+ or use BACKEND=docker"),
@@ -161,6 +166,14 @@ class LocalBackend:
     def check_oha(self) -> None:
         if shutil.which(self.oha) is None:
             raise BackendError(OHA_MISSING)
+
+    def check_profiler(self) -> None:
+        check_local_profiler(self.jattach, self.profiler_agent)
+
+    def profiler_control(self, started: StartedServer) -> LocalProfilerControl:
+        if started.pid is None:
+            raise BackendError(f"{started.manifest.key} has no process to profile")
+        return LocalProfilerControl(self.jattach, started.pid, self.profiler_agent)
 
     def open_file_limit(self) -> int | None:
         """This process's limit, raised to its hard limit first: wrk and the servers inherit it."""
