@@ -87,3 +87,17 @@ def test_before_any_load_each_missing_piece_is_one_line_with_the_way_out(tmp_pat
         check_local_profiler(jattach, agent)
     agent.write_bytes(b"\x7fELF")
     check_local_profiler(jattach, agent)
+
+
+def test_a_profiled_server_starts_locally_with_the_options_for_accurate_java_frames(tmp_path):
+    from httplab.running.backends.local import java_command, server_environment
+    from tests.test_plan import KNOWN
+
+    profiled = KNOWN[0].for_profile(True)
+    assert java_command("java", profiled, tmp_path / "x.jar") == [
+        "java", "-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints", "-jar",
+        str(tmp_path / "x.jar")]
+    assert server_environment(profiled, 9000)["JAVA_OPTS"] == (
+        "-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints")
+    assert java_command("java", KNOWN[0], tmp_path / "x.jar") == [
+        "java", "-jar", str(tmp_path / "x.jar")]
