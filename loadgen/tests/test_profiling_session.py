@@ -110,8 +110,9 @@ def test_itimer_is_chosen_where_it_is_not_and_the_line_says_why():
     attached = attach(FakeProfilerControl(events, refuse=("check,event=cpu-clock",)), "cpu")
     assert events == ["check,event=cpu-clock", "check,event=itimer"]
     assert attached.profiler.event == "itimer"
-    assert attached.note == ("profiling with itimer: perf events closed here (a fake) "
-                             "(`check,event=cpu-clock` gave return code 200); no kernel frames")
+    assert attached.note == ("profiling with itimer: perf events closed here (a fake); "
+                             "`check,event=cpu-clock` gave return code 200, so no kernel "
+                             "frames")
 
 
 @pytest.mark.parametrize("event, interval", [("wall", 5_000_000), ("alloc", 524288),

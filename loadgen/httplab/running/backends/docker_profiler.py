@@ -34,7 +34,7 @@ def remove_command(container: str, in_container: str) -> list[str]:
 
 class DockerProfilerControl:
     perf_events_refused = ("the container may not open perf events (Docker's default "
-                           "seccomp profile, and perf_event_paranoid for its user)")
+                           "seccomp profile)")
 
     def __init__(self, container: str, environment: dict[str, str]):
         self.container, self.environment = container, environment  # the server's engine's

@@ -31,9 +31,9 @@ def choose_event(control: ProfilerControl, requested: str) -> EventChoice:
     if probe.ok:
         return EventChoice(CPU_EVENT, "the kernel's CPU clock is open to the server "
                                       "(kernel frames included)")
-    return EventChoice(FALLBACK_EVENT, f"{control.perf_events_refused} (`"
+    return EventChoice(FALLBACK_EVENT, f"{control.perf_events_refused}; `"
                                        f"{check_arguments(CPU_CLOCK_PROBE)}` gave "
-                                       f"{probe.summary}); no kernel frames")
+                                       f"{probe.summary}, so no kernel frames")
 
 
 def attach(control: ProfilerControl, requested: str) -> Attached:
