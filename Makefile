@@ -26,6 +26,9 @@ JAR_INPUTS := $(shell find servers -name '*.java' -o -name pom.xml -o -name serv
 # with a pom.xml are Maven modules, built into jars (the nginx reference is not).
 SERVER_NAMES := $(patsubst servers/%/server.toml,%,$(wildcard servers/*/server.toml))
 JARS := $(foreach s,$(SERVER_NAMES),$(if $(wildcard servers/$(s)/pom.xml),servers/$(s)/target/$(s).jar))
+# async-profiler's agent, which the same Maven build unpacks (PROFILE=1 on BACKEND=local),
+# where the harness looks for it (stated only in paths.py).
+PROFILER_AGENT := $(shell cd loadgen && $(PYTHON) -c 'from httplab.paths import ASYNC_PROFILER_LIB; print(ASYNC_PROFILER_LIB)')
 # oha, the fixed-rate load tool, at the version its reader is written for (stated only in
 # command.py), built into the repository (the harness looks there: httplab/paths.py).
 OHA_VERSION := $(shell sed -n 's/^OHA_VERSION = "\([^"]*\)".*/\1/p' loadgen/httplab/loadtools/oha/command.py)
@@ -80,11 +83,11 @@ golden: venv ## Regenerate the exporters' golden files after an intended format 
 
 jars: $(JARS) ## Build the five server jars with Maven
 
-$(JARS) &: $(JAR_INPUTS)
+$(JARS) $(PROFILER_AGENT) &: $(JAR_INPUTS)
 	@command -v mvn >/dev/null || { echo "httplab: error: mvn not found: install Maven 3.8+ and a JDK 17+" >&2; exit 2; }
 	# clean: shading a jar that an earlier package already shaded doubles it.
 	mvn -B -q -Dstyle.color=never -f servers/pom.xml clean package -DskipTests
-	@touch $(JARS)
+	@touch $(JARS) $(PROFILER_AGENT)
 
 oha: ## Build oha (fixed-rate load) with cargo into .tools/oha/bin, when missing or of another version
 	@[ -n '$(OHA_VERSION)' ] || { echo "httplab: error: no OHA_VERSION in loadgen/httplab/loadtools/oha/command.py" >&2; exit 2; }

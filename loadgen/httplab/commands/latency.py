@@ -17,7 +17,7 @@ from httplab.model import (BenchResult, HostInfo, LatencyResult, RateStep, Serve
                            ServerRecord, StepOutcome, StepPurpose)
 from httplab.paths import results_root, servers_dir
 from httplab.presentation.publish import write_results
-from httplab.results.assemble import assemble_latency
+from httplab.results.assemble import assemble_latency, record_of_manifest
 from httplab.results.latency_steps import StepRules, read_step, step_rules
 from httplab.results.store import new_run_dir, point_latest, read_results, utc_stamp
 from httplab.run_layout import RAW, RESULTS_JSON
@@ -118,7 +118,8 @@ def _new_run(plan: LatencyPlan, backend: Backend, results_root: Path, image: Pat
     base = LatencyResult(plan.slo_p99_us, rates, (), (), plan.cost_rate,
                          "COST_RATE" if plan.cost_rate is not None else "",
                          plan.url, versions.get("oha"), float(plan.step_warmup_s))
-    rules = step_rules(base, settings_of(plan.bench), host.cores)
+    servers = tuple(record_of_manifest(manifest) for manifest in plan.bench.servers)
+    rules = step_rules(base, settings_of(plan.bench), host.cores, servers)
     return LatencyRun(plan, new_run_dir(results_root, stamp), image, host, stamp,
                       lab_commit(repo), base, rules, [])
 

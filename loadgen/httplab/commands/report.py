@@ -73,7 +73,8 @@ def _rebuilt_result(earlier: BenchResult | None, cells: tuple, servers_dir: Path
         order = {_cell_key(c): i for i, c in enumerate(earlier.cells)}
         cells = tuple(sorted(cells, key=lambda c: order.get(_cell_key(c), len(order))))
         return with_warnings(replace(earlier, format_version=FORMAT_VERSION, cells=cells))
-    manifests = {m.name: m for m in _manifests_or_none(servers_dir)}
+    manifests = {variant.key: variant for m in _manifests_or_none(servers_dir)
+                 for variant in (m, m.for_profile(True))}
     names = dict.fromkeys(cell.server for cell in cells)
     records = tuple(record_of_manifest(manifests[name]) for name in names if name in manifests)
     cells = tuple(sorted(cells, key=lambda c: (list(names).index(c.server),
