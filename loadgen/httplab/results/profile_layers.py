@@ -48,13 +48,17 @@ _COLLECTING_VM_OPERATIONS = ("VM_G1", "VM_GenCollect", "VM_SerialCollect", "VM_P
 _GC_THREADS = ("GangWorker::", "WorkerThread::run", "ConcurrentGCThread::run",
                "G1ServiceThread::")
 # The libc wrappers that enter the kernel, as glibc names them: with event itimer there
-# are no kernel frames and a system call's CPU shows in these.
+# are no kernel frames and a system call's CPU shows in these. The condition-variable
+# calls are among them: what they cost beyond a few instructions is their futex call (a
+# parked thread's wake-up, which Undertow's 200 workers make often).
 SYSTEM_CALL_WRAPPERS = tuple(
     f"{prefix}{name}" for name in ("send", "sendto", "sendmsg", "recv", "recvfrom", "recvmsg",
                                    "read", "write", "readv", "writev", "epoll_wait",
                                    "epoll_pwait", "epoll_pwait2", "epoll_ctl", "accept",
                                    "accept4", "close", "shutdown", "futex", "syscall",
-                                   "sched_yield", "nanosleep", "clock_nanosleep")
+                                   "sched_yield", "nanosleep", "clock_nanosleep",
+                                   "pthread_cond_signal", "pthread_cond_broadcast",
+                                   "pthread_cond_wait", "pthread_cond_timedwait")
     for prefix in ("", "__", "__GI_", "__GI___", "__libc_"))
 JDK_PACKAGES = ("java", "javax", "jdk", "sun", "com.sun")
 
