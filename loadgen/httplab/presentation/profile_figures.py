@@ -1,4 +1,5 @@
-"""What the tables and the chart show of a cell's profiles (PROFILE=1). Pure.
+"""What the tables and the chart show of a cell's profiles (PROFILE=1), or of a make latency
+step's (its one profile, RateStep.profile). Pure.
 
 A cell's samples, and each layer's, are sums over its runs that have a profile; a layer's
 share is its samples over the cell's. Each run's profile keeps its own ten hottest frames,
@@ -11,13 +12,15 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from httplab.model import CPU_PROFILE_EVENTS, BenchResult, Cell, HotFrame, RunProfile
+from httplab.model import CPU_PROFILE_EVENTS, BenchResult, Cell, HotFrame, RateStep, RunProfile
 from httplab.results.profile_layers import LAYERS
 
 HOTTEST = 10  # the frames shown per cell, as each run's profile keeps them
 ITIMER = "itimer"  # the CPU event that sees no kernel frames (model.CPU_PROFILE_EVENTS)
 OK, MARKED, NOT_CHECKED, FAILED, NO_PROFILE = ("ok", "marked", "not checked", "failed",
                                                "no profile")
+# What holds profiles: a bench's cell (a profile per measured run) or a latency step (one).
+Profiled = Cell | RateStep
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,12 @@ class RunFinding:
 def has_profiles(result: BenchResult) -> bool:
     """Whether any run of any cell carries a profile (or the profiler's failure on it)."""
     return any(profile is not None for cell in result.cells for profile in cell.profiles)
+
+
+def profiled_steps(result: BenchResult) -> tuple[RateStep, ...]:
+    """make latency's steps that carry a profile (or the profiler's failure on it)."""
+    steps = result.latency.steps if result.latency else ()
+    return tuple(step for step in steps if step.profile is not None)
 
 
 def profiled_cells(result: BenchResult) -> tuple[Cell, ...]:
@@ -51,27 +60,30 @@ def run_rounds(cell: Cell) -> tuple[int, ...]:
         range(1, len(cell.runs) + 1))
 
 
-def _by_round(cell: Cell) -> list[tuple[int, RunProfile | None]]:
-    """Each measured run's round and profile (None where the run has none)."""
-    profiles = cell.profiles + (None,) * (len(cell.runs) - len(cell.profiles))
-    return list(zip(run_rounds(cell), profiles))
+def by_round(item: Profiled) -> list[tuple[int, RunProfile | None]]:
+    """Each measured run's round and profile (None where the run has none); a step's is
+    its round and its one profile."""
+    if isinstance(item, RateStep):
+        return [(item.repeat, item.profile)]
+    profiles = item.profiles + (None,) * (len(item.runs) - len(item.profiles))
+    return list(zip(run_rounds(item), profiles))
 
 
-def sampled(cell: Cell) -> list[RunProfile]:
+def sampled(cell: Profiled) -> list[RunProfile]:
     """The cell's profiles that hold samples: the profiler neither failed nor was absent."""
-    return [p for _, p in _by_round(cell) if p is not None and p.failure is None]
+    return [p for _, p in by_round(cell) if p is not None and p.failure is None]
 
 
-def cell_samples(cell: Cell) -> int:
+def cell_samples(cell: Profiled) -> int:
     return sum(profile.samples for profile in sampled(cell))
 
 
-def cell_events(cell: Cell) -> tuple[str, ...]:
+def cell_events(cell: Profiled) -> tuple[str, ...]:
     """The events its runs sampled, each once (one in any run this lab makes)."""
-    return tuple(dict.fromkeys(p.event for _, p in _by_round(cell) if p is not None))
+    return tuple(dict.fromkeys(p.event for _, p in by_round(cell) if p is not None))
 
 
-def by_itimer(cell: Cell) -> bool:
+def by_itimer(cell: Profiled) -> bool:
     """Whether a run of the cell was sampled by itimer: its "kernel" is libc's wrappers."""
     return ITIMER in cell_events(cell)
 
@@ -79,12 +91,12 @@ def by_itimer(cell: Cell) -> bool:
 def layer_order(result: BenchResult) -> tuple[str, ...]:
     """The layers in the order the results show them (results/profile_layers.py), then any
     other layer a profile names (one an older or newer lab counted), as first seen."""
-    named = (layer for cell in result.cells for profile in sampled(cell)
-             for layer, _ in profile.layers)
+    named = (layer for item in (*result.cells, *profiled_steps(result))
+             for profile in sampled(item) for layer, _ in profile.layers)
     return LAYERS + tuple(dict.fromkeys(layer for layer in named if layer not in LAYERS))
 
 
-def layer_samples(cell: Cell) -> Counter[str]:
+def layer_samples(cell: Profiled) -> Counter[str]:
     """Self samples by layer, summed over the cell's runs."""
     totals: Counter[str] = Counter()
     for profile in sampled(cell):
@@ -92,7 +104,7 @@ def layer_samples(cell: Cell) -> Counter[str]:
     return totals
 
 
-def layer_shares(cell: Cell, layers: tuple[str, ...]) -> tuple[float | None, ...]:
+def layer_shares(cell: Profiled, layers: tuple[str, ...]) -> tuple[float | None, ...]:
     """Each layer's share of the cell's samples, in the order given; None without samples."""
     total, samples = cell_samples(cell), layer_samples(cell)
     return tuple(samples[layer] / total if total else None for layer in layers)
@@ -111,32 +123,32 @@ def run_check(profile: RunProfile | None) -> str:
     return OK
 
 
-def cell_check(cell: Cell) -> str:
+def cell_check(cell: Profiled) -> str:
     """"ok" when every run's check is; else each run's: "run 1 ok, run 2 marked"."""
-    checks = [(round_number, run_check(profile)) for round_number, profile in _by_round(cell)]
+    checks = [(round_number, run_check(profile)) for round_number, profile in by_round(cell)]
     words = {check for _, check in checks}
     if len(words) == 1:
         return words.pop()
     return ", ".join(f"run {round_number} {check}" for round_number, check in checks)
 
 
-def run_findings(cell: Cell) -> list[RunFinding]:
+def run_findings(cell: Profiled) -> list[RunFinding]:
     """The mismatch or failure of each run that has one, in the order of runs."""
     findings = []
-    for round_number, profile in _by_round(cell):
+    for round_number, profile in by_round(cell):
         if profile is not None and (profile.failure or profile.mismatch):
             status = FAILED if profile.failure else MARKED
             findings.append(RunFinding(round_number, status, profile.failure or profile.mismatch))
     return findings
 
 
-def flame_graphs(cell: Cell) -> list[tuple[int, str]]:
+def flame_graphs(cell: Profiled) -> list[tuple[int, str]]:
     """(round, raw/<stem>.flame.html) of each run that has one."""
-    return [(round_number, profile.flame_graph_file) for round_number, profile in _by_round(cell)
+    return [(round_number, profile.flame_graph_file) for round_number, profile in by_round(cell)
             if profile is not None and profile.flame_graph_file]
 
 
-def hottest_frames(cell: Cell, count: int = HOTTEST) -> list[HotFrame]:
+def hottest_frames(cell: Profiled, count: int = HOTTEST) -> list[HotFrame]:
     """The frames with the most self samples summed over the cell's runs' own hottest,
     most first (ties by name)."""
     totals: Counter[tuple[str, str]] = Counter()
@@ -146,7 +158,7 @@ def hottest_frames(cell: Cell, count: int = HOTTEST) -> list[HotFrame]:
     return [HotFrame(frame, layer, samples) for (frame, layer), samples in ranked[:count]]
 
 
-def share_of(samples: int, cell: Cell) -> float | None:
+def share_of(samples: int, cell: Profiled) -> float | None:
     """A count of samples as a share of the cell's; None without samples."""
     total = cell_samples(cell)
     return samples / total if total else None

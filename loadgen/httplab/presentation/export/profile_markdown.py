@@ -12,8 +12,9 @@ from httplab.presentation.export.columns import cell_status
 from httplab.presentation.export.markdown_table import markdown_table
 from httplab.presentation.formatting import MISSING
 from httplab.presentation.profile_figures import (
-    ITIMER, by_itimer, cell_check, cell_events, cell_samples, flame_graphs, has_profiles,
-    hottest_frames, layer_order, layer_shares, profiled_cells, run_findings, share_of)
+    ITIMER, Profiled, by_itimer, by_round, cell_check, cell_events, cell_samples, flame_graphs,
+    has_profiles, hottest_frames, layer_order, layer_shares, profiled_cells, run_findings,
+    share_of)
 from httplab.results.stability import cell_name
 
 PROFILE_INTRO = ("Where the time went (async-profiler in each profiled server during its "
@@ -37,7 +38,7 @@ def profile_sections(result: BenchResult) -> list[str]:
         return []
     cells = profiled_cells(result)
     lines = ["", PROFILE_INTRO, "", *_layer_table(result, cells)]
-    for block in (_itimer_note(cells), _findings(result, cells), _not_profiled(result),
+    for block in (itimer_note(cells), _findings(result, cells), not_profiled(result),
                   _hot_tables(result, cells)):
         lines += ["", *block] if block else []
     return lines
@@ -58,33 +59,39 @@ def _layer_table(result: BenchResult, cells: tuple[Cell, ...]) -> list[str]:
     header = (("Framework",) + (("Workload",) if workloads else ()) + ("Threads", "Connections",
               "Event", "Samples", *layers, "Check", "Flame graphs"))
     return markdown_table(header, [_head(result, cell, workloads)
-                                   + _profile_columns(result, cell, layers) for cell in cells])
+                                   + profile_columns(cell, layers, _check(result, cell))
+                                   for cell in cells])
 
 
-def _profile_columns(result: BenchResult, cell: Cell, layers: tuple[str, ...]) -> tuple[str, ...]:
-    samples = cell_samples(cell)
-    shares = tuple(_percent(share) for share in layer_shares(cell, layers))
-    check = cell_check(cell) if cell.runs else cell_status(cell, result)
-    return (_event(cell), str(samples) if samples else MISSING, *shares, check,
-            _links(cell))
+def _check(result: BenchResult, cell: Cell) -> str:
+    """Its runs' check, or why it has no runs."""
+    return cell_check(cell) if cell.runs else cell_status(cell, result)
 
 
-def _event(cell: Cell) -> str:
+def profile_columns(item: Profiled, layers: tuple[str, ...], check: str) -> tuple[str, ...]:
+    """A cell's or a latency step's event, samples, each layer's share, check and flame
+    graphs, as the "Where the time went" tables show them."""
+    samples = cell_samples(item)
+    shares = tuple(_percent(share) for share in layer_shares(item, layers))
+    return (_event(item), str(samples) if samples else MISSING, *shares, check, _links(item))
+
+
+def _event(cell: Profiled) -> str:
     """The event(s) sampled, itimer marked for the note under the table."""
     return " / ".join(event + (ITIMER_MARK if event == ITIMER else "")
                       for event in cell_events(cell)) or MISSING
 
 
-def _links(cell: Cell) -> str:
+def _links(cell: Profiled) -> str:
     """Each run's flame graph, relative to results.md."""
     graphs = flame_graphs(cell)
-    if len(graphs) == 1 and len(cell.runs) == 1:
+    if len(graphs) == 1 and len(by_round(cell)) == 1:
         return f"[flame graph]({graphs[0][1]})"
     return ", ".join(f"[run {round_number}]({path})" for round_number, path in graphs) or MISSING
 
 
-def _itimer_note(cells: tuple[Cell, ...]) -> list[str]:
-    """Once, when a cell was sampled by itimer."""
+def itimer_note(cells: tuple[Profiled, ...]) -> list[str]:
+    """Once, when a cell (or step) was sampled by itimer."""
     return [ITIMER_NOTE] if any(by_itimer(cell) for cell in cells) else []
 
 
@@ -94,7 +101,7 @@ def _findings(result: BenchResult, cells: tuple[Cell, ...]) -> list[str]:
             f"{finding.status}: {finding.text}" for cell in cells for finding in run_findings(cell)]
 
 
-def _not_profiled(result: BenchResult) -> list[str]:
+def not_profiled(result: BenchResult) -> list[str]:
     """One line per reference server: nginx is no JVM."""
     return [f"{record.framework}: not a JVM, not profiled." for record in result.servers
             if record.is_reference]
