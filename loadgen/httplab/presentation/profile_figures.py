@@ -37,6 +37,12 @@ def has_profiles(result: BenchResult) -> bool:
     return any(profile is not None for cell in result.cells for profile in cell.profiles)
 
 
+def carries_profile(item: Profiled) -> bool:
+    """Whether a run of the cell, or the step, carries a profile (or the profiler's failure)."""
+    profiles = (item.profile,) if isinstance(item, RateStep) else item.profiles
+    return any(profile is not None for profile in profiles)
+
+
 def profiled_steps(result: BenchResult) -> tuple[RateStep, ...]:
     """make latency's steps that carry a profile (or the profiler's failure on it)."""
     steps = result.latency.steps if result.latency else ()

@@ -4,8 +4,10 @@ tests.sample_results.sample_result()), tests/fixtures/golden/workloads (a bench 
 workloads, tests.sample_results.workloads_sample_result()), tests/fixtures/golden/database (a bench
 of the db and queries workloads, tests.database_sample.database_sample_result()),
 tests/fixtures/golden/profiles (a bench with PROFILE=0,1,
-tests.profile_sample.profile_sample_result()) and tests/fixtures/golden/latency (a make latency run,
-tests.latency_sample.latency_sample_result()), and prints which files changed. Review
+tests.profile_sample.profile_sample_result()), tests/fixtures/golden/latency (a make latency run,
+tests.latency_sample.latency_sample_result()) and tests/fixtures/golden/latency-profiles (a make
+latency run with PROFILE=1, tests.latency_profile_sample.latency_profile_sample_result()), and
+prints which files changed. Review
 the diff before committing it.
 
 Run it as `make golden`, or: cd loadgen && ../.venv/bin/python -m tests.support.update_golden
@@ -19,6 +21,7 @@ from pathlib import Path
 from httplab.presentation.export import all_exporters
 
 from tests.database_sample import database_sample_result
+from tests.latency_profile_sample import latency_profile_sample_result
 from tests.latency_sample import latency_sample_result
 from tests.profile_sample import profile_sample_result
 from tests.sample_results import sample_result, workloads_sample_result
@@ -27,7 +30,8 @@ GOLDEN = Path(__file__).resolve().parent.parent / "fixtures" / "golden"
 # (the folder below GOLDEN, the result its files render)
 GOLDEN_CASES = (("", sample_result), ("workloads", workloads_sample_result),
                 ("database", database_sample_result), ("profiles", profile_sample_result),
-                ("latency", latency_sample_result))
+                ("latency", latency_sample_result),
+                ("latency-profiles", latency_profile_sample_result))
 
 
 def update_golden(folder: Path = GOLDEN) -> list[Path]:

@@ -1,7 +1,9 @@
 """results.csv of a make latency run, in base units (µs, bytes, requests a second) for
 spreadsheets and scripts: one header, and a row per server's maximum (table "max"), per
 search or list step ("step") and per step at the common rate ("cost"), in results.md's
-order. A column that does not apply to a row's table is empty. Pure."""
+order. A column that does not apply to a row's table is empty. A run whose steps were
+profiled (PROFILE=1) ends every row with the profile's columns (export/profile_csv.py),
+empty for a maximum and for a step without a profile. Pure."""
 
 from __future__ import annotations
 
@@ -9,8 +11,10 @@ import csv
 import io
 
 from httplab.model import BenchResult, RateStep, ResourceUsage, SustainedRate
+from httplab.presentation.export.profile_csv import profile_header, profile_values
 from httplab.presentation.latency_figures import (StepFigures, cost_steps, is_reference,
                                                   latency_servers, rate_steps, step_figures)
+from httplab.presentation.profile_figures import layer_order, profiled_steps
 from httplab.results.step_bottleneck import step_bottleneck
 
 HEAD = ("table", "framework", "server", "role")
@@ -29,14 +33,15 @@ USAGE_COLUMNS = 8  # from cpu_cores to host_busy_cores
 def render_latency_csv(result: BenchResult) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(LATENCY_CSV_HEADER)
+    layers = layer_order(result) if profiled_steps(result) else None
+    writer.writerow(LATENCY_CSV_HEADER + (profile_header(layers) if layers else ()))
     for rate in result.latency.maxima:
         writer.writerow(_head(result, "max", rate.server) + ("",) * len(STEP_COLUMNS)
-                        + _max_columns(rate))
+                        + _max_columns(rate) + _profile_columns(None, layers))
     for table, steps_of in (("step", rate_steps), ("cost", cost_steps)):
         for step in (one for server in latency_servers(result) for one in steps_of(result, server)):
             writer.writerow(_head(result, table, step.server) + _step_columns(result, step)
-                            + ("",) * len(MAX_COLUMNS))
+                            + ("",) * len(MAX_COLUMNS) + _profile_columns(step, layers))
     return buffer.getvalue()
 
 
@@ -73,6 +78,15 @@ def _usage_columns(usage: ResourceUsage | None, figures: StepFigures) -> tuple[s
             _number(usage.memory_peak_bytes, digits=0), _number(usage.memory_mean_bytes, digits=0),
             "" if usage.threads_max is None else str(usage.threads_max),
             _number(usage.loadgen_cores, digits=3), _number(usage.host_busy_cores, digits=3))
+
+
+def _profile_columns(step: RateStep | None, layers: tuple[str, ...] | None) -> tuple[str, ...]:
+    """None when no step of the run has a profile; empty for a maximum's row."""
+    if layers is None:
+        return ()
+    if step is None:
+        return ("",) * len(profile_header(layers))
+    return profile_values(step, layers)
 
 
 def _flag(value: bool) -> str:

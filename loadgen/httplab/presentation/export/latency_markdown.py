@@ -1,12 +1,14 @@
 """results.md of a make latency run: what was run and how latency counts, then three
 tables, each after a sentence or two on what its numbers mean: each server's max
 sustainable rate, its latency at every offered rate, and what each server charges at one
-common rate. Then the servers as run and any warnings. Pure."""
+common rate. With PROFILE=1, where each profiled step's time went. Then the servers as run
+and any warnings. Pure."""
 
 from __future__ import annotations
 
 from httplab.model import BenchResult, LatencyResult, Settings
 from httplab.presentation.export.database_markdown import describe_database
+from httplab.presentation.export.latency_profile_markdown import step_profile_section
 from httplab.presentation.export.latency_tables import cost_table, maxima_table, steps_table
 from httplab.presentation.export.servers_table import servers_table
 from httplab.presentation.latency_texts import cost_rate_sentence, slo_text
@@ -27,6 +29,7 @@ def render_latency_markdown(result: BenchResult) -> str:
              "", "## The same load, what each framework charges", "", _cost_intro(latency)]
     if latency.cost_rate is not None:
         lines += ["", *cost_table(result)]
+    lines += step_profile_section(result)
     if latency.target_url is None:  # a server the user started: the lab knows nothing of it
         lines += servers_table(result)
     if result.warnings:

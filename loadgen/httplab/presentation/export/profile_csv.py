@@ -1,14 +1,15 @@
 """results.csv's profile columns (PROFILE=1), last in every row of a run with profiles:
-each cell's event, samples, each layer's share (a fraction, in the layers' order), its
-consistency check and its flame graphs (presentation/profile_figures.py). Pure."""
+each cell's (or make latency step's) event, samples, each layer's share (a fraction, in the
+layers' order), its consistency check and its flame graphs (presentation/profile_figures.py).
+Pure."""
 
 from __future__ import annotations
 
 import re
 
-from httplab.model import Cell
-from httplab.presentation.profile_figures import (cell_check, cell_events, cell_samples,
-                                                  flame_graphs, layer_shares)
+from httplab.presentation.profile_figures import (Profiled, carries_profile, cell_check,
+                                                  cell_events, cell_samples, flame_graphs,
+                                                  layer_shares)
 
 SHARE_PREFIX = "profile_share_"
 
@@ -26,9 +27,9 @@ def column_name(layer: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", layer.lower()).strip("_")
 
 
-def profile_values(cell: Cell, layers: tuple[str, ...]) -> tuple[str, ...]:
-    """The cell's values under profile_header; empty for a cell without profiles."""
-    if not any(profile is not None for profile in cell.profiles):
+def profile_values(cell: Profiled, layers: tuple[str, ...]) -> tuple[str, ...]:
+    """The cell's (or step's) values under profile_header; empty without profiles."""
+    if not carries_profile(cell):
         return ("",) * len(profile_header(layers))
     samples = cell_samples(cell)
     shares = tuple("" if share is None else f"{share:.4f}"
