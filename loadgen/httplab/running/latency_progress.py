@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import TextIO
 
 from httplab.running.latency_plan import LatencyPlan
-from httplab.running.progress import START_AND_VERIFY_S, Progress, format_seconds
+from httplab.running.progress import (START_AND_VERIFY_S, Progress, format_seconds,
+                                      profiler_text)
 
 
 def latency_seconds(plan: LatencyPlan) -> int:
@@ -39,7 +40,8 @@ class LatencyProgress(Progress):
         phases = ", ".join(f"{phase.name} {phase.duration}" for phase in bench.phases)
         self.say(f"httplab latency: {target} on backend {backend}{repeats}; rates {rates}; "
                  f"target p99 <= {plan.slo_p99_us / 1000:g} ms; each step "
-                 f"{plan.step_warmup_s}s unmeasured + {bench.duration} measured (oha)")
+                 f"{plan.step_warmup_s}s unmeasured + {bench.duration} measured (oha)"
+                 f"{profiler_text(bench)}")
         if not plan.url:
             self.say(f"httplab latency: before the steps: {phases or 'nothing (cold)'}")
         self.say(f"httplab latency: about {format_seconds(self.remaining_s)} in all (a "

@@ -13,6 +13,15 @@ from httplab.running.plan import BenchPlan
 START_AND_VERIFY_S = 15
 
 
+def profiler_text(plan: BenchPlan) -> str:
+    """'; async-profiler in netty+profiled, armeria+profiled (PROFILE_EVENT=cpu)' when some
+    server is profiled, else nothing."""
+    profiled = [server.key for server in plan.servers if server.profiled]
+    if not profiled:
+        return ""
+    return f"; async-profiler in {', '.join(profiled)} (PROFILE_EVENT={plan.profile_event})"
+
+
 def format_seconds(seconds: float) -> str:
     seconds = max(int(round(seconds)), 0)
     minutes, rest = divmod(seconds, 60)
@@ -41,7 +50,7 @@ class Progress:
         self.say(f"httplab: {len(plan.servers)} servers ({names}){workloads} x threads "
                  f"{threads} x {connections} connections x {plan.duration}{repeats} on backend "
                  f"{backend}; before measuring{' each workload' if workloads else ''}: "
-                 f"{phases or 'nothing (cold)'}{fairness}")
+                 f"{phases or 'nothing (cold)'}{fairness}{profiler_text(plan)}")
         self.say(f"httplab: {format_seconds(plan.load_seconds)} of load; about "
                  f"{format_seconds(self.remaining_s)} in all, plus any image or jar build")
 
