@@ -51,7 +51,7 @@ def make_backend(plan: BenchPlan, repo: Path, base_images: str) -> Backend:
 def bench(plan: BenchPlan, backend: Backend, results_root: Path, image: Path, repo: Path) -> int:
     """Runs the plan; results are rewritten after every server, so a crash keeps them."""
     try:
-        preflight(plan, backend)
+        preflight(plan, backend, results_root)
     except BackendError as error:
         say(f"error: {error}")
         return EXIT_USAGE

@@ -78,7 +78,7 @@ class LatencyRun:
 def latency(plan: LatencyPlan, backend: Backend, results_root: Path, image: Path,
             repo: Path) -> int:
     try:
-        _preflight(plan, backend)
+        _preflight(plan, backend, results_root)
     except (BackendError, UrlCheckError) as error:
         say(f"error: {error}")
         return EXIT_USAGE
@@ -102,12 +102,12 @@ def latency(plan: LatencyPlan, backend: Backend, results_root: Path, image: Path
     return finish(read_results(run.run_dir / RESULTS_JSON), run.run_dir, image)
 
 
-def _preflight(plan: LatencyPlan, backend: Backend) -> None:
+def _preflight(plan: LatencyPlan, backend: Backend, results_root: Path) -> None:
     backend.check_oha()
     if plan.url:
         check_answers(plan.url)
     else:
-        preflight(plan.bench, backend)
+        preflight(plan.bench, backend, results_root)
 
 
 def _new_run(plan: LatencyPlan, backend: Backend, results_root: Path, image: Path,

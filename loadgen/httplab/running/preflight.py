@@ -4,21 +4,24 @@ with the one line the user sees."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from httplab.running.backends.base import (Backend, BackendError, check_open_files,
                                            ensure_port_free)
 from httplab.running.database.base import DatabaseError
 from httplab.running.plan import BenchPlan, needs_database
 
 
-def preflight(plan: BenchPlan, backend: Backend) -> None:
+def preflight(plan: BenchPlan, backend: Backend, results_root: Path | None = None) -> None:
     """Every check before any load, in the order they run; BackendError at the first that
-    fails."""
+    fails. results_root: where the run's folder is made (REPO/results or --results-dir)."""
     backend.check_available()  # the tools: docker and Compose, or java and wrk
     backend.check_engines()  # other machines' engines answer, their clocks close to ours
     if plan.fairness:
         backend.check_fairness_tools()
     check_open_files(max(plan.connections), backend.open_file_limit())
     if plan.profiled:
+        check_profile_folder(plan, results_root)
         backend.check_profiler()  # local: jattach and the agent on this host
     check_ports_free(plan)
     if needs_database(plan):
@@ -26,6 +29,20 @@ def preflight(plan: BenchPlan, backend: Backend) -> None:
             backend.database.check_available()
         except DatabaseError as error:
             raise BackendError(str(error)) from error
+
+
+def check_profile_folder(plan: BenchPlan, results_root: Path | None) -> None:
+    """async-profiler splits its agent's arguments at commas, and with BACKEND=local the JVM
+    writes each profile straight into the run's raw/ (in Docker it writes into the
+    container's /tmp, copied out after): there, a comma in the path would fail every profile."""
+    if results_root is None or not plan.profiled or plan.backend != "local":
+        return
+    folder = str(results_root.resolve())
+    if "," in folder:
+        raise BackendError(
+            f"PROFILE=1 with BACKEND=local cannot write profiles under {folder}: async-profiler "
+            "splits its arguments at commas, so the path may not hold one; move the repository "
+            "or the results folder (--results-dir) to a path without a comma, or set PROFILE=0")
 
 
 def check_ports_free(plan: BenchPlan) -> None:
