@@ -28,6 +28,7 @@ class Where(str, Enum):
     THREAD = "a frame of the stack starts with"
     KERNEL_LEAF = "the leaf frame is a kernel one"
     LEAF = "the leaf frame is"
+    LEAF_LIBRARY = "the leaf frame is an unnamed frame of the library"
     JAVA = "the nearest Java frame to the leaf is in the package"
 
 
@@ -35,7 +36,9 @@ class Where(str, Enum):
 class LayerRule:
     layer: str
     where: Where
-    names: tuple[str, ...]  # frame names' beginnings (THREAD), names (LEAF), packages (JAVA)
+    # frame names' beginnings (THREAD), names (LEAF), libraries' file names (LEAF_LIBRARY),
+    # packages (JAVA)
+    names: tuple[str, ...]
     meaning: str
 
 
@@ -75,6 +78,10 @@ LAYER_RULES: tuple[LayerRule, ...] = (
               "kernel code (frames marked _[k], seen with event cpu only)"),
     LayerRule(KERNEL, Where.LEAF, SYSTEM_CALL_WRAPPERS,
               "a libc system-call wrapper: with itimer, kernel means these"),
+    # Measured in the images' Debian libc: such frames sit under Unsafe.park (its futex
+    # wait), writev0 and setEventOps (epoll_ctl), i.e. system calls whose wrapper is unnamed.
+    LayerRule(KERNEL, Where.LEAF_LIBRARY, ("libc.so.6",),
+              "a libc frame async-profiler could not name: its internal futex and I/O calls"),
     LayerRule(FRAMEWORK, Where.JAVA, (), "the framework's own packages (its server.toml's "
                                          "framework_packages)"),
     LayerRule(NETTY, Where.JAVA, ("io.netty",), "Netty"),
@@ -107,6 +114,10 @@ def _leaf_named(frames: tuple[str, ...], names: tuple[str, ...]) -> bool:
     return without_annotation(frames[-1]) in names
 
 
+def _leaf_in_library(frames: tuple[str, ...], libraries: tuple[str, ...]) -> bool:
+    return any(frames[-1].endswith(f"/{library}") for library in libraries)
+
+
 def _nearest_java_in(frames: tuple[str, ...], packages: tuple[str, ...]) -> bool:
     java = nearest_java_frame(frames)
     return java is not None and any(java.startswith(f"{package}.") for package in packages)
@@ -119,5 +130,6 @@ def nearest_java_frame(frames: tuple[str, ...]) -> str | None:
 
 _MEETS: dict[Where, Callable[[tuple[str, ...], tuple[str, ...]], bool]] = {
     Where.THREAD: _has_thread_frame, Where.KERNEL_LEAF: _kernel_leaf,
-    Where.LEAF: _leaf_named, Where.JAVA: _nearest_java_in,
+    Where.LEAF: _leaf_named, Where.LEAF_LIBRARY: _leaf_in_library,
+    Where.JAVA: _nearest_java_in,
 }
