@@ -16,7 +16,7 @@ from httplab.model import Cell, CellStatus, HotFrame, RunProfile, Workload
 from httplab.presentation.export import all_exporters
 from httplab.presentation.export.csv_table import HEADER
 from httplab.presentation.export.profile_csv import column_name, profile_header
-from httplab.presentation.export.profile_markdown import (HOT_INTRO, ITIMER_NOTE,
+from httplab.presentation.export.profile_markdown import (COST_INTRO, HOT_INTRO, ITIMER_NOTE,
                                                           PROFILE_INTRO, code_span)
 from httplab.presentation.export.overhead_markdown import OVERHEAD_INTRO
 from httplab.presentation.profile_figures import (cell_check, cell_samples, has_profiles,
@@ -28,6 +28,7 @@ from httplab.results.profile_layers import LAYERS
 
 from tests.profile_sample import (ARMERIA_MISMATCH, INTERVAL_NS, UNDERTOW_FAILURE,
                                   profile_sample_result)
+from tests.profile_sample import _cell as sample_cell, _profile as profile_of_shares
 from tests.sample_results import sample_result, workloads_sample_result
 from tests.support.update_golden import GOLDEN
 
@@ -147,6 +148,18 @@ def test_where_the_time_went_has_a_row_per_profiled_cell_in_the_layers_order():
             "[run 2](raw/netty+profiled-t5-c500-r2.flame.html) |") in section
     table = section.split(HOT_INTRO)[0]
     assert "\n| Netty |" not in table and "nginx (ceiling" not in table  # unprofiled: not here
+
+
+def test_each_layers_cost_per_request_is_its_share_of_the_cells_cpu_per_request():
+    """10,000 req/s on 0.1 cores is 10 µs a request: half in kernel, half in Netty."""
+    halves = (50, 0, 50, 0, 0, 0, 0, 0)
+    profiles = tuple(profile_of_shares(f"netty+profiled-r{n}", "cpu", halves, (), 0.1, 1000)
+                     for n in (1, 2))
+    cell = sample_cell("netty+profiled", (10_000.0, 10_000.0), (0.1, 0.1), profiles)
+    result = replace(profile_sample_result(), cells=(cell,))
+    section = render("results.md", result).split(COST_INTRO)[1].split(HOT_INTRO)[0]
+    assert ("| Netty (profiled) | 5 | 500 | 5.0 | 0.0 | 5.0 | 0.0 | 0.0 | 0.0 | 0.0 | 0.0 "
+            "| 10.0 |") in section
 
 
 def test_itimer_is_noted_once_and_the_marked_and_failed_runs_say_why():

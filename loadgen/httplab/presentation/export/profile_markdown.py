@@ -10,6 +10,7 @@ import re
 from httplab.model import BenchResult, Cell
 from httplab.presentation.export.columns import cell_status
 from httplab.presentation.export.markdown_table import markdown_table
+from httplab.presentation.figures import cell_figures
 from httplab.presentation.formatting import MISSING
 from httplab.presentation.profile_figures import (
     ITIMER, Profiled, by_itimer, by_round, cell_check, cell_events, cell_samples, flame_graphs,
@@ -30,6 +31,9 @@ HOT_INTRO = ("Hottest frames (self samples: the frame on top of the stack; each 
              "profile keeps its own ten hottest, summed here over the cell's runs; the "
              "share is of the cell's samples):")
 HOT_HEADER = ("Frame", "Layer", "Self samples", "Share")
+COST_INTRO = ("What each layer costs per request (µs of the server's CPU: its CPU per "
+              "request, as \"Where the CPU went\" gives it, times the layer's share of the "
+              "samples), so that servers can be compared layer by layer:")
 
 
 def profile_sections(result: BenchResult) -> list[str]:
@@ -39,7 +43,7 @@ def profile_sections(result: BenchResult) -> list[str]:
     cells = profiled_cells(result)
     lines = ["", PROFILE_INTRO, "", *_layer_table(result, cells)]
     for block in (itimer_note(cells), _findings(result, cells), not_profiled(result),
-                  _hot_tables(result, cells)):
+                  _cost_table(result, cells), _hot_tables(result, cells)):
         lines += ["", *block] if block else []
     return lines
 
@@ -61,6 +65,28 @@ def _layer_table(result: BenchResult, cells: tuple[Cell, ...]) -> list[str]:
     return markdown_table(header, [_head(result, cell, workloads)
                                    + profile_columns(cell, layers, _check(result, cell))
                                    for cell in cells])
+
+
+def _cost_table(result: BenchResult, cells: tuple[Cell, ...]) -> list[str]:
+    """Each layer's share times the cell's CPU per request; none when no cell has both."""
+    layers, workloads = layer_order(result), _several_workloads(cells)
+    rows = [_head(result, cell, workloads) + _layer_costs(cell, layers) for cell in cells]
+    if all(row[-1] == MISSING for row in rows):
+        return []
+    header = (("Framework",) + (("Workload",) if workloads else ())
+              + ("Threads", "Connections", *layers, "CPU per request"))
+    return [COST_INTRO, "", *markdown_table(header, rows)]
+
+
+def _layer_costs(cell: Cell, layers: tuple[str, ...]) -> tuple[str, ...]:
+    """Each layer's µs per request, then the whole; MISSING where either is unknown."""
+    figures = cell_figures(cell)
+    per_request = figures.cpu_us_per_request if figures else None
+    if per_request is None:
+        return (MISSING,) * (len(layers) + 1)
+    costs = tuple(MISSING if share is None else f"{share * per_request:.1f}"
+                  for share in layer_shares(cell, layers))
+    return (*costs, f"{per_request:.1f}")
 
 
 def _check(result: BenchResult, cell: Cell) -> str:
