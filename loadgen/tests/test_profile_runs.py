@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from httplab.model import HotFrame
+from httplab.model import HotFrame, RunProfile
 from httplab.results.profile_layers import JIT, KERNEL, LAYERS, NETTY
 from httplab.results.profile_record import ProfilerRecord
 from httplab.results.profiles import (CPU_TOLERANCE, HOT_FRAMES, LOST_SAMPLES_CAUSE,
-                                      SHORTER_INTERVAL_CAUSE, layer_share, run_profile)
+                                      SHORTER_INTERVAL_CAUSE, checkable, cpu_mismatch,
+                                      layer_share, run_profile)
 from tests.conftest import FIXTURES
 
 ITIMER = ProfilerRecord("itimer", 5_000_000, "netty-t2-c20.collapsed.txt")
@@ -84,6 +85,18 @@ def test_a_mismatch_says_both_figures_and_the_likely_cause():
 ])
 def test_no_check_without_a_cpu_event_or_both_figures(record, measured):
     assert run_profile(record, STACKS, (), measured).mismatch is None
+
+
+@pytest.mark.parametrize("samples, measured, checked", [
+    (100, 0.1, True),   # 100 samples: checked (and marked: 0.5 s against 0.1 s)
+    (99, 0.3, False),   # 99 samples, 0.3 s measured stands for 60: a light run, not checked
+    (32, 0.25, False),  # a 1,000 req/s step of Netty on this host
+    (0, 0.5, True),     # none taken, but 0.5 s measured stands for 100: checked, marked
+])
+def test_a_light_run_is_not_checked(samples, measured, checked):
+    profile = RunProfile("cpu", 5_000_000, samples, measured_cpu_seconds=measured)
+    assert checkable(profile) == checked
+    assert (cpu_mismatch(profile) is not None) == checked
 
 
 def test_no_samples_at_all_is_marked_as_lost():

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from httplab.model import CPU_PROFILE_EVENTS, BenchResult, Cell, HotFrame, RateStep, RunProfile
+from httplab.model import BenchResult, Cell, HotFrame, RateStep, RunProfile
 from httplab.results.profile_layers import LAYERS
+from httplab.results.profiles import checkable
 
 HOTTEST = 10  # the frames shown per cell, as each run's profile keeps them
 ITIMER = "itimer"  # the CPU event that sees no kernel frames (model.CPU_PROFILE_EVENTS)
@@ -124,7 +125,7 @@ def run_check(profile: RunProfile | None) -> str:
         return FAILED
     if profile.mismatch is not None:
         return MARKED
-    if profile.event not in CPU_PROFILE_EVENTS or profile.measured_cpu_seconds is None:
+    if not checkable(profile):
         return NOT_CHECKED
     return OK
 

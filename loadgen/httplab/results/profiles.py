@@ -18,6 +18,11 @@ HOT_FRAMES = 10
 # the samples of one run are a few thousand, the profiler starts and stops a moment apart
 # from the sampler's window, and a CPU event's interval is CPU time.
 CPU_TOLERANCE = 0.20
+# A run is checked only when its samples, or those the CPU measured stands for, reach this:
+# below it a count's own noise (1/sqrt(n)) reaches half the tolerance, and the moments at
+# the profile's edges (a step's warm-up ending, the JIT finishing) weigh more than a light
+# run's whole CPU allows. At 5 ms, half a second of CPU.
+MIN_CHECKED_SAMPLES = 100
 
 
 def run_profile(record: ProfilerRecord, collapsed: str | None,
@@ -70,13 +75,22 @@ def _main_layer(layers: Counter[str]) -> str:
     return max(LAYERS, key=lambda layer: (layers[layer], -LAYERS.index(layer)))
 
 
+def checkable(profile: RunProfile) -> bool:
+    """Whether the consistency check applies: a CPU event, the CPU measured, and at least
+    MIN_CHECKED_SAMPLES samples taken or standing for the CPU measured."""
+    measured, interval = profile.measured_cpu_seconds, profile.interval
+    if profile.profiled_cpu_seconds is None or not measured or not interval:
+        return False
+    return max(profile.samples, measured * 1e9 / interval) >= MIN_CHECKED_SAMPLES
+
+
 def cpu_mismatch(profile: RunProfile) -> str | None:
-    """The consistency check (CPU events only): None when samples x interval is within
-    CPU_TOLERANCE of the CPU measured, or when either is unknown; else what differs and why
+    """The consistency check: None when samples x interval is within CPU_TOLERANCE of the
+    CPU measured, or when the check does not apply (checkable); else what differs and why
     it likely does."""
-    profiled, measured = profile.profiled_cpu_seconds, profile.measured_cpu_seconds
-    if profiled is None or not measured:
+    if not checkable(profile):
         return None
+    profiled, measured = profile.profiled_cpu_seconds, profile.measured_cpu_seconds
     difference = (profiled - measured) / measured
     if abs(difference) <= CPU_TOLERANCE:
         return None
