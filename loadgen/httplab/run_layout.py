@@ -2,6 +2,9 @@
 
     results/<UTC stamp>/           a run; results/latest links to the newest
         results.json, .md, .csv    what `httplab bench` and `httplab report` write
+        index.html                 the run's page (presentation/html/), and beside the runs
+                                   results/index.html, the list of runs, and results/assets/,
+                                   the chart library the pages load
         raw/<server>.log           the server's whole output (every round's)
         raw/<stem>.txt, .json      wrk's report and done.lua's JSON of one measured run
         raw/<stem>.resources.json  the server's CPU and memory sampled during it
@@ -37,6 +40,8 @@ RAW = "raw"
 UNMEASURED = "unmeasured"  # primer and warm-up output, kept apart from measured runs
 LATEST = "latest"
 RESULTS_JSON, RESULTS_MD, RESULTS_CSV = "results.json", "results.md", "results.csv"
+RUN_PAGE = "index.html"  # the run's page; results/index.html, the same name, lists the runs
+COMPARE_PAGE = "compare.html"  # make compare's page, never inside either run
 
 TEXT_SUFFIX = ".txt"
 JSON_SUFFIX = ".json"
