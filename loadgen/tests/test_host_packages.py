@@ -11,10 +11,11 @@ import subprocess
 import pytest
 
 from httplab.paths import DEFAULT_REPO
+from tests.support import browser
 
 SCRIPT = DEFAULT_REPO / "scripts" / "host-packages.sh"
 LIST = DEFAULT_REPO / "scripts" / "host-packages.txt"
-GROUPS = ("test", "docker", "hosts")
+GROUPS = ("test", "docker", "hosts", "browser")
 
 
 def _script(*args: str, listing=None) -> subprocess.CompletedProcess:
@@ -56,15 +57,23 @@ def test_a_local_profiled_run_finds_jattach_with_the_test_group():
 def test_the_needs_of_ci_are_installed_from_the_list():
     ci_run = (DEFAULT_REPO / ".ci" / "run").read_text()
     docker_setup = (DEFAULT_REPO / ".ci" / "docker-setup.sh").read_text()
-    assert "scripts/host-packages.sh missing test hosts" in ci_run
+    assert "scripts/host-packages.sh missing test hosts browser)" in ci_run
     assert 'host-packages.sh" missing docker' in docker_setup
     assert "make test" in ci_run.splitlines()[-1]
 
 
 def test_make_test_checks_the_test_group_before_building_anything():
+    """Only the `test` group: the other groups' tests skip, saying why, where theirs miss."""
     makefile = (DEFAULT_REPO / "Makefile").read_text()
     assert re.search(r"^test: host-check venv jars ", makefile, re.MULTILINE)
-    assert "scripts/host-packages.sh check test" in makefile
+    assert re.search(r"scripts/host-packages\.sh check test$", makefile, re.MULTILINE)
+
+
+def test_the_browser_tests_use_what_the_browser_group_installs():
+    entries = {fields[0]: fields for fields in _entries()}
+    assert _listed("browser") == ["chromium", "chromium-driver"]
+    assert entries["chromium"][2] == str(browser.CHROMIUM)
+    assert entries["chromium-driver"][2] == browser.CHROMEDRIVER.name  # on PATH, in /usr/bin
 
 
 def _fake_list(tmp_path, *lines: str):
