@@ -9,11 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from httplab.model import BenchResult, Cell
+from httplab.model import BenchResult, Cell, CellStatus
 from httplab.presentation.formatting import MISSING
 from httplab.presentation.html.chart_model import ChartSpec
 from httplab.presentation.html.chart_parts import (
-    FAILED_COLOR, HATCH, Row, base_layout, hover_lines, server_trace, status_text, table,
+    FAILED_COLOR, HATCH, Row, base_layout, drawn, hover_lines, server_trace, status_text, table,
     unmeasured_note)
 from httplab.presentation.points import (headline_cell, headline_connections, measured,
                                          thread_settings)
@@ -78,7 +78,7 @@ def bar_chart(result: BenchResult, servers: list[str], chart: BarChart) -> Chart
     rows = [_row(result, cell, bar, len(chart.columns))
             for server in servers for cell, bar in zip(cells[server], bars[server])
             if cell is not None]
-    return ChartSpec(chart.key, chart.title, caption, {"data": traces, "layout": layout},
+    return ChartSpec(chart.key, chart.title, caption, {"data": drawn(traces), "layout": layout},
                      table(HEAD + chart.columns + ("Status",), rows))
 
 
@@ -115,19 +115,24 @@ def _unmeasured_marks(result: BenchResult, x: list[str], cells: dict[str, list[C
     """Per thread setting, the servers that draw nothing there and why, at the axis."""
     marks = []
     for index, label in enumerate(x):
-        notes = [f"{result.label(server)}: {_why_not(row[index], bars[server][index])}"
-                 for server, row in cells.items()
-                 if row[index] is not None and (bars[server][index] is None
-                                                or bars[server][index].value is None)]
+        notes = [f"{result.label(server)}: {why}" for server, row in cells.items()
+                 if (why := _why_not(row[index], bars[server][index]))]
         if notes:
             marks.append({"x": label, "y": 0, "yref": "paper", "yanchor": "bottom",
                           "text": "<br>".join(notes), "showarrow": False,
-                          "bgcolor": "rgba(255,255,255,0.85)", "font": {"color": FAILED_COLOR, "size": 11}})
+                          "bgcolor": "rgba(255,255,255,0.85)",
+                          "font": {"color": FAILED_COLOR, "size": 11}})
     return marks
 
 
-def _why_not(cell: Cell, bar: Bar | None) -> str:
-    return cell.status.value if bar is None else "not sampled"
+def _why_not(cell: Cell | None, bar: Bar | None) -> str | None:
+    """Why a cell draws no bar ("failed", "not measured", "not sampled"); None when it
+    draws one, or there is no such cell."""
+    if cell is None or (bar is not None and bar.value is not None):
+        return None
+    if bar is not None:
+        return "not sampled"
+    return "failed" if cell.status is CellStatus.FAILED else "not measured"
 
 
 def _row(result: BenchResult, cell: Cell, bar: Bar | None, width: int) -> Row:

@@ -11,7 +11,7 @@ from httplab.presentation.html.chart_bars import (
     HEAD, Bar, BarChart, bar_chart, headline_text, load_line)
 from httplab.presentation.html.chart_model import ChartSpec
 from httplab.presentation.html.chart_parts import (
-    base_layout, hover_lines, number, percent, server_trace, status_text, table,
+    base_layout, drawn, hover_lines, number, percent, server_trace, status_text, table,
     unmeasured_note)
 from httplab.presentation.points import (headline_cell, measured, reference_servers,
                                          server_order, thread_settings)
@@ -150,7 +150,7 @@ def latency_chart(result: BenchResult, workload: Workload) -> ChartSpec:
                      f"Latency percentiles, {threads} threads, {headline_text(result)}"
                      f"{workload_suffix(workload)} (lower is better)",
                      " ".join(filter(None, (caption, unmeasured_note(result, missing)))),
-                     {"data": traces, "layout": layout},
+                     {"data": drawn(traces), "layout": layout},
                      table(HEAD + tuple(f"{name} (ms)" for name in names) + ("Status",), rows))
 
 

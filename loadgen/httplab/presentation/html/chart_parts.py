@@ -43,15 +43,17 @@ def _is_reference(result: BenchResult, server: str) -> bool:
     return record is not None and record.is_reference
 
 
-def server_trace(result: BenchResult, server: str, kind: str, hover: list[str],
+def server_trace(result: BenchResult, server: str, kind: str, hover: list[str] | str,
                  **fields: object) -> dict:
     """One server's trace: its label, its key as the group the toggles act on, its colour,
-    and per point the hover text (lines joined by <br>) after its name."""
+    and its hover after its name: per point (lines joined by <br>), or one template for
+    all its points (a long line of points, e.g. fairness's connections)."""
     color = server_colors(result).get(server, CEILING_COLOR)
+    body = hover if isinstance(hover, str) else "%{customdata}"
     trace = {"type": kind, "name": result.label(server), "legendgroup": server,
-             "customdata": hover,
-             "hovertemplate": f"<b>{_plain(result.label(server))}</b><br>%{{customdata}}"
-                              "<extra></extra>"}
+             "hovertemplate": f"<b>{_plain(result.label(server))}</b><br>{body}<extra></extra>"}
+    if not isinstance(hover, str):
+        trace["customdata"] = hover
     if kind == "bar":
         trace["marker"] = {"color": color}
     else:
@@ -72,11 +74,17 @@ def hover_lines(*lines: str | None) -> str:
     return "<br>".join(_plain(line) for line in lines if line)
 
 
+def drawn(traces: list[dict]) -> list[dict]:
+    """The traces with a point or bar to draw: a server none of whose cells was measured
+    draws nothing (it is named under the chart and its status is in the table)."""
+    return [trace for trace in traces if any(value is not None for value in trace["y"])]
+
+
 def base_layout(x_title: str, y_title: str, **fields: object) -> dict:
     """Axes titled, the legend on top, hover per point, room for the toggles above."""
     layout = {"font": FONT, "margin": {"l": 70, "r": 20, "t": 30, "b": 60},
               "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0},
-              "hovermode": "closest", "xaxis": {"title": {"text": x_title}},
+              "hovermode": "closest", "showlegend": True, "xaxis": {"title": {"text": x_title}},
               "yaxis": {"title": {"text": y_title}, "rangemode": "tozero"}}
     return layout | fields
 
