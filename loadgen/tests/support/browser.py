@@ -26,7 +26,9 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 SCREENSHOTS = DEFAULT_REPO / ".test-output" / "browser"
 CHART_WAIT_S = 10.0
-A4_INCHES = (8.27, 11.69)
+A4_MM = (210, 297)
+_MM_PER_INCH = 25.4
+_POINTS_PER_INCH = 72
 _SCREENSHOT_MAX_PX = 16_000  # Chromium's longest texture side is 16,384 px
 _WINDOW = "1280,900"
 _ARGUMENTS = (
@@ -163,27 +165,33 @@ def chart_count(driver) -> int:
 
 
 _LINKS_JS = """
-return Array.from(document.querySelectorAll('a[href], link[href], script[src], img[src], iframe[src]'))
-  .map(function (element) {
-    return element.getAttribute(element.hasAttribute('href') ? 'href' : 'src');
-  });
+var elements = document.querySelectorAll('a[href], link[href], script[src], img[src], iframe[src]');
+return {ids: Array.from(document.querySelectorAll('[id]')).map(function (e) { return e.id; }),
+        targets: Array.from(elements).map(function (element) {
+          return element.getAttribute(element.hasAttribute('href') ? 'href' : 'src');
+        })};
 """
 
 
 def link_problems(driver, page: Path) -> list[str]:
     """Every link of the page (a, link, script, img, iframe) resolved in its folder: it
-    must name a file or folder that exists; no absolute address is allowed at all."""
-    return [problem for target in driver.execute_script(_LINKS_JS)
-            if (problem := _link_problem(target, page.parent))]
+    must name a file or folder that exists, or an element of the page (#id); no absolute
+    address is allowed at all. A fragment after a file's name is not followed."""
+    links = driver.execute_script(_LINKS_JS)
+    ids = frozenset(links["ids"])
+    return [problem for target in links["targets"]
+            if (problem := _link_problem(target, page.parent, ids))]
 
 
-def _link_problem(target: str, folder: Path) -> str | None:
+def _link_problem(target: str, folder: Path, ids: frozenset[str]) -> str | None:
     parts = urlsplit(target)
-    if parts.scheme == "data" or (not parts.scheme and not parts.netloc and not parts.path):
-        return None  # inline data, or a #fragment of this page
+    if parts.scheme == "data":
+        return None
     if parts.scheme or parts.netloc or parts.path.startswith("/"):
         return f"absolute link: {target}"
-    if not (folder / unquote(parts.path)).exists():
+    if not parts.path and parts.fragment and unquote(parts.fragment) not in ids:
+        return f"no element #{parts.fragment} on the page"
+    if parts.path and not (folder / unquote(parts.path)).exists():
         return f"broken link: {target}"
     return None
 
@@ -202,25 +210,33 @@ return Array.from(document.querySelectorAll('table.sortable')).map(function (tab
 """
 
 
+_BLANKS = ("", "\u2014", "-")  # cells report.js sorts as empty, to one end
+
+
 @dataclass(frozen=True)
 class SortableColumn:
     table: int  # its index among the page's table.sortable
     column: int
-    values: tuple[float, ...]  # as the page first shows them
+    values: tuple[float | None, ...]  # as the page first shows them; None for a blank
 
 
 def sortable_column(driver) -> SortableColumn | None:
-    """The first table.sortable with two rows or more and a column of numbers that are
-    not all equal, or None."""
+    """The first table.sortable with two rows or more and a column of numbers (blank
+    cells aside) that are not all equal, or None."""
     for table in driver.execute_script(_TABLES_JS):
-        rows = table["rows"]
-        if len(rows) < 2:
-            continue
-        for column in range(table["headers"]):
-            values = [_number(row[column]) if column < len(row) else None for row in rows]
-            if None not in values and len(set(values)) > 1:
-                return SortableColumn(table["index"], column, tuple(values))
+        for column in range(table["headers"] if len(table["rows"]) > 1 else 0):
+            values = _numbers_of(table["rows"], column)
+            if values is not None and len({value for value in values if value is not None}) > 1:
+                return SortableColumn(table["index"], column, values)
     return None
+
+
+def _numbers_of(rows: list[list[str]], column: int) -> tuple[float | None, ...] | None:
+    """The column's numbers (None for a blank cell), or None when a cell holds no number."""
+    texts = [row[column] if column < len(row) else "" for row in rows]
+    values = tuple(None if text in _BLANKS else _number(text) for text in texts)
+    return None if any(value is None and text not in _BLANKS
+                       for value, text in zip(values, texts)) else values
 
 
 def _number(text: str) -> float | None:
@@ -230,30 +246,46 @@ def _number(text: str) -> float | None:
 
 def sorting_problems(driver) -> list[str]:
     """A header click sorts the column ascending (aria-sort="ascending"), a second one
-    descending."""
+    descending; blank cells gather at one end."""
     column = sortable_column(driver)
     if column is None:
         return ["no table.sortable with two rows and a column of differing numbers"]
     problems = []
-    for order, expected in (("ascending", sorted(column.values)),
-                            ("descending", sorted(column.values, reverse=True))):
+    for order in ("ascending", "descending"):
         aria_sort, shown = _click_header(driver, column)
         if aria_sort != order:
             problems.append(f"after a click aria-sort is {aria_sort!r}, not {order!r}")
-        if shown != expected:
-            problems.append(f"{order}: column {column.column + 1} reads {shown}, not {expected}")
+        if problem := order_problem(order, shown):
+            problems.append(f"{order}: column {column.column + 1} {problem}")
     return problems
 
 
-def _click_header(driver, column: SortableColumn) -> tuple[str | None, list[float]]:
+def order_problem(order: str, shown: tuple[float | None, ...]) -> str | None:
+    numbers = [value for value in shown if value is not None]
+    expected = sorted(numbers, reverse=order == "descending")
+    blanks = "".join("b" if value is None else "n" for value in shown)
+    if numbers != expected or not re.fullmatch(r"b*n*|n*b*", blanks):
+        return f"reads {list(shown)}, not {expected} with any blanks at one end"
+    return None
+
+
+# A reader opens the <details> a table sits in (a chart's figures) before clicking.
+_SHOW_JS = """
+for (var details = arguments[0].closest('details'); details;
+     details = details.parentElement.closest('details')) { details.open = true; }
+arguments[0].scrollIntoView({block: 'center'});
+"""
+
+
+def _click_header(driver, column: SortableColumn) -> tuple[str | None, tuple[float | None, ...]]:
     from selenium.webdriver.common.by import By
 
     table = driver.find_elements(By.CSS_SELECTOR, "table.sortable")[column.table]
     header = table.find_elements(By.CSS_SELECTOR, "thead tr:first-child > *")[column.column]
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", header)
+    driver.execute_script(_SHOW_JS, header)
     header.click()
     rows = driver.execute_script(_TABLES_JS)[column.table]["rows"]
-    return header.get_attribute("aria-sort"), [_number(row[column.column]) for row in rows]
+    return header.get_attribute("aria-sort"), _numbers_of(rows, column.column)
 
 
 def save_screenshot(driver, name: str) -> Path:
@@ -272,7 +304,31 @@ def save_screenshot(driver, name: str) -> Path:
 
 def print_to_pdf(driver) -> bytes:
     """The page printed on A4 (Chromium's own print path, print CSS applied)."""
-    width, height = A4_INCHES
+    width, height = (mm / _MM_PER_INCH for mm in A4_MM)
     printed = driver.execute_cdp_cmd("Page.printToPDF", {
         "paperWidth": width, "paperHeight": height, "printBackground": True})
     return base64.b64decode(printed["data"])
+
+
+_MEDIA_BOX = re.compile(rb"/MediaBox\s*\[\s*0\s+0\s+([\d.]+)\s+([\d.]+)\s*\]")
+
+
+def pdf_page_sizes_mm(pdf: bytes) -> list[tuple[float, float]]:
+    """Each page's size in a PDF as Chromium writes it (its /MediaBox, in points)."""
+    return [tuple(float(points) / _POINTS_PER_INCH * _MM_PER_INCH for points in box)
+            for box in _MEDIA_BOX.findall(pdf)]
+
+
+def page_problems(driver, page: Path, name: str, charts_expected: bool) -> dict[str, list[str]]:
+    """Every check on one page, by the check's name (only those that found something);
+    its screenshot, SCREENSHOTS/<name>.png, is taken before the sorting clicks."""
+    open_page(driver, page)
+    found = {"charts": chart_problems(driver)}
+    if charts_expected and chart_count(driver) == 0:
+        found["charts"].append("no div.chart on the page")
+    found["console"] = console_errors(driver)
+    found["requests"] = request_problems(driver)
+    found["links"] = link_problems(driver, page)
+    save_screenshot(driver, name)
+    found["sorting"] = sorting_problems(driver)
+    return {check: problems for check, problems in found.items() if problems}
