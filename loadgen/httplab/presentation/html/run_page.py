@@ -1,0 +1,118 @@
+"""A run's page, results/<run>/index.html: its header (when, the lab commit, the host, the
+backend and engines, the settings as results.md's "Run:" line says them, the shared-CPUs
+notice and the warnings), the summary (summary.py), the charts (chart_specs.py), every
+table of results.md (markdown_html.py) and links to every file of the run (raw_links.py).
+Pure: the caller passes the names of the run folder's files and writes the page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from httplab.model import BenchResult, EngineRecord, HostInfo, WarningKind
+from httplab.presentation.export.latency_markdown import describe_latency_run
+from httplab.presentation.export.markdown import MarkdownExporter, describe_settings, warning_item
+from httplab.presentation.formatting import MISSING
+from httplab.presentation.html.assets import ChartLibrary
+from httplab.presentation.html.chart_specs import run_charts
+from httplab.presentation.html.markdown_html import markdown_html
+from httplab.presentation.html.raw_links import run_folder
+from httplab.presentation.html.row_marks import RunMarks
+from httplab.presentation.html.summary import latency_summary_rows, summary_rows, workload_labels
+from httplab.presentation.html.templating import render
+from httplab.presentation.latency_texts import cost_rate_sentence, rate_text, slo_text
+from httplab.results.warning_groups import WarningGroup, warning_groups
+from httplab.run_layout import RESULTS_MD
+
+TEMPLATE = "run.html.j2"
+STAMP_FORMAT = "%Y-%m-%dT%H-%M-%SZ"  # a run's folder and created_utc: 2026-11-24T15-07-00Z
+# The sections of the page, for its table of contents: (id, title).
+SUMMARY, CHARTS, TABLES, FILES = (("summary", "Summary"), ("charts", "Charts"),
+                                  ("tables", f"Every table ({RESULTS_MD})"), ("files", "Files"))
+
+
+@dataclass(frozen=True)
+class Fact:
+    term: str
+    value: str
+
+
+def render_run_page(result: BenchResult, files: frozenset[str], library: ChartLibrary) -> str:
+    tables = markdown_html(MarkdownExporter().render(result), RunMarks(result).of_row, files)
+    charts = run_charts(result)
+    groups = warning_groups(result)
+    rows = summary_rows(result, files)
+    return render(
+        TEMPLATE, title=f"httplab {run_kind(result)}, {when_text(result.created_utc)}",
+        kind=run_kind(result), facts=header_facts(result),
+        shared_cpus=[warning_item(group) for group in groups if shares_cpus(group)],
+        warnings=[warning_item(group) for group in groups if not shares_cpus(group)],
+        summary=rows, workloads=workload_labels(rows), latency=result.latency,
+        latency_rows=latency_summary_rows(result), latency_texts=_latency_texts(result),
+        charts=charts, tables=tables, folder=run_folder(result, files), library=library,
+        sections=_sections(bool(charts)), titles=dict(_sections(True)), toc=tables.toc)
+
+
+def run_kind(result: BenchResult) -> str:
+    return "make latency" if result.latency is not None else "make bench"
+
+
+def shares_cpus(group: WarningGroup) -> bool:
+    """The warnings that wrk and the server shared the CPUs: the page's notice on top."""
+    return group.kind is WarningKind.SHARED_CPUS
+
+
+def when_text(stamp: str) -> str:
+    """'2026-11-24T15-07-00Z' -> '2026-11-24 15:07:00 UTC'; another text as it is."""
+    try:
+        return datetime.strptime(stamp, STAMP_FORMAT).strftime("%Y-%m-%d %H:%M:%S UTC")
+    except ValueError:
+        return stamp
+
+
+def header_facts(result: BenchResult) -> tuple[Fact, ...]:
+    settings = result.settings
+    facts = [Fact("When", when_text(result.created_utc)),
+             Fact("Lab commit", result.lab_commit or MISSING),
+             Fact("Host", result.host.describe()), Fact("Software", software_text(result.host))]
+    if settings is not None:
+        facts.append(Fact("Backend", settings.backend))
+    facts += [Fact(f"Engine ({engine.role})", engine_text(engine)) for engine in result.engines]
+    run = (describe_latency_run(result.latency, settings) if result.latency is not None
+           else describe_settings(settings) if settings is not None else MISSING)
+    return (*facts, Fact("Settings", run))
+
+
+def software_text(host: HostInfo) -> str:
+    known = (host.os, host.docker, host.compose, host.java, host.wrk,
+             host.python and f"Python {host.python}")
+    return "; ".join(filter(None, known)) or MISSING
+
+
+def engine_text(engine: EngineRecord) -> str:
+    """'ssh://lab@b: b, 8 cores, 16 GiB, Linux 6.1.0, Docker 28.2.2, clock +0.004 s'."""
+    parts = [engine.hostname, engine.cores and f"{engine.cores} cores",
+             engine.memory_bytes and f"{engine.memory_bytes / 2**30:.0f} GiB",
+             engine.kernel and (f"Linux {engine.kernel}" if engine.os == "Linux"
+                                else engine.kernel),
+             engine.docker and f"Docker {engine.docker}",
+             None if engine.clock_offset_s is None else f"clock {engine.clock_offset_s:+.3f} s"]
+    details = ", ".join(filter(None, parts))
+    return f"{engine.engine}: {details}" if details else engine.engine
+
+
+def _latency_texts(result: BenchResult) -> dict[str, str]:
+    """The summary's headers and sentence of a make latency run; none for a bench."""
+    latency = result.latency
+    if latency is None:
+        return {}
+    cost = (MISSING if latency.cost_rate is None
+            else f"Server CPU per request at {rate_text(latency.cost_rate)} req/s")
+    return {"slo": slo_text(latency.slo_p99_us),
+            "max_rate": f"Max sustainable rate ({slo_text(latency.slo_p99_us)})",
+            "cost": cost, "cost_rate": cost_rate_sentence(latency)}
+
+
+def _sections(with_charts: bool) -> tuple[tuple[str, str], ...]:
+    return tuple(section for section in (SUMMARY, CHARTS, TABLES, FILES)
+                 if with_charts or section is not CHARTS)
