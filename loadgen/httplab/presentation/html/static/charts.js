@@ -13,6 +13,7 @@
   }
 
   function draw(chart, figure) {
+    chart.hidden = false;  // hidden in the page, for a reader without Plotly
     return window.Plotly.newPlot(chart, figure.data, figure.layout, CONFIG).then(function () {
       chart.setAttribute("data-drawn", "true");
     });
