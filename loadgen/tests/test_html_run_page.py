@@ -237,3 +237,22 @@ def test_a_page_renders_for_each_committed_run(run: Path):
     page = render_run_page(read_results(run / RESULTS_JSON), files, LIBRARY)
     _check_page(page, files)
     assert re.search(r'<tr class="(warned|failed)">', page) or "Warnings" not in page
+
+
+def test_a_result_without_settings_still_has_its_page():
+    result = replace(sample_result(), settings=None)
+    facts = {fact.term: fact.value for fact in header_facts(result)}
+    assert "Backend" not in facts and facts["Settings"] == "—"
+    files = sample_files(result)
+    _check_page(render_run_page(result, files, LIBRARY), files)
+
+
+@pytest.mark.parametrize("cost_rate, cost_header", [
+    (10000.0, "Server CPU per request at 10,000 req/s"), (None, None)])
+def test_a_latency_summary_shows_the_cost_column_only_with_a_common_rate(cost_rate, cost_header):
+    result = latency_sample_result()
+    result = replace(result, latency=replace(result.latency, cost_rate=cost_rate))
+    page = render_run_page(result, frozenset(), LIBRARY)
+    summary = page[page.index('<section id="summary">'):page.index('<section id="charts">')]
+    assert ("Server CPU per request" in summary) is (cost_header is not None)
+    assert cost_header is None or f"<th class=\"num\">{cost_header}</th>" in summary

@@ -23,6 +23,7 @@ RowMark = Callable[[tuple[str, ...], tuple[str, ...], "str | None"], "str | None
 TABLE_CLASS = "sortable"
 WRAP_OPEN, WRAP_CLOSE = '<div class="table-wrap">\n', "</div>\n"
 ID_PREFIX = "md-"  # apart from the page's own ids
+_TEXTS = ("text", "code_inline", "softbreak")  # the inline tokens a reader reads
 _EXTERNAL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|#|/)", re.IGNORECASE)
 # An introduction's title: what comes before its parenthesis and colon, "Where the CPU went
 # (the rule is in the README, ...):", or all of it before the colon, "Netty (profiled) t5 c500:".
@@ -71,8 +72,8 @@ def _wrapped_close(renderer, tokens: Sequence[Token], index: int, options, env) 
 
 def plain_text(inline: Token) -> str:
     """What an inline token reads as: its text and code, without the Markdown around them."""
-    return "".join(child.content for child in inline.children or ()
-                   if child.type in ("text", "code_inline", "softbreak"))
+    return "".join(" " if child.type == "softbreak" else child.content
+                   for child in inline.children or () if child.type in _TEXTS)
 
 
 def _anchor(tokens: list[Token]) -> tuple[TocEntry, ...]:

@@ -101,12 +101,12 @@ def engine_text(engine: EngineRecord) -> str:
     return f"{engine.engine}: {details}" if details else engine.engine
 
 
-def _latency_texts(result: BenchResult) -> dict[str, str]:
+def _latency_texts(result: BenchResult) -> dict[str, str | None]:
     """The summary's headers and sentence of a make latency run; none for a bench."""
     latency = result.latency
     if latency is None:
         return {}
-    cost = (MISSING if latency.cost_rate is None
+    cost = (None if latency.cost_rate is None  # no column
             else f"Server CPU per request at {rate_text(latency.cost_rate)} req/s")
     return {"slo": slo_text(latency.slo_p99_us),
             "max_rate": f"Max sustainable rate ({slo_text(latency.slo_p99_us)})",
