@@ -256,3 +256,12 @@ def test_a_latency_summary_shows_the_cost_column_only_with_a_common_rate(cost_ra
     summary = page[page.index('<section id="summary">'):page.index('<section id="charts">')]
     assert ("Server CPU per request" in summary) is (cost_header is not None)
     assert cost_header is None or f"<th class=\"num\">{cost_header}</th>" in summary
+
+
+@pytest.mark.parametrize("make_result, with_ceiling", [
+    (workloads_sample_result, True), (sample_result, False)])
+def test_the_summary_shows_the_share_of_the_ceiling_only_with_a_reference(make_result,
+                                                                           with_ceiling):
+    page = render_run_page(make_result(), frozenset(), LIBRARY)
+    summary = page[page.index('<section id="summary">'):page.index('<section id="charts">')]
+    assert ("<th class=\"num\">Share of ceiling</th>" in summary) is with_ceiling

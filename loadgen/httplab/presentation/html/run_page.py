@@ -47,7 +47,7 @@ def render_run_page(result: BenchResult, files: frozenset[str], library: ChartLi
         kind=run_kind(result), facts=header_facts(result),
         shared_cpus=[warning_item(group) for group in groups if shares_cpus(group)],
         warnings=[warning_item(group) for group in groups if not shares_cpus(group)],
-        summary=rows, workloads=workload_labels(rows), latency=result.latency,
+        summary=rows, workloads=workload_labels(rows), missing=MISSING, latency=result.latency,
         latency_rows=latency_summary_rows(result), latency_texts=_latency_texts(result),
         charts=charts, tables=tables, folder=run_folder(result, files), library=library,
         sections=_sections(bool(charts)), titles=dict(_sections(True)), toc=tables.toc)
