@@ -18,6 +18,7 @@ CEILING_COLOR = "#7f7f7f"
 FAILED_COLOR = "#cf222e"  # report.css's --bad
 HATCH = "/"  # a bar whose verdict is not "server", as the PNG charts hatch it
 HOLLOW, FILLED = "circle-open", "circle"
+HEIGHT_PX = 420  # set, not left to autosize, so that printing keeps it (the width follows the page)
 FONT = {"family": "system-ui, -apple-system, Segoe UI, Roboto, sans-serif", "size": 12}
 Row = tuple[str, ...]
 
@@ -81,8 +82,8 @@ def drawn(traces: list[dict]) -> list[dict]:
 
 
 def base_layout(x_title: str, y_title: str, **fields: object) -> dict:
-    """Axes titled, the legend on top, hover per point, room for the toggles above."""
-    layout = {"font": FONT, "margin": {"l": 70, "r": 20, "t": 30, "b": 60},
+    """Axes titled, the legend on top, hover per point, its height fixed."""
+    layout = {"font": FONT, "height": HEIGHT_PX, "margin": {"l": 70, "r": 20, "t": 30, "b": 60},
               "legend": {"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0},
               "hovermode": "closest", "showlegend": True, "xaxis": {"title": {"text": x_title}},
               "yaxis": {"title": {"text": y_title}, "rangemode": "tozero"}}

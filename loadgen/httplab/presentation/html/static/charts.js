@@ -68,7 +68,18 @@
     });
   }
 
+  // Chromium prints nothing of a closed <details>, whatever the print style says: each
+  // chart's table is opened for print and closed again after.
+  function openTablesForPrint() {
+    var closed = document.querySelectorAll("figure.chart-figure details:not([open])");
+    Array.prototype.forEach.call(closed, function (details) {
+      details.open = true;
+      window.addEventListener("afterprint", function () { details.open = false; }, {once: true});
+    });
+  }
+
   var figures = charts.map(figureOf);
   charts.forEach(function (chart, index) { draw(chart, figures[index]); });
   fillToggles(frameworks(figures));
+  window.addEventListener("beforeprint", openTablesForPrint);
 })();
