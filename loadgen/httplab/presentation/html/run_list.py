@@ -1,0 +1,180 @@
+"""results/index.html: the runs in results/, newest first, a row each: when it ran, its
+kind, its settings in brief, its servers, its headline figures, its warnings and host,
+linking to the run's own page. Pure: html_files.py reads the folders and writes the page.
+
+A bench's headline figure per framework is its median Requests/sec at the run's headline
+connection count (points.py), at its best thread setting; a latency run's is each
+server's max sustainable rate."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from httplab.model import PLAINTEXT, BenchResult, Settings
+from httplab.presentation.export.markdown import spoken_list
+from httplab.presentation.formatting import MISSING
+from httplab.presentation.html.templating import render
+from httplab.presentation.latency_figures import latency_servers
+from httplab.presentation.latency_texts import max_rate_text, server_label, slo_text
+from httplab.presentation.points import (connection_counts, headline_cell, measured,
+                                         of_workload, reference_servers, run_workloads,
+                                         server_order, thread_settings)
+from httplab.results.stats import cell_summary
+from httplab.run_layout import RUN_PAGE
+
+# A run's folder and created_utc are UTC stamps (results/store.py's utc_stamp).
+_STAMP = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d)[-:](\d\d)[-:](\d\d)Z?")
+LATENCY, SWEEP, BENCH = "latency", "sweep", "bench"
+REBUILT = "rebuilt by report"  # settings not recorded: rebuilt from raw output alone
+PROFILED = "profiled"
+UNREADABLE = "unreadable"
+
+
+@dataclass(frozen=True)
+class ListedRun:
+    folder: str  # the run's folder name in results/, e.g. "2026-11-24T15-07-00Z"
+    result: BenchResult | None  # None when its results.json could not be read
+    problem: str | None = None  # why not, in words
+
+
+@dataclass(frozen=True)
+class Headline:
+    """One workload's headline figures (workload None: the run has only one)."""
+
+    workload: str | None
+    figures: tuple[tuple[str, str], ...]  # (server label, figure)
+
+
+@dataclass(frozen=True)
+class RunRow:
+    """One run as its row shows it; the texts are MISSING where the run cannot be read."""
+
+    href: str | None
+    date: str
+    folder: str | None  # the folder's name where it is not the run's date
+    sort_key: str  # the stamp's digits: the date column sorts by time
+    kind: str
+    settings: str
+    servers: str
+    headlines: tuple[Headline, ...]
+    warnings: int | None
+    host: str
+    problem: str | None
+
+
+def render_run_list(runs: Sequence[ListedRun]) -> str:
+    rows = [run_row(run) for run in newest_first(runs)]
+    return render("runs.html.j2", rows=rows, readable=sum(row.problem is None for row in rows),
+                  missing=MISSING)
+
+
+def newest_first(runs: Sequence[ListedRun]) -> list[ListedRun]:
+    """By when each run was made (its folder's stamp when it cannot be read); runs
+    without a date last."""
+    return sorted(runs, key=lambda run: (bool(_sort_key(run)), _sort_key(run), run.folder),
+                  reverse=True)
+
+
+def _sort_key(run: ListedRun) -> str:
+    return stamp_digits(run.result.created_utc if run.result else run.folder)
+
+
+def stamp_digits(stamp: str) -> str:
+    """'2026-11-24T15-07-00Z' -> '20261124150700'; '' for a name that is no stamp."""
+    found = _STAMP.fullmatch(stamp)
+    return "".join(found.groups()) if found else ""
+
+
+def date_text(stamp: str) -> str:
+    """'2026-11-24T15-07-00Z' -> '2026-11-24 15:07 UTC'; anything else as it is."""
+    found = _STAMP.fullmatch(stamp)
+    if not found:
+        return stamp
+    year, month, day, hour, minute, _ = found.groups()
+    return f"{year}-{month}-{day} {hour}:{minute} UTC"
+
+
+def run_row(run: ListedRun) -> RunRow:
+    result, key = run.result, _sort_key(run)
+    date = date_text(result.created_utc if result else run.folder)
+    same = date == run.folder or (key and stamp_digits(run.folder) == key)
+    folder = None if same else run.folder
+    if result is None:
+        return RunRow(None, date, folder, key, UNREADABLE, MISSING, MISSING, (), None, MISSING,
+                      run.problem or UNREADABLE)
+    return RunRow(f"{quote(run.folder)}/{RUN_PAGE}", date, folder, key,
+                  run_kind(result), settings_brief(result),
+                  ", ".join(server_label(result, name) for name in run_servers(result)),
+                  headlines(result), len(result.warnings), result.host.describe(), None)
+
+
+def run_kind(result: BenchResult) -> str:
+    """'bench', 'sweep', 'latency' or 'rebuilt by report', and ', profiled' with PROFILE=1."""
+    if result.settings is None:
+        return REBUILT
+    # A sweep as charts/sweep.py's shows_a_sweep tells it, not imported: it loads matplotlib.
+    swept = len(connection_counts(result)) > 1
+    kind = LATENCY if result.latency is not None else SWEEP if swept else BENCH
+    return f"{kind}, {PROFILED}" if any(result.settings.profile) else kind
+
+
+def settings_brief(result: BenchResult) -> str:
+    settings = result.settings
+    if settings is None:
+        return "not recorded (rebuilt from raw output)"
+    if result.latency is None:
+        load = (f"{spoken_list(settings.threads)} threads, "
+                f"{spoken_list(settings.connections)} connections")
+    else:
+        load = (f"rates {result.latency.rates.replace(',', ', ')}, "
+                f"{slo_text(result.latency.slo_p99_us)}")
+    parts = [load, _timing(settings), f"backend {settings.backend}"]
+    if settings.workloads != (PLAINTEXT,):
+        parts.append(f"workloads {', '.join(workload.label for workload in settings.workloads)}")
+    parts += [f"{name} on CPUs {cpus}" for name, cpus in
+              (("server", settings.server_cpus), ("load", settings.loadgen_cpus)) if cpus]
+    if settings.fairness:
+        parts.append("fairness (h2load)")
+    return "; ".join(parts)
+
+
+def _timing(settings: Settings) -> str:
+    runs = f"{settings.repeat} round{'s' if settings.repeat > 1 else ''}"
+    return f"{settings.duration_s:g} s × {runs}"
+
+
+def run_servers(result: BenchResult) -> list[str]:
+    """The servers as recorded, then any measured without a record (a user's URL=)."""
+    return list(dict.fromkeys([*(record.name for record in result.servers),
+                               *(cell.server for cell in result.cells),
+                               *latency_servers(result)]))
+
+
+def headlines(result: BenchResult) -> tuple[Headline, ...]:
+    if result.latency is not None:
+        return (Headline(None, tuple((server_label(result, rate.server), max_rate_text(rate))
+                                     for rate in result.latency.maxima)),)
+    workloads = run_workloads(result)
+    return tuple(Headline(workload.label if len(workloads) > 1 else None,
+                          _bench_figures(of_workload(result, workload)))
+                 for workload in workloads)
+
+
+def _bench_figures(result: BenchResult) -> tuple[tuple[str, str], ...]:
+    servers = server_order(result) + reference_servers(result)
+    return tuple((server_label(result, server), headline_rate(result, server))
+                 for server in servers)
+
+
+def headline_rate(result: BenchResult, server: str) -> str:
+    """'75,561 req/s': the best median of the server's headline cells; 'failed' when none
+    of them was measured, MISSING when it has none."""
+    cells = [cell for cell in (headline_cell(result, server, threads)
+                               for threads in thread_settings(result)) if cell is not None]
+    rates = [cell_summary(cell).median for cell in cells if measured(cell)]
+    if not rates:
+        return "failed" if cells else MISSING
+    return f"{max(rates):,.0f} req/s"
