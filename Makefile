@@ -46,7 +46,7 @@ help: venv ## List the targets, and the settings with their defaults
 	@echo "Settings of make latency (besides those of make bench but FAIRNESS and LOADGEN_HOSTS):"
 	@$(HTTPLAB) settings --latency | grep -E '^  (RATES|SLO_P99|COST_RATE|STEP_WARMUP|URL)='
 	@echo "Settings of make report: FROM (default results/latest), OUT (default FROM), IMAGE"
-	@echo "Settings of make compare: BASE=<run dir> NEW=<run dir>, e.g. BASE=results/<stamp> NEW=results/latest"
+	@echo "Settings of make compare: BASE=<run dir> NEW=<run dir>, e.g. BASE=results/<stamp> NEW=results/latest; OUT (the folder of compare.html, default results/compare/<base>-vs-<new>)"
 	@echo "Settings of make test: PYTEST_ARGS, e.g. PYTEST_ARGS='-k parser'"
 
 bench: venv $(if $(filter local,$(BACKEND)),jars) ## Run wrk against every server, one at a time
@@ -62,9 +62,9 @@ latency: venv $(if $(URL),oha,$(if $(filter local,$(BACKEND)),jars oha)) ## Late
 report: venv ## Rebuild results.{json,md,csv} and the chart from raw wrk text (FROM, OUT, IMAGE)
 	$(HTTPLAB) report $(call user_flags,$(REPORT_SETTINGS))
 
-compare: venv ## Compare two runs' Requests/sec cell by cell, beyond their noise (BASE, NEW)
+compare: venv ## Compare two runs' Requests/sec cell by cell, beyond their noise, and write compare.html (BASE, NEW, OUT)
 	@[ -n '$(BASE)' ] && [ -n '$(NEW)' ] || { echo "httplab: error: make compare needs BASE=<run dir> and NEW=<run dir>" >&2; exit 2; }
-	$(HTTPLAB) compare --base='$(BASE)' --new='$(NEW)'
+	$(HTTPLAB) compare --base='$(BASE)' --new='$(NEW)' $(call user_flags,OUT)
 
 # host-check comes first: a missing package is one line before any build or test.
 test: host-check venv jars oha ## Run every test (unit, conformance, end to end; Docker ones need an engine)

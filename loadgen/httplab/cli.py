@@ -46,11 +46,15 @@ def _add_report(sub) -> None:
 
 
 def _add_compare(sub) -> None:
-    compare = sub.add_parser("compare", help="compare two runs' Requests/sec, cell by cell")
+    compare = sub.add_parser("compare", help="compare two runs' Requests/sec, cell by cell, "
+                                             "and write the comparison as compare.html")
     compare.add_argument("--base", type=Path, required=True,
                          help="the earlier run: its directory or its results.json")
     compare.add_argument("--new", type=Path, required=True,
                          help="the later run: its directory or its results.json")
+    compare.add_argument("--out", type=Path, default=None,
+                         help="the folder for compare.html, outside both runs (default: "
+                              "REPO/results/compare/<base>-vs-<new>)")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -106,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "compare":
             from httplab.commands.compare import compare
 
-            return compare(args.base, args.new)
+            return compare(args.base, args.new, args.out, results_root(args.repo))
         if args.command == "settings":
             print(settings_text(LATENCY_FLAGS if args.latency else BENCH_SETTINGS), end="")
             return EXIT_OK

@@ -132,7 +132,8 @@ def test_cli_compares_run_directories_or_results_json(tmp_path, capsys):
     base = write_results(tmp_path / "base", result_of(measured([100, 102, 101])))
     new = write_results(tmp_path / "new", result_of(measured([110, 112, 111])))
     for new_argument in (new, new / "results.json"):
-        code = main(["compare", "--base", str(base), "--new", str(new_argument)])
+        code = main(["--repo", str(tmp_path), "compare", "--base", str(base), "--new",
+                     str(new_argument)])
         out = capsys.readouterr().out
         assert code == 0
         assert "1.10x" in out and "1 faster." in out
@@ -208,7 +209,7 @@ def test_cli_compares_a_format_5_file_with_a_format_6_one(tmp_path, capsys):
     (base / "results.json").write_text(json.dumps(as_format_5(
         replace(old, settings=replace(old.settings, connections=(500,), fairness=False)))))
     new = write_results(tmp_path / "new", result_of(measured([110, 112, 111])))
-    assert main(["compare", "--base", str(base), "--new", str(new)]) == 0
+    assert main(["--repo", str(tmp_path), "compare", "--base", str(base), "--new", str(new)]) == 0
     out = capsys.readouterr().out
     assert "1.10x" in out and "1 faster." in out
     assert "note: connections differs: base 500, new 16, 500" in out
