@@ -10,7 +10,7 @@ from pathlib import Path
 from httplab.model import BenchResult, RateStep, StepVerdict
 from httplab.presentation.publish import headline_chart_path
 from httplab.results.stability import cell_name
-from httplab.run_layout import RESULTS_MD
+from httplab.run_layout import RESULTS_MD, RUN_PAGE
 from httplab.results.warning_groups import kinds_in_words, warning_groups
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -34,6 +34,7 @@ def finish(result: BenchResult, out_dir: Path, image: Path | None) -> int:
     if image and result.cells:  # a bench without plaintext draws its first workload's chart
         image = headline_chart_path(result, image)
     say(f"results in {out_dir}" + (f", chart in {image}" if image else ""))
+    say(f"read the run first in a browser: {out_dir / RUN_PAGE}")
     if result.warnings:
         say(f"warnings: {kinds_in_words(warning_groups(result))}; listed under Warnings above and "
             f"in {out_dir / RESULTS_MD}")

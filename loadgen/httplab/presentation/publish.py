@@ -14,6 +14,7 @@ from httplab.presentation.charts.profile import draw_profile_chart
 from httplab.presentation.charts.sweep import draw_sweep_chart, shows_a_sweep
 from httplab.presentation.charts.throughput import draw_throughput_chart
 from httplab.presentation.export import all_exporters
+from httplab.presentation.html_files import write_run_pages
 from httplab.presentation.points import (at_connections, headline_connections, of_workload,
                                          run_workloads)
 from httplab.presentation.profile_figures import has_profiles
@@ -78,7 +79,8 @@ def headline_chart_path(result: BenchResult, image_path: Path) -> Path | None:
 
 
 def write_results(result: BenchResult, out_dir: Path, image_path: Path | None) -> None:
-    """Writes results.{json,md,csv} (each atomically) and each workload's charts:
+    """Writes results.{json,md,csv} (each atomically), the run's page index.html (and the
+    list of runs beside it, html_files.py), and each workload's charts:
     throughput, latency and memory, and CPU at the headline connection count; the sweep
     chart when more than one count was measured, and the fairness chart when h2load's
     socket readings are there; with profiles (PROFILE=1), result-profile.png of them all.
@@ -90,6 +92,7 @@ def write_results(result: BenchResult, out_dir: Path, image_path: Path | None) -
     out_dir.mkdir(parents=True, exist_ok=True)
     for exporter in all_exporters():
         write_atomically(out_dir / exporter.file_name, exporter.render(result))
+    write_run_pages(result, out_dir)
     if image_path is not None and result.latency is not None:
         draw_latency_chart(result, image_path)
     elif image_path is not None and result.cells:
