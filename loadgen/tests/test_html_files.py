@@ -86,3 +86,12 @@ def test_the_page_is_rewritten_with_each_write(tmp_path):
     (run_dir / "raw" / "extra.txt").write_text("x")
     write_results(sample_result(), run_dir, None)
     assert 'href="raw/extra.txt"' in (run_dir / RUN_PAGE).read_text()
+
+
+def test_a_run_without_a_page_is_listed_by_its_markdown(tmp_path):
+    run_dir = write_run(tmp_path, "2026-11-24T10-00-00Z", "2026-11-24T10-00-00Z")
+    (run_dir / RUN_PAGE).unlink()
+    write_run_list(tmp_path)
+    listing = (tmp_path / RUN_PAGE).read_text()
+    assert 'href="2026-11-24T10-00-00Z/results.md"' in listing
+    assert "2026-11-24T10-00-00Z/index.html" not in listing

@@ -45,7 +45,7 @@ def test_publish_writes_the_latency_chart_and_leaves_the_bench_charts(tmp_path):
     assert (width, height) == (1375, 682)
     assert image.read_bytes() == b"the bench's chart"
     assert sorted(p.name for p in (tmp_path / "run").iterdir()) == [
-        "results.csv", "results.json", "results.md"]
+        "index.html", "results.csv", "results.json", "results.md"]
 
 
 def test_a_run_without_a_measured_step_draws_nothing_and_removes_an_older_chart(tmp_path):

@@ -154,4 +154,6 @@ def test_no_warnings_no_closing_word_of_them(tmp_path, capsys):
     result = result_of(measured("netty", 2))
     (tmp_path / "results.md").write_text(MarkdownExporter().render(result))
     finish(result, tmp_path, None)
-    assert capsys.readouterr().err.splitlines() == [f"httplab: results in {tmp_path}"]
+    assert capsys.readouterr().err.splitlines() == [
+        f"httplab: results in {tmp_path}",
+        f"httplab: read the run first in a browser: {tmp_path / 'index.html'}"]

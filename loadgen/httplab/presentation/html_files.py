@@ -14,7 +14,7 @@ from httplab.presentation.html.assets import ASSETS, PLOTLY_PACKAGE_FILE, ChartL
 from httplab.presentation.html.run_list import ListedRun, render_run_list
 from httplab.presentation.html.run_page import render_run_page
 from httplab.results.store import read_results, write_atomically
-from httplab.run_layout import RESULTS_JSON, RUN_PAGE
+from httplab.run_layout import RESULTS_JSON, RESULTS_MD, RUN_PAGE
 
 _HEADER_BYTES = 400  # plotly.min.js names its version in its first lines
 
@@ -48,8 +48,9 @@ def write_run_list(results_root: Path) -> None:
 
 
 def listed_run(folder: Path) -> ListedRun:
+    page = RUN_PAGE if (folder / RUN_PAGE).is_file() else RESULTS_MD
     try:
-        return ListedRun(folder.name, read_results(folder / RESULTS_JSON))
+        return ListedRun(folder.name, read_results(folder / RESULTS_JSON), page=page)
     except (OSError, ValueError) as error:  # JSON, encoding and format errors are ValueErrors
         return ListedRun(folder.name, None, f"cannot read {RESULTS_JSON}: {error}")
 

@@ -38,6 +38,9 @@ class ListedRun:
     folder: str  # the run's folder name in results/, e.g. "2026-11-24T15-07-00Z"
     result: BenchResult | None  # None when its results.json could not be read
     problem: str | None = None  # why not, in words
+    # What its row links to: its page, or results.md in a run written before pages existed
+    # (until `make report` rebuilds it).
+    page: str = RUN_PAGE
 
 
 @dataclass(frozen=True)
@@ -105,7 +108,7 @@ def run_row(run: ListedRun) -> RunRow:
     if result is None:
         return RunRow(None, date, folder, key, UNREADABLE, MISSING, MISSING, (), None, MISSING,
                       run.problem or UNREADABLE)
-    return RunRow(f"{quote(run.folder)}/{RUN_PAGE}", date, folder, key,
+    return RunRow(f"{quote(run.folder)}/{run.page}", date, folder, key,
                   run_kind(result), settings_brief(result),
                   ", ".join(server_label(result, name) for name in run_servers(result)),
                   headlines(result), len(result.warnings), result.host.describe(), None)
