@@ -59,7 +59,7 @@ sweep: venv $(if $(filter local,$(BACKEND)),jars) ## Every server at 16 to 1024 
 latency: venv $(if $(URL),oha,$(if $(filter local,$(BACKEND)),jars oha)) ## Latency at fixed rates, and the highest rate under SLO_P99 (image/result-latency.png)
 	$(HTTPLAB) latency $(call user_flags,$(LATENCY_SETTINGS))
 
-report: venv ## Rebuild results.{json,md,csv} and the chart from raw wrk text (FROM, OUT, IMAGE)
+report: venv ## Rebuild results.{json,md,csv}, the page index.html and the charts from raw wrk text (FROM, OUT, IMAGE)
 	$(HTTPLAB) report $(call user_flags,$(REPORT_SETTINGS))
 
 compare: venv ## Compare two runs' Requests/sec cell by cell, beyond their noise, and write compare.html (BASE, NEW, OUT)
