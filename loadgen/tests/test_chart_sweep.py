@@ -11,7 +11,8 @@ from matplotlib.container import ErrorbarContainer
 from httplab.model import (BenchResult, Cell, CellStatus, HostInfo, Latency, ResourceUsage,
                            ServerRecord, Settings, WrkRun)
 from httplab.presentation.charts.sweep import (HOLLOW_MEANING, build_sweep_figure,
-                                               draw_sweep_chart, shows_a_sweep, sweep_title)
+                                               draw_sweep_chart, sweep_title)
+from httplab.presentation.points import shows_a_sweep
 from httplab.presentation.publish import draw_charts, fairness_chart_path, sweep_chart_path
 from httplab.results.serialize import FORMAT_VERSION
 

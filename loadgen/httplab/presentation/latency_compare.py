@@ -136,8 +136,8 @@ def render_latency_comparison(base: BenchResult, new: BenchResult) -> str:
     maxima, costs = compare_maxima(base, new), compare_costs(base, new)
     lines = [f"Max sustainable rate at {slo_text(new.latency.slo_p99_us)} (req/s: the lowest of "
              "each run's rounds, and their spread):", *_table(maxima, "max", 0), "",
-             f"Server CPU per request at the common rate (µs; base {_rate(base)}, new "
-             f"{_rate(new)}):", *_table(costs, "median", 1)]
+             f"Server CPU per request at the common rate (µs; base {cost_rate_text(base)}, new "
+             f"{cost_rate_text(new)}):", *_table(costs, "median", 1)]
     if any(_measured_once(one) for one in (*maxima, *costs)):
         lines.append(RERUN_ADVICE)
     return "\n".join(lines) + "\n"
@@ -175,6 +175,7 @@ def _figure(value: float | None, rounds: Summary | None, digits: int) -> str:
     return f"{text} [{rounds.minimum:.{digits}f}–{rounds.maximum:.{digits}f}] n={rounds.n}"
 
 
-def _rate(result: BenchResult) -> str:
+def cost_rate_text(result: BenchResult) -> str:
+    """The latency run's common rate, '10,000 req/s', or 'none'."""
     rate = result.latency.cost_rate
     return "none" if rate is None else f"{rate_text(rate)} req/s"

@@ -29,11 +29,15 @@ def latency_summary_text(result: BenchResult) -> str:
     return "\n".join(lines) + "\n"
 
 
+def common_rate_cost_text(result: BenchResult, server: str) -> str:
+    """'30.0 µs': the server's CPU per request at the common rate, the median over rounds."""
+    cost = median_of_known(common_rate_costs(result, server))
+    return MISSING if cost is None else f"{cost:.1f} µs"
+
+
 def _cost_line(result: BenchResult) -> str:
     """'Server CPU per request at 10,000 req/s: Netty 30.0 µs, ...' (medians over rounds)."""
-    medians = ((server, median_of_known(common_rate_costs(result, server)))
-               for server in latency_servers(result))
-    costs = [f"{server_label(result, server)} {MISSING if cost is None else f'{cost:.1f} µs'}"
-             for server, cost in medians]
+    costs = [f"{server_label(result, server)} {common_rate_cost_text(result, server)}"
+             for server in latency_servers(result)]
     return (f"Server CPU per request at the common rate, {rate_text(result.latency.cost_rate)} "
             f"req/s: {', '.join(costs)}")

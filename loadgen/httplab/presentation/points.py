@@ -37,6 +37,11 @@ def connection_counts(result: BenchResult) -> list[int]:
     return sorted({cell.connections for cell in result.cells})
 
 
+def shows_a_sweep(result: BenchResult) -> bool:
+    """Whether the cells were measured at more than one connection count (make sweep)."""
+    return len(connection_counts(result)) > 1
+
+
 def headline_connections(result: BenchResult) -> int | None:
     """The largest count measured; without cells, the largest asked for; None without either."""
     asked = result.settings.connections if result.settings else ()
@@ -88,6 +93,18 @@ def headline_cell(result: BenchResult, server: str, threads: int) -> Cell | None
     """The server's cell at this thread setting and the headline connection count."""
     connections = headline_connections(result)
     return None if connections is None else cell_at(result, server, threads, connections)
+
+
+def headline_cells(result: BenchResult, server: str) -> list[Cell]:
+    """The server's cells at the headline connection count, one per thread setting it has."""
+    return [cell for cell in (headline_cell(result, server, threads)
+                              for threads in thread_settings(result)) if cell is not None]
+
+
+def fastest(cells: list[Cell]) -> Cell | None:
+    """The measured cell with the highest median Requests/sec; None when none is measured."""
+    return max((cell for cell in cells if measured(cell)),
+               key=lambda cell: cell_summary(cell).median, default=None)
 
 
 def measured(cell: Cell | None) -> bool:

@@ -11,12 +11,12 @@ from httplab.presentation.charts.kit import remove_chart
 from httplab.presentation.charts.latency import draw_latency_memory_chart
 from httplab.presentation.charts.latency_curve import draw_latency_curve_chart, shows_latency_curve
 from httplab.presentation.charts.profile import draw_profile_chart
-from httplab.presentation.charts.sweep import draw_sweep_chart, shows_a_sweep
+from httplab.presentation.charts.sweep import draw_sweep_chart
 from httplab.presentation.charts.throughput import draw_throughput_chart
 from httplab.presentation.export import all_exporters
 from httplab.presentation.html_files import write_run_pages
 from httplab.presentation.points import (at_connections, headline_connections, of_workload,
-                                         run_workloads)
+                                         run_workloads, shows_a_sweep)
 from httplab.presentation.profile_figures import has_profiles
 from httplab.model import BenchResult, Workload
 from httplab.results.store import write_atomically

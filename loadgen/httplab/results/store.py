@@ -12,9 +12,12 @@ from httplab.results.serialize import generators_to_dict, result_from_dict
 from httplab.run_layout import LATEST, RAW, RunFiles
 
 
+STAMP_FORMAT = "%Y-%m-%dT%H-%M-%SZ"  # a run's folder and created_utc
+
+
 def utc_stamp(now: datetime | None = None) -> str:
     """'2026-11-22T04-30-05Z': sortable, and safe in file names on every OS."""
-    return (now or datetime.now(timezone.utc)).strftime("%Y-%m-%dT%H-%M-%SZ")
+    return (now or datetime.now(timezone.utc)).strftime(STAMP_FORMAT)
 
 
 def new_run_dir(results_root: Path, stamp: str) -> Path:

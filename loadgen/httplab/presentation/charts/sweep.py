@@ -48,10 +48,6 @@ class Series:
     points: tuple[SweepPoint | None, ...]  # one per connection count; None: not measured
 
 
-def shows_a_sweep(result: BenchResult) -> bool:
-    return len(connection_counts(result)) > 1
-
-
 def sweep_point(cell: Cell, result: BenchResult) -> SweepPoint:
     p99_us = cell_figures(cell).latency_p99_us
     return SweepPoint(cell_summary(cell), None if p99_us is None else p99_us / 1000,

@@ -19,8 +19,9 @@ from httplab.presentation.charts.kit import (
     finish_figure, limited_elsewhere_hatch, limited_elsewhere_patch, mark_unmeasured,
     new_figure, repeats_text, save_figure, series_color, set_server_axis, thread_patches,
     unmeasured_text, workload_text)
-from httplab.presentation.points import (headline_cell, headline_connections, measured,
-                                         reference_servers, server_order, thread_settings)
+from httplab.presentation.points import (headline_cell, headline_cells, headline_connections,
+                                         measured, reference_servers, server_order,
+                                         thread_settings)
 from httplab.results.littles_law import WaitBound, cell_wait_bound
 from httplab.results.stats import Summary, cell_summary
 
@@ -48,8 +49,7 @@ def rate_label(rate: Summary, bound: WaitBound | None = None) -> str:
 def server_bound(result: BenchResult, server: str) -> WaitBound | None:
     """The bound of the server's cells at the headline count (the same at every thread
     setting: it depends on the connections and the pool); None but on delay and blocking."""
-    cells = (headline_cell(result, server, threads) for threads in thread_settings(result))
-    return next((cell_wait_bound(cell, result) for cell in cells if cell is not None), None)
+    return next((cell_wait_bound(cell, result) for cell in headline_cells(result, server)), None)
 
 
 def _draw_bounds(axes, result: BenchResult, servers: list[str], width: float,

@@ -208,7 +208,7 @@ def _cpu_row(result: BenchResult, cell: Cell) -> tuple[str, ...]:
         return head + (MISSING,) * (len(CPU_HEADER) - 5) + (verdict.limit.value, verdict.detail)
     per_request = figures.context_switches_per_request
     return head + (
-        format_rate(figures.requests_per_sec.median), _share(cell, result),
+        format_rate(figures.requests_per_sec.median), share_of_ceiling_text(cell, result),
         _number(figures.cpu_cores),
         format_duration_us(figures.cpu_us_per_request),
         MISSING if per_request is None else f"{per_request:.2f}",
@@ -231,7 +231,8 @@ def _percent(value: float | None) -> str:
     return MISSING if value is None else f"{value:.1%}"
 
 
-def _share(cell: Cell, result: BenchResult) -> str:
+def share_of_ceiling_text(cell: Cell, result: BenchResult) -> str:
+    """"58%", "the ceiling" (the reference's own), "not applicable" or "—"."""
     record = result.server(cell.server)
     if record is not None and record.is_reference:
         return "the ceiling"

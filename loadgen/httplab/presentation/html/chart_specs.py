@@ -9,7 +9,7 @@ from __future__ import annotations
 from httplab.model import BenchResult, Workload
 from httplab.presentation.charts.fairness import has_fairness_chart
 from httplab.presentation.charts.latency_curve import shows_latency_curve
-from httplab.presentation.charts.sweep import shows_a_sweep
+from httplab.presentation.points import shows_a_sweep
 from httplab.presentation.html.chart_bench import (cpu_chart, latency_chart, memory_chart,
                                                    throughput_chart)
 from httplab.presentation.html.chart_latency_run import latency_run_charts

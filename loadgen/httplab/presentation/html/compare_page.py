@@ -17,10 +17,10 @@ from httplab.presentation.formatting import MISSING
 from httplab.presentation.html.run_list import date_text, run_kind, settings_brief
 from httplab.presentation.html.templating import render
 from httplab.presentation.latency_compare import (COST_WORDS, RATE_WORDS, ServerComparison,
-                                                  compare_costs, compare_maxima,
+                                                  compare_costs, compare_maxima, cost_rate_text,
                                                   latency_comparability_notes)
 from httplab.presentation.latency_compare import RERUN_ADVICE as LATENCY_RERUN_ADVICE
-from httplab.presentation.latency_texts import rate_text, slo_text
+from httplab.presentation.latency_texts import slo_text
 from httplab.presentation.run_comparison import incomparable_reason
 from httplab.results.stats import Summary
 
@@ -126,7 +126,7 @@ def _side(summary: Summary | None, absent: str, digits: int,
 
 
 def latency_tables(base: BenchResult, new: BenchResult) -> list[ComparedTable]:
-    rate = f"common rate: base {_rate(base)}, new {_rate(new)}"
+    rate = f"common rate: base {cost_rate_text(base)}, new {cost_rate_text(new)}"
     return [_latency_table("maxima", f"Max sustainable rate at "
                            f"{slo_text(new.latency.slo_p99_us)} (req/s: the lowest of each "
                            "run's rounds, and their spread)", "max",
@@ -151,8 +151,3 @@ def _counts(rows: Sequence[ComparedRow]) -> str:
         return "No servers to compare."
     counts = Counter(row.verdict for row in rows)
     return ", ".join(f"{count} {verdict}" for verdict, count in counts.items()) + "."
-
-
-def _rate(result: BenchResult) -> str:
-    rate = result.latency.cost_rate
-    return "none" if rate is None else f"{rate_text(rate)} req/s"

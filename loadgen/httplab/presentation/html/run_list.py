@@ -19,9 +19,9 @@ from httplab.presentation.formatting import MISSING
 from httplab.presentation.html.templating import render
 from httplab.presentation.latency_figures import latency_servers
 from httplab.presentation.latency_texts import max_rate_text, server_label, slo_text
-from httplab.presentation.points import (connection_counts, headline_cell, measured,
-                                         of_workload, reference_servers, run_workloads,
-                                         server_order, thread_settings)
+from httplab.presentation.points import (fastest, headline_cells, of_workload,
+                                         reference_servers, run_workloads, server_order,
+                                         shows_a_sweep)
 from httplab.results.stats import cell_summary
 from httplab.run_layout import RUN_PAGE
 
@@ -118,9 +118,8 @@ def run_kind(result: BenchResult) -> str:
     """'bench', 'sweep', 'latency' or 'rebuilt by report', and ', profiled' with PROFILE=1."""
     if result.settings is None:
         return REBUILT
-    # A sweep as charts/sweep.py's shows_a_sweep tells it, not imported: it loads matplotlib.
-    swept = len(connection_counts(result)) > 1
-    kind = LATENCY if result.latency is not None else SWEEP if swept else BENCH
+    kind = (LATENCY if result.latency is not None else SWEEP if shows_a_sweep(result)
+            else BENCH)
     return f"{kind}, {PROFILED}" if any(result.settings.profile) else kind
 
 
@@ -175,9 +174,8 @@ def _bench_figures(result: BenchResult) -> tuple[tuple[str, str], ...]:
 def headline_rate(result: BenchResult, server: str) -> str:
     """'75,561 req/s': the best median of the server's headline cells; 'failed' when none
     of them was measured, MISSING when it has none."""
-    cells = [cell for cell in (headline_cell(result, server, threads)
-                               for threads in thread_settings(result)) if cell is not None]
-    rates = [cell_summary(cell).median for cell in cells if measured(cell)]
-    if not rates:
+    cells = headline_cells(result, server)
+    best = fastest(cells)
+    if best is None:
         return "failed" if cells else MISSING
-    return f"{max(rates):,.0f} req/s"
+    return f"{cell_summary(best).median:,.0f} req/s"

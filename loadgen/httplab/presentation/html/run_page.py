@@ -21,11 +21,11 @@ from httplab.presentation.html.row_marks import RunMarks
 from httplab.presentation.html.summary import latency_summary_rows, summary_rows, workload_labels
 from httplab.presentation.html.templating import render
 from httplab.presentation.latency_texts import cost_rate_sentence, rate_text, slo_text
+from httplab.results.store import STAMP_FORMAT
 from httplab.results.warning_groups import WarningGroup, warning_groups
 from httplab.run_layout import RESULTS_MD
 
 TEMPLATE = "run.html.j2"
-STAMP_FORMAT = "%Y-%m-%dT%H-%M-%SZ"  # a run's folder and created_utc: 2026-11-24T15-07-00Z
 # The sections of the page, for its table of contents: (id, title).
 SUMMARY, CHARTS, TABLES, FILES = (("summary", "Summary"), ("charts", "Charts"),
                                   ("tables", f"Every table ({RESULTS_MD})"), ("files", "Files"))

@@ -14,22 +14,18 @@ from dataclasses import dataclass
 
 from httplab.model import BenchResult, Cell, SustainedRate
 from httplab.presentation.export.columns import cell_status
-from httplab.presentation.export.workload_markdown import NOT_APPLICABLE
+from httplab.presentation.export.markdown import share_of_ceiling_text
 from httplab.presentation.formatting import MISSING
 from httplab.presentation.html.raw_links import FileLink
 from httplab.presentation.html.row_marks import FAILED, WARNED, RunMarks
-from httplab.presentation.latency_figures import common_rate_costs, is_reference
+from httplab.presentation.latency_figures import is_reference
+from httplab.presentation.latency_summary import common_rate_cost_text
 from httplab.presentation.latency_texts import (broke_at_text, max_rate_text, rounds_text,
                                                 server_label)
-from httplab.presentation.points import (headline_cell, measured, of_workload,
-                                         reference_servers, run_workloads, server_order,
-                                         thread_settings)
+from httplab.presentation.points import (fastest, headline_cells, measured, of_workload,
+                                         reference_servers, run_workloads, server_order)
 from httplab.results.bottleneck import cell_bottleneck
-from httplab.results.ceiling import ceiling_not_applicable, ceiling_share
-from httplab.results.stats import cell_summary, median_of_known
-
-CEILING_ITSELF = "the ceiling"  # the reference's own share, as "Where the CPU went" says it
-
+from httplab.results.stats import cell_summary
 
 @dataclass(frozen=True)
 class SummaryRow:
@@ -40,7 +36,7 @@ class SummaryRow:
     spread: str  # "61,001–72,000, CV 8.3 % over 3 runs"
     verdict: str  # the bottleneck in words
     verdict_detail: str  # the figures behind it
-    ceiling: str  # "58 %", "the ceiling", "not applicable" or "—"
+    ceiling: str  # "58%", "the ceiling", "not applicable" or "—"
     mark: str | None  # FAILED, WARNED or None
     status: str  # "ok", "failed: why", "warned: what"
     flame_graphs: tuple[FileLink, ...] = ()
@@ -71,12 +67,9 @@ def _headline_cells(result: BenchResult) -> list[Cell]:
 def headline_of(result: BenchResult, server: str) -> Cell | None:
     """Its measured cell at the headline count with the highest median, at any thread
     setting; else (none measured) its first cell there, or its first of all."""
-    cells = [cell for cell in (headline_cell(result, server, threads)
-                               for threads in thread_settings(result)) if cell is not None]
-    measured_cells = [cell for cell in cells if measured(cell)]
-    if measured_cells:
-        return max(measured_cells, key=lambda cell: cell_summary(cell).median)
-    return next(iter(cells), next((cell for cell in result.cells if cell.server == server), None))
+    cells = headline_cells(result, server)
+    return fastest(cells) or next(iter(cells), next(
+        (cell for cell in result.cells if cell.server == server), None))
 
 
 def _row(result: BenchResult, marks: RunMarks, cell: Cell, files: frozenset[str]) -> SummaryRow:
@@ -89,8 +82,8 @@ def _row(result: BenchResult, marks: RunMarks, cell: Cell, files: frozenset[str]
         return SummaryRow(*head, MISSING, MISSING, MISSING, "", MISSING, mark, status)
     verdict = cell_bottleneck(cell, result)
     return SummaryRow(*head, f"{cell_summary(cell).median:,.0f} req/s", spread_text(cell),
-                      verdict.words, verdict.detail, ceiling_text(cell, result), mark, status,
-                      flame_graph_links(cell, files))
+                      verdict.words, verdict.detail, share_of_ceiling_text(cell, result), mark,
+                      status, flame_graph_links(cell, files))
 
 
 def spread_text(cell: Cell) -> str:
@@ -100,16 +93,6 @@ def spread_text(cell: Cell) -> str:
         return "one run"
     cv = MISSING if rate.cv is None else f"{rate.cv:.1%}"
     return f"{rate.minimum:,.0f}–{rate.maximum:,.0f}, CV {cv} over {rate.n} runs"
-
-
-def ceiling_text(cell: Cell, result: BenchResult) -> str:
-    record = result.server(cell.server)
-    if record is not None and record.is_reference:
-        return CEILING_ITSELF
-    if ceiling_not_applicable(cell.workload, result):
-        return NOT_APPLICABLE
-    share = ceiling_share(cell, result)
-    return MISSING if share is None else f"{share:.0%}"
 
 
 def flame_graph_links(cell: Cell, files: frozenset[str]) -> tuple[FileLink, ...]:
@@ -136,7 +119,7 @@ def latency_summary_rows(result: BenchResult) -> tuple[LatencySummaryRow, ...]:
         is_reference(result, rate.server), -(rate.value or 0.0)))
     return tuple(LatencySummaryRow(
         server_label(result, rate.server), max_rate_text(rate), rounds_text(rate),
-        broke_at_text(rate), _cost_text(result, rate.server), latency_mark(rate))
+        broke_at_text(rate), common_rate_cost_text(result, rate.server), latency_mark(rate))
         for rate in maxima)
 
 
@@ -146,11 +129,6 @@ def latency_mark(rate: SustainedRate) -> str | None:
     if rate.value is None:
         return FAILED
     return WARNED if rate.limited_by_tool else None
-
-
-def _cost_text(result: BenchResult, server: str) -> str:
-    cost = median_of_known(common_rate_costs(result, server))
-    return MISSING if cost is None else f"{cost:.1f} µs"
 
 
 def workload_labels(rows: tuple[SummaryRow, ...]) -> tuple[str, ...]:
