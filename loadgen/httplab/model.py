@@ -611,6 +611,14 @@ class LatencyResult:
                      and (purpose is None or step.purpose is purpose))
 
 
+class RunKind(str, Enum):
+    """What a run measured, which decides every output's shape: each renderer asks once,
+    at its entry."""
+
+    BENCH = "bench"  # make bench and make sweep: closed-loop cells (wrk, h2load)
+    LATENCY = "latency"  # make latency: fixed-rate steps (oha) and each server's maximum
+
+
 @dataclass(frozen=True)
 class BenchResult:
     format_version: int
@@ -623,6 +631,10 @@ class BenchResult:
     warnings: tuple[str, ...] = ()  # each a CellWarning's text
     engines: tuple[EngineRecord, ...] = ()  # the other machines' engines, when there were any
     latency: LatencyResult | None = None  # a fixed-rate run's steps and maxima (make latency)
+
+    @property
+    def kind(self) -> RunKind:
+        return RunKind.BENCH if self.latency is None else RunKind.LATENCY
 
     def server(self, name: str) -> ServerRecord | None:
         return next((server for server in self.servers if server.name == name), None)
