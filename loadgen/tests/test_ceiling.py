@@ -8,9 +8,9 @@ from dataclasses import replace
 import pytest
 
 from httplab.model import Cell, CellStatus, ServerRecord
-from httplab.presentation.charts.throughput import build_throughput_figure
-from httplab.presentation.points import server_order
-from httplab.presentation.export import all_exporters
+from httplab.presentation.png.throughput import build_throughput_figure
+from httplab.presentation.views.points import server_order
+from httplab.presentation.exporters import all_exporters
 from httplab.results.ceiling import ceiling_share
 
 from tests.sample_results import _run, sample_result

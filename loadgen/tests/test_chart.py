@@ -9,12 +9,12 @@ import pytest
 from matplotlib.colors import to_rgba
 from matplotlib.container import BarContainer
 
-from httplab.presentation.charts.throughput import (build_throughput_figure, chart_title,
-                                                    draw_throughput_chart)
-from httplab.presentation.charts.latency import (build_latency_memory_figure,
-                                                 draw_latency_memory_chart)
-from httplab.presentation.figures import cell_figures
-from httplab.presentation.points import at_connections, headline_connections
+from httplab.presentation.png.throughput import (build_throughput_figure, chart_title,
+                                                    throughput_png)
+from httplab.presentation.png.latency_memory import (build_latency_memory_figure,
+                                                     latency_memory_png)
+from httplab.presentation.views.figures import cell_figures
+from httplab.presentation.views.points import at_connections, headline_connections
 from httplab.model import Cell, CellStatus, Latency, WrkRun
 from httplab.results.stats import cell_summary
 
@@ -77,10 +77,8 @@ def with_a_failed_cell_carrying_a_zero_request_run(result):
 # --- image/result1.png: throughput -----------------------------------------------------
 
 
-def test_chart_is_a_png_of_readable_size(tmp_path):
-    path = tmp_path / "image" / "result1.png"
-    draw_throughput_chart(headline_sample(), path)
-    data = path.read_bytes()
+def test_chart_is_a_png_of_readable_size():
+    data = throughput_png(headline_sample())
     width, height = png_size(data)
     assert 800 <= width <= 2000 and 400 <= height <= 1200
     assert 10_000 < len(data) < 1_000_000
@@ -148,10 +146,8 @@ def test_a_missing_cell_is_not_applicable():
 # --- image/result2.png: latency and memory -----------------------------------------------
 
 
-def test_latency_and_memory_chart_is_a_png_of_readable_size(tmp_path):
-    path = tmp_path / "result2.png"
-    draw_latency_memory_chart(headline_sample(), path)
-    width, height = png_size(path.read_bytes())
+def test_latency_and_memory_chart_is_a_png_of_readable_size():
+    width, height = png_size(latency_memory_png(headline_sample()))
     assert 1000 <= width <= 2000 and 400 <= height <= 1200
 
 
@@ -205,10 +201,10 @@ def test_latency_and_memory_draw_a_failed_cell_with_a_run_as_failed():
 def test_second_chart_goes_beside_the_first():
     from pathlib import Path
 
-    from httplab.presentation.publish import second_chart_path
+    from httplab.presentation.views.charts import ChartKind, chart_path
 
-    assert second_chart_path(Path("image/result1.png")) == Path("image/result2.png")
-    assert second_chart_path(Path("/tmp/out/chart.png")) == Path("/tmp/out/chart-2.png")
+    assert chart_path(Path("image/result1.png"), ChartKind.LATENCY_MEMORY) == Path("image/result2.png")
+    assert chart_path(Path("/tmp/out/chart.png"), ChartKind.LATENCY_MEMORY) == Path("/tmp/out/chart-2.png")
 
 
 def _faster_undertow(result):
@@ -221,7 +217,7 @@ def _faster_undertow(result):
 
 
 def test_frameworks_are_ordered_fastest_first_and_unmeasured_last():
-    from httplab.presentation.points import server_order
+    from httplab.presentation.views.points import server_order
 
     assert server_order(headline_sample()) == ["netty", "undertow"]  # undertow failed
     assert server_order(_faster_undertow(headline_sample())) == ["undertow", "netty"]
@@ -237,7 +233,7 @@ def test_cells_not_limited_by_the_server_alone_are_hatched():
 
 
 def test_cpu_chart_has_one_bar_per_cell_with_a_cpu_figure_at_its_cost():
-    from httplab.presentation.charts.cpu import build_cpu_figure, cpu_label
+    from httplab.presentation.png.cpu import build_cpu_figure, cpu_label
 
     result = headline_sample()
     axes = build_cpu_figure(result).axes[0]
@@ -248,7 +244,7 @@ def test_cpu_chart_has_one_bar_per_cell_with_a_cpu_figure_at_its_cost():
 
 
 def test_cpu_chart_of_all_failed_cells_has_no_bars():
-    from httplab.presentation.charts.cpu import build_cpu_figure
+    from httplab.presentation.png.cpu import build_cpu_figure
 
     axes = build_cpu_figure(all_failed(headline_sample())).axes[0]
     assert bars(axes) == [] and len(texts(axes, "failed")) == 4
@@ -259,9 +255,9 @@ def test_cpu_chart_of_all_failed_cells_has_no_bars():
 def test_the_cpu_chart_goes_beside_the_first(image, expected):
     from pathlib import Path
 
-    from httplab.presentation.publish import cpu_chart_path
+    from httplab.presentation.views.charts import ChartKind, chart_path
 
-    assert cpu_chart_path(Path(image)) == Path(expected)
+    assert chart_path(Path(image), ChartKind.CPU) == Path(expected)
 
 
 # --- one connection count of a sweep: the headline ---------------------------------------
@@ -309,7 +305,7 @@ def test_at_connections_keeps_only_the_cells_at_that_count():
 @pytest.mark.parametrize("threads, connections, expected_threads", [
     (10, 500, 10), (10, 8, 8), (5, 8, 5), (10, 7, None)])
 def test_cell_at_caps_threads_at_the_connection_count(threads, connections, expected_threads):
-    from httplab.presentation.points import cell_at
+    from httplab.presentation.views.points import cell_at
 
     base = sample_result().cells[0]
     result = replace(sample_result(), cells=(base, replace(base, threads=8, connections=8),
@@ -320,8 +316,8 @@ def test_cell_at_caps_threads_at_the_connection_count(threads, connections, expe
 
 
 def test_the_charts_of_a_sweep_draw_the_headline_cells_and_say_the_count(tmp_path):
-    from httplab.presentation.charts.cpu import build_cpu_figure
-    from httplab.presentation.publish import draw_charts
+    from httplab.presentation.png.cpu import build_cpu_figure
+    from httplab.presentation.publish import write_charts
 
     sweep = _sweep_of_the_sample()
     headline = at_connections(sweep, headline_connections(sweep))
@@ -331,5 +327,5 @@ def test_the_charts_of_a_sweep_draw_the_headline_cells_and_say_the_count(tmp_pat
     latency, memory = build_latency_memory_figure(headline).axes
     assert latency.get_title().endswith("10 threads, 500 connections")
     assert "500 connections" in build_cpu_figure(headline).axes[0].get_title()
-    draw_charts(sweep, tmp_path / "result1.png")
+    write_charts(sweep, tmp_path / "result1.png")
     assert (tmp_path / "result3.png").is_file()

@@ -8,10 +8,12 @@ from dataclasses import replace
 import pytest
 
 from httplab.model import Cell, FairnessRun
-from httplab.presentation.charts.fairness import (
-    build_fairness_figure, draw_fairness_chart, fairness_connections, fairness_label,
-    fairness_title, has_fairness_chart, rank_fractions)
-from httplab.presentation.publish import draw_charts
+from httplab.presentation.png.fairness import (
+    build_fairness_figure, fairness_png, fairness_title)
+from httplab.presentation.wording.cells import fairness_label
+from httplab.presentation.views.fairness import (
+    fairness_connections, has_fairness_chart, rank_fractions)
+from httplab.presentation.publish import write_charts
 from httplab.results.fairness import (Fairness, cell_fairness, fairness_run_for_chart,
                                       normalised_rates)
 
@@ -158,15 +160,13 @@ def test_no_fairness_chart_without_socket_readings():
 
 
 def test_publish_draws_the_fairness_chart_only_with_socket_readings(tmp_path):
-    draw_charts(fair_result(), tmp_path / "with" / "result1.png")
-    draw_charts(fair_result({("undertow", 4, 500): (summary_run(500),)}),
+    write_charts(fair_result(), tmp_path / "with" / "result1.png")
+    write_charts(fair_result({("undertow", 4, 500): (summary_run(500),)}),
                 tmp_path / "without" / "result1.png")
     assert (tmp_path / "with" / "result4.png").is_file()
     assert not (tmp_path / "without" / "result4.png").exists()
 
 
-def test_the_fairness_chart_is_a_png(tmp_path):
-    path = tmp_path / "result4.png"
-    draw_fairness_chart(fair_result(), path)
-    width, height = png_size(path.read_bytes())
+def test_the_fairness_chart_is_a_png():
+    width, height = png_size(fairness_png(fair_result()))
     assert 800 <= width <= 2000 and 400 <= height <= 1200

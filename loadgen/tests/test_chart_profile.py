@@ -9,10 +9,10 @@ import pytest
 from matplotlib.colors import to_rgba
 
 from httplab.model import Workload
-from httplab.presentation.charts.kit import series_color
-from httplab.presentation.charts.profile import (SHARE_LABEL_MIN, bar_label,
-                                                 build_profile_figure, draw_profile_chart)
-from httplab.presentation.profile_figures import layer_shares, profiled_cells
+from httplab.presentation.png.kit import series_color
+from httplab.presentation.png.profile import (SHARE_LABEL_MIN, bar_label,
+                                                 build_profile_figure, profile_png)
+from httplab.presentation.views.profile_figures import layer_shares, profiled_cells
 from httplab.results.profile_layers import LAYERS
 
 from tests.profile_sample import profile_sample_result
@@ -96,12 +96,9 @@ def test_a_cell_without_samples_is_written_not_drawn():
     assert len(texts(axes, "no samples (see results.md)")) == 1
 
 
-def test_the_chart_is_a_png_that_grows_with_its_bars(tmp_path):
+def test_the_chart_is_a_png_that_grows_with_its_bars():
     result = profile_sample_result()
-    draw_profile_chart(result, tmp_path / "three.png")
     one = replace(result, cells=tuple(c for c in result.cells if c.server != "armeria+profiled"
                                       and c.server != "undertow+profiled"))
-    draw_profile_chart(one, tmp_path / "one.png")
-    (width, height), (_, smaller) = (png_size((tmp_path / name).read_bytes())
-                                     for name in ("three.png", "one.png"))
+    (width, height), (_, smaller) = (png_size(profile_png(drawn)) for drawn in (result, one))
     assert width == 1100 and height > smaller

@@ -10,10 +10,11 @@ from matplotlib.container import ErrorbarContainer
 
 from httplab.model import (BenchResult, Cell, CellStatus, HostInfo, Latency, ResourceUsage,
                            ServerRecord, Settings, WrkRun)
-from httplab.presentation.charts.sweep import (HOLLOW_MEANING, build_sweep_figure,
-                                               draw_sweep_chart, sweep_title)
-from httplab.presentation.points import shows_a_sweep
-from httplab.presentation.publish import draw_charts, fairness_chart_path, sweep_chart_path
+from httplab.presentation.png.sweep import (HOLLOW_MEANING, build_sweep_figure,
+                                               sweep_png, sweep_title)
+from httplab.presentation.views.points import shows_a_sweep
+from httplab.presentation.publish import write_charts
+from httplab.presentation.views.charts import ChartKind, chart_path
 from httplab.results.serialize import FORMAT_VERSION
 
 from tests.test_chart import png_size
@@ -193,16 +194,14 @@ def test_a_sweep_is_more_than_one_connection_count():
     assert not shows_a_sweep(single_count_result())
 
 
-def test_the_sweep_chart_is_a_png(tmp_path):
-    path = tmp_path / "image" / "result3.png"
-    draw_sweep_chart(sweep_result(), path)
-    width, height = png_size(path.read_bytes())
+def test_the_sweep_chart_is_a_png():
+    width, height = png_size(sweep_png(sweep_result()))
     assert 800 <= width <= 2000 and 600 <= height <= 1200
 
 
 def test_publish_draws_the_sweep_chart_only_for_a_sweep(tmp_path):
-    draw_charts(sweep_result(), tmp_path / "sweep" / "result1.png")
-    draw_charts(single_count_result(), tmp_path / "single" / "result1.png")
+    write_charts(sweep_result(), tmp_path / "sweep" / "result1.png")
+    write_charts(single_count_result(), tmp_path / "single" / "result1.png")
     assert sorted(p.name for p in (tmp_path / "sweep").iterdir()) == [
         "result-cpu.png", "result1.png", "result2.png", "result3.png"]
     assert sorted(p.name for p in (tmp_path / "single").iterdir()) == [
@@ -210,9 +209,9 @@ def test_publish_draws_the_sweep_chart_only_for_a_sweep(tmp_path):
 
 
 def test_a_run_without_a_sweep_removes_an_older_sweep_chart(tmp_path):
-    draw_charts(sweep_result(), tmp_path / "result1.png")
+    write_charts(sweep_result(), tmp_path / "result1.png")
     assert (tmp_path / "result3.png").is_file()
-    draw_charts(single_count_result(), tmp_path / "result1.png")
+    write_charts(single_count_result(), tmp_path / "result1.png")
     assert not (tmp_path / "result3.png").exists(), "every chart beside result1 is of one run"
 
 
@@ -220,5 +219,5 @@ def test_a_run_without_a_sweep_removes_an_older_sweep_chart(tmp_path):
     ("image/result1.png", "image/result3.png", "image/result4.png"),
     ("/tmp/out/chart.png", "/tmp/out/chart-3.png", "/tmp/out/chart-4.png")])
 def test_the_sweep_and_fairness_charts_go_beside_the_first(image, sweep, fairness):
-    assert sweep_chart_path(Path(image)) == Path(sweep)
-    assert fairness_chart_path(Path(image)) == Path(fairness)
+    assert chart_path(Path(image), ChartKind.SWEEP) == Path(sweep)
+    assert chart_path(Path(image), ChartKind.FAIRNESS) == Path(fairness)

@@ -6,7 +6,7 @@ from dataclasses import replace
 import pytest
 
 from httplab.cli import main
-from httplab.presentation.compare import (RERUN_ADVICE, Side, Verdict, compare_results,
+from httplab.presentation.compare.bench import (RERUN_ADVICE, Side, Verdict, compare_results,
                                           render_comparison)
 from httplab.model import BenchResult, Cell, CellStatus
 from httplab.results.serialize import result_to_dict
@@ -165,7 +165,7 @@ def test_cli_exits_2_with_one_line_when_results_are_missing_or_unreadable(
 def test_comparability_notes_name_what_differs_besides_the_software():
     from dataclasses import replace
 
-    from httplab.presentation.compare import comparability_notes
+    from httplab.presentation.compare.bench import comparability_notes
 
     from tests.sample_results import sample_result
 

@@ -14,12 +14,12 @@ from dataclasses import replace
 import pytest
 
 from httplab.model import DatabaseRecord, DatabaseUsage
-from httplab.presentation.export import all_exporters
-from httplab.presentation.export.csv_table import DATABASE_COLUMNS
-from httplab.presentation.export.database_markdown import describe_database
-from httplab.presentation.export.markdown import describe_settings
-from httplab.presentation.figures import database_figures
-from httplab.presentation.publish import draw_charts
+from httplab.presentation.exporters import all_exporters
+from httplab.presentation.csv.results import DATABASE_COLUMNS
+from httplab.presentation.wording.settings import describe_database
+from httplab.presentation.wording.settings import describe_settings
+from httplab.presentation.views.figures import database_figures
+from httplab.presentation.publish import write_charts
 
 from tests.database_sample import DB, QUERIES_20, database_sample_result
 from tests.latency_sample import latency_sample_result
@@ -192,7 +192,7 @@ def test_database_figures_take_medians_per_run_and_the_largest_peak():
 
 
 def test_a_database_run_draws_each_workloads_charts_by_its_key(tmp_path):
-    draw_charts(database_sample_result(), tmp_path / "result1.png")
+    write_charts(database_sample_result(), tmp_path / "result1.png")
     drawn = sorted(path.name for path in tmp_path.iterdir())
     assert drawn == ["result-cpu-db.png", "result-cpu-queries-20.png", "result1-db.png",
                      "result1-queries-20.png", "result2-db.png", "result2-queries-20.png"]

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from httplab.presentation.export import all_exporters
+from httplab.presentation.exporters import all_exporters
 from httplab.results.serialize import FORMAT_VERSION, ResultsFormatError, result_from_dict
 
 from tests.latency_sample import latency_sample_result

@@ -17,7 +17,7 @@ import pytest
 from httplab.cli import main as httplab
 from httplab.paths import DEFAULT_REPO, results_root
 from httplab.presentation.html.templating import static_text
-from httplab.presentation.html_files import plotly_script
+from httplab.presentation.publish import plotly_script
 from httplab.run_layout import COMPARE_PAGE, RAW, RESULTS_JSON, RUN_PAGE
 from tests.support import browser
 from tests.support.browser import (A4_MM, SCREENSHOTS, chart_problems, chromium, console_errors,

@@ -13,11 +13,11 @@ from html.parser import HTMLParser
 import pytest
 
 from httplab.model import BenchResult, ResourceUsage, Settings
-from httplab.presentation.html.chart_model import ChartSpec
-from httplab.presentation.html.chart_parts import CEILING_COLOR
-from httplab.presentation.html.chart_specs import run_charts
+from httplab.presentation.plotly.model import ChartSpec
+from httplab.presentation.plotly.parts import CEILING_COLOR
+from httplab.presentation.plotly.charts import run_charts
 from httplab.presentation.html.templating import environment
-from httplab.presentation.latency_texts import server_label
+from httplab.presentation.wording.latency import server_label
 
 from tests.database_sample import database_sample_result
 from tests.latency_sample import latency_sample_result

@@ -12,10 +12,10 @@ import pytest
 
 from httplab.cli import main
 from httplab.model import BenchResult, Cell, CellStatus
-from httplab.presentation.compare import comparability_notes
+from httplab.presentation.compare.bench import comparability_notes
 from httplab.presentation.html.compare_page import RunRef, render_compare_page
-from httplab.presentation.latency_compare import latency_comparability_notes
-from httplab.presentation.run_comparison import render_run_comparison
+from httplab.presentation.compare.latency import latency_comparability_notes
+from httplab.presentation.compare.runs import render_run_comparison
 from httplab.results.serialize import result_to_dict
 from tests.latency_sample import latency_sample_result
 from tests.sample_results import _run, sample_result, workloads_sample_result

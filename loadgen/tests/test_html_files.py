@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from httplab.presentation.html.assets import ASSETS
-from httplab.presentation.html_files import (install_chart_library, plotly_script, run_files,
+from httplab.presentation.publish import (install_chart_library, plotly_script, run_files,
                                              write_run_list)
 from httplab.presentation.publish import write_results
 from httplab.results.store import write_atomically

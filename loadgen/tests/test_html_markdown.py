@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from httplab.presentation.export.markdown import MarkdownExporter
+from httplab.presentation.markdown.results import MarkdownExporter
 from httplab.presentation.html.markdown_html import TocEntry, markdown_html, slug
 from httplab.presentation.html.row_marks import RunMarks
 

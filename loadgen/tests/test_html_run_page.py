@@ -15,7 +15,7 @@ import pytest
 
 from httplab.model import BenchResult, EngineRecord, StepPurpose
 from httplab.paths import DEFAULT_REPO, results_root
-from httplab.presentation.export.markdown import describe_settings
+from httplab.presentation.wording.settings import describe_settings
 from httplab.presentation.html.assets import ChartLibrary
 from httplab.presentation.html.raw_links import file_kind, run_folder
 from httplab.presentation.html.run_page import engine_text, header_facts, render_run_page, when_text

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from httplab.model import SustainedRate
-from httplab.presentation.formatting import MISSING
+from httplab.presentation.wording.formatting import MISSING
 from httplab.presentation.html.summary import latency_summary_rows, summary_rows
 
 from tests.database_sample import database_sample_result

@@ -9,10 +9,12 @@ import pytest
 from matplotlib.colors import to_rgba
 
 from httplab.model import StepVerdict
-from httplab.presentation.charts.kit import CEILING_COLOR
-from httplab.presentation.charts.latency_curve import (
-    HOLLOW_MEANING, build_latency_curve_figure, latency_curves, shows_latency_curve)
-from httplab.presentation.publish import latency_chart_path, write_results
+from httplab.presentation.png.kit import CEILING_COLOR
+from httplab.presentation.png.latency_curve import (
+    HOLLOW_MEANING, build_latency_curve_figure, latency_curves)
+from httplab.presentation.views.latency_curve import shows_latency_curve
+from httplab.presentation.publish import write_results
+from httplab.presentation.views.charts import ChartKind, chart_path
 
 from tests.latency_sample import latency_sample_result
 from tests.test_chart import png_size
@@ -33,7 +35,7 @@ def points(line) -> list[tuple[float, float]]:
     ("out/bench.png", "out/bench-latency.png"),
 ])
 def test_the_chart_sits_beside_the_image(image, chart):
-    assert latency_chart_path(Path(image)) == Path(chart)
+    assert chart_path(Path(image), ChartKind.LATENCY_CURVE) == Path(chart)
 
 
 def test_publish_writes_the_latency_chart_and_leaves_the_bench_charts(tmp_path):
@@ -53,7 +55,7 @@ def test_a_run_without_a_measured_step_draws_nothing_and_removes_an_older_chart(
     failed = tuple(replace(step, verdict=StepVerdict.FAILED, latency=None)
                    for step in result.latency.steps)
     result = replace(result, latency=replace(result.latency, steps=failed))
-    chart = latency_chart_path(tmp_path / "result1.png")
+    chart = chart_path(tmp_path / "result1.png", ChartKind.LATENCY_CURVE)
     chart.write_bytes(b"older")
     assert not shows_latency_curve(result)
     write_results(result, tmp_path / "run", tmp_path / "result1.png")

@@ -6,12 +6,12 @@ from dataclasses import replace
 import pytest
 
 from httplab.model import StepPurpose, SustainedRate
-from httplab.presentation.compare import (comparability_notes, compare_results,
+from httplab.presentation.compare.bench import (comparability_notes, compare_results,
                                           render_comparison)
-from httplab.presentation.latency_compare import (OTHER_RATE, RERUN_ADVICE, TOOL_LIMIT,
+from httplab.presentation.compare.latency import (OTHER_RATE, RERUN_ADVICE, TOOL_LIMIT,
                                                   compare_costs, compare_maxima,
                                                   latency_comparability_notes)
-from httplab.presentation.run_comparison import incomparable_reason, render_run_comparison
+from httplab.presentation.compare.runs import incomparable_reason, render_run_comparison
 
 from tests.latency_sample import latency_sample_result
 from tests.sample_results import sample_result

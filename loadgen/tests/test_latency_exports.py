@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 
 from httplab.model import StepVerdict, SustainedRate
-from httplab.presentation.export import all_exporters
+from httplab.presentation.exporters import all_exporters
 from httplab.results.serialize import (FORMAT_VERSION, ResultsFormatError, result_from_dict,
                                         result_to_dict)
 

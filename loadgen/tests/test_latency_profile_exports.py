@@ -13,13 +13,13 @@ from dataclasses import replace
 import pytest
 
 from httplab.model import RunProfile, StepPurpose, Workload
-from httplab.presentation.export import all_exporters
-from httplab.presentation.export.latency_csv import LATENCY_CSV_HEADER
-from httplab.presentation.export.latency_profile_markdown import (
+from httplab.presentation.exporters import all_exporters
+from httplab.presentation.csv.latency import LATENCY_CSV_HEADER
+from httplab.presentation.markdown.latency_profile import (
     STEP_PROFILE_INTRO, profiled_steps_in_order, step_name, step_profile_section)
-from httplab.presentation.export.profile_csv import profile_header
-from httplab.presentation.export.profile_markdown import ITIMER_NOTE
-from httplab.presentation.profile_figures import (by_round, carries_profile, cell_check,
+from httplab.presentation.csv.profile import profile_header
+from httplab.presentation.markdown.profile import ITIMER_NOTE
+from httplab.presentation.views.profile_figures import (by_round, carries_profile, cell_check,
                                                   layer_order, profiled_steps)
 from httplab.results.profile_layers import LAYERS
 from httplab.results.serialize import result_from_dict

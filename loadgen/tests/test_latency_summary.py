@@ -3,7 +3,7 @@ first table says it, and the CPU per request at the common rate."""
 
 from dataclasses import replace
 
-from httplab.presentation.latency_summary import latency_summary_text
+from httplab.presentation.wording.latency_summary import latency_summary_text
 
 from tests.latency_sample import latency_sample_result
 from tests.sample_results import sample_result

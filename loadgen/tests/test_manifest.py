@@ -7,8 +7,8 @@ from httplab.cli import main
 from httplab.manifest import (ManifestError, PomFile, check_display_names, check_module, discover,
                               parse_manifest, pom_modules)
 from httplab.paths import servers_dir
-from httplab.presentation.readme_table import (END_MARKER, START_MARKER, ReadmeTableError,
-                                               readme_with_table, servers_table)
+from httplab.presentation.markdown.readme_table import (END_MARKER, START_MARKER, ReadmeTableError,
+                                               readme_with_table, readme_servers_table)
 
 SOURCE = "servers/foo/server.toml"
 MAVEN_NS = 'xmlns="http://maven.apache.org/POM/4.0.0"'
@@ -305,7 +305,7 @@ def test_discover_refuses_a_reference_built_by_maven_that_is_no_module(repo, tmp
 
 
 def test_the_readme_table_lists_the_reference_last_and_says_it_is_not_a_framework(manifests):
-    rows = servers_table(manifests).splitlines()[2:]
+    rows = readme_servers_table(manifests).splitlines()[2:]
     assert len(rows) == len(manifests)
     assert rows[-1].startswith("| nginx (ceiling reference, not a framework) | nginx | ")
     assert all("reference" not in row for row in rows[:-1])
@@ -313,7 +313,7 @@ def test_the_readme_table_lists_the_reference_last_and_says_it_is_not_a_framewor
 
 def test_readme_servers_table_is_the_one_generated_from_the_manifests(repo, manifests):
     readme = (repo / "README.md").read_text()
-    assert readme_with_table(readme, servers_table(manifests)) == readme, \
+    assert readme_with_table(readme, readme_servers_table(manifests)) == readme, \
         "README.md's servers table is stale: run `make servers-table`"
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from httplab.manifest import ManifestError, discover
 from httplab.paths import DEFAULT_REPO, servers_dir
-from httplab.presentation.readme_table import servers_table
+from httplab.presentation.markdown.readme_table import readme_servers_table
 from httplab.running.backends.compose import dockerfile_for
 from httplab.running.backends.docker import DockerBackend
 
@@ -85,7 +85,7 @@ def test_a_new_server_without_a_blocking_key_is_refused_naming_it(lab_with_a_new
 
 
 def test_the_readme_table_lists_the_new_server(lab_with_a_new_server):
-    table = servers_table(discover(lab_with_a_new_server / "servers"))
+    table = readme_servers_table(discover(lab_with_a_new_server / "servers"))
     assert re.search(rf"^\| Vert.x copy \| .* \| `servers/{NEW}` \|$", table, re.M), table
 
 

@@ -13,17 +13,18 @@ from dataclasses import replace
 import pytest
 
 from httplab.model import Cell, CellStatus, HotFrame, RunProfile, Workload
-from httplab.presentation.export import all_exporters
-from httplab.presentation.export.csv_table import HEADER
-from httplab.presentation.export.profile_csv import column_name, profile_header
-from httplab.presentation.export.profile_markdown import (COST_INTRO, HOT_INTRO, ITIMER_NOTE,
+from httplab.presentation.exporters import all_exporters
+from httplab.presentation.csv.results import HEADER
+from httplab.presentation.csv.profile import column_name, profile_header
+from httplab.presentation.markdown.profile import (COST_INTRO, HOT_INTRO, ITIMER_NOTE,
                                                           PROFILE_INTRO, code_span)
-from httplab.presentation.export.overhead_markdown import OVERHEAD_INTRO
-from httplab.presentation.profile_figures import (cell_check, cell_samples, has_profiles,
+from httplab.presentation.markdown.overhead import OVERHEAD_INTRO
+from httplab.presentation.views.profile_figures import (cell_check, cell_samples, has_profiles,
                                                   hottest_frames, layer_order, layer_shares,
                                                   profiled_cells, run_check, run_findings)
-from httplab.presentation.profile_overhead import overheads, unprofiled_key
-from httplab.presentation.publish import draw_charts, profile_chart_path
+from httplab.presentation.views.profile_overhead import overheads, unprofiled_key
+from httplab.presentation.publish import write_charts
+from httplab.presentation.views.charts import ChartKind, chart_path
 from httplab.results.profile_layers import LAYERS
 
 from tests.profile_sample import (ARMERIA_MISMATCH, INTERVAL_NS, UNDERTOW_FAILURE,
@@ -286,11 +287,11 @@ def test_a_csv_without_profiles_has_no_profile_columns():
 
 def test_profiles_draw_result_profile_png_and_a_run_without_removes_it(tmp_path):
     image = tmp_path / "result1.png"
-    assert profile_chart_path(image) == tmp_path / "result-profile.png"
-    assert profile_chart_path(tmp_path / "run.png") == tmp_path / "run-profile.png"
-    draw_charts(profile_sample_result(), image)
+    assert chart_path(image, ChartKind.PROFILE) == tmp_path / "result-profile.png"
+    assert chart_path(tmp_path / "run.png", ChartKind.PROFILE) == tmp_path / "run-profile.png"
+    write_charts(profile_sample_result(), image)
     assert (tmp_path / "result-profile.png").is_file()
-    draw_charts(sample_result(), image)
+    write_charts(sample_result(), image)
     assert not (tmp_path / "result-profile.png").exists()
 
 
@@ -298,5 +299,5 @@ def test_a_run_of_several_workloads_draws_one_profile_chart_of_them_all(tmp_path
     result = profile_sample_result()
     netty = _cell(result, "netty+profiled")
     result = replace(result, cells=result.cells + (replace(netty, workload=Workload("json")),))
-    draw_charts(result, tmp_path / "result1.png")
+    write_charts(result, tmp_path / "result1.png")
     assert sorted(p.name for p in tmp_path.glob("*profile*")) == ["result-profile.png"]

@@ -8,7 +8,8 @@ import pytest
 from httplab.commands.common import finish
 from httplab.model import (BenchResult, Cell, CellStatus, CellWarning, HostInfo, Latency,
                            ResourceUsage, ServerRecord, Settings, WarningKind, WrkRun)
-from httplab.presentation.export.markdown import MarkdownExporter, warning_item
+from httplab.presentation.markdown.results import MarkdownExporter
+from httplab.presentation.wording.warnings import warning_item
 from httplab.results.assemble import with_warnings
 from httplab.results.warning_groups import kinds_in_words, warning_groups
 

@@ -16,15 +16,15 @@ from pathlib import Path
 import pytest
 
 from httplab.model import PLAINTEXT, Workload
-from httplab.presentation.charts.throughput import (BOUND_LABEL, build_throughput_figure,
+from httplab.presentation.png.throughput import (BOUND_LABEL, build_throughput_figure,
                                                     chart_title)
-from httplab.presentation.compare import compare_results, render_comparison
-from httplab.presentation.export import all_exporters
-from httplab.presentation.export.markdown import describe_settings
-from httplab.presentation.points import of_workload, run_workloads
-from httplab.presentation.publish import (draw_charts, headline_chart_path,
-                                          workload_chart_path)
-from httplab.presentation.run_comparison import incomparable_reason, render_run_comparison
+from httplab.presentation.compare.bench import compare_results, render_comparison
+from httplab.presentation.exporters import all_exporters
+from httplab.presentation.wording.settings import describe_settings
+from httplab.presentation.views.points import of_workload, run_workloads
+from httplab.presentation.publish import headline_chart_path, write_charts
+from httplab.presentation.views.charts import workload_chart_path
+from httplab.presentation.compare.runs import incomparable_reason, render_run_comparison
 from httplab.results.ceiling import ceiling_share, reference_cell
 from httplab.results.stability import cell_name
 from httplab.results.warning_groups import warning_groups
@@ -223,7 +223,7 @@ def test_each_workloads_charts_are_named_by_its_key(chart, workload, expected):
 
 
 def test_a_run_draws_each_workloads_charts(tmp_path):
-    draw_charts(workloads_sample_result(), tmp_path / "result1.png")
+    write_charts(workloads_sample_result(), tmp_path / "result1.png")
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         f"{stem}{suffix}.png" for stem in ("result1", "result2", "result-cpu")
         for suffix in ("", "-json", "-blocking-10ms"))
@@ -234,7 +234,7 @@ def test_a_run_without_plaintext_leaves_result1_and_its_companions_alone(tmp_pat
         "result1.png", "result2.png", "result-cpu.png", "result3.png", "result4.png")}
     for name, content in older.items():
         (tmp_path / name).write_bytes(content)
-    draw_charts(without(workloads_sample_result(), PLAINTEXT, JSON), tmp_path / "result1.png")
+    write_charts(without(workloads_sample_result(), PLAINTEXT, JSON), tmp_path / "result1.png")
     for name, content in older.items():
         assert (tmp_path / name).read_bytes() == content, f"{name} was touched"
     assert sorted(p.name for p in tmp_path.iterdir() if "blocking" in p.name) == [
@@ -244,7 +244,7 @@ def test_a_run_without_plaintext_leaves_result1_and_its_companions_alone(tmp_pat
 def test_only_the_measured_workloads_older_charts_are_removed(tmp_path):
     (tmp_path / "result3-blocking-10ms.png").write_bytes(b"an older sweep of blocking")
     (tmp_path / "result3-json.png").write_bytes(b"an older sweep of json")
-    draw_charts(without(workloads_sample_result(), JSON), tmp_path / "result1.png")
+    write_charts(without(workloads_sample_result(), JSON), tmp_path / "result1.png")
     assert not (tmp_path / "result3-blocking-10ms.png").exists()
     assert (tmp_path / "result3-json.png").exists()
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from httplab.presentation.html.compare_page import RunRef, render_compare_page
-from httplab.presentation.run_comparison import incomparable_reason, render_run_comparison
+from httplab.presentation.compare.runs import incomparable_reason, render_run_comparison
 from httplab.model import BenchResult
 from httplab.results.store import read_results, write_atomically
 from httplab.commands.common import EXIT_FAILED, EXIT_OK, EXIT_USAGE, say

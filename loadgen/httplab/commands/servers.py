@@ -7,12 +7,13 @@ from pathlib import Path
 
 from httplab.manifest import discover
 from httplab.paths import servers_dir
-from httplab.presentation.readme_table import ReadmeTableError, readme_with_table, servers_table
+from httplab.presentation.markdown.readme_table import (ReadmeTableError, readme_servers_table,
+                                                       readme_with_table)
 from httplab.commands.common import EXIT_OK, EXIT_USAGE, say
 
 
 def servers(repo: Path, update_readme: bool) -> int:
-    table = servers_table(discover(servers_dir(repo)))
+    table = readme_servers_table(discover(servers_dir(repo)))
     if not update_readme:
         print(table, end="")
         return EXIT_OK

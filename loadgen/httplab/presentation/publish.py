@@ -1,74 +1,28 @@
-"""Writes what a user reads: results.{json,md,csv} from every exporter, and the charts,
-one set per workload (workload_chart_path names them)."""
+"""Writes what a user reads, and is the only module of presentation/ that writes files:
+results.{json,md,csv} from every exporter, the run's page index.html and the list of runs
+beside it (with the chart library those pages load, stored once in results/assets/), and
+the PNG charts of the catalogue (views/charts.py) beside the image path."""
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import shutil
 from pathlib import Path
 
-from httplab.presentation.charts.cpu import draw_cpu_chart
-from httplab.presentation.charts.fairness import draw_fairness_chart, has_fairness_chart
-from httplab.presentation.charts.kit import remove_chart
-from httplab.presentation.charts.latency import draw_latency_memory_chart
-from httplab.presentation.charts.latency_curve import draw_latency_curve_chart, shows_latency_curve
-from httplab.presentation.charts.profile import draw_profile_chart
-from httplab.presentation.charts.sweep import draw_sweep_chart
-from httplab.presentation.charts.throughput import draw_throughput_chart
-from httplab.presentation.export import all_exporters
-from httplab.presentation.html_files import write_run_pages
-from httplab.presentation.points import (at_connections, headline_connections, of_workload,
-                                         run_workloads, shows_a_sweep)
-from httplab.presentation.profile_figures import has_profiles
-from httplab.model import BenchResult, Workload
-from httplab.results.store import write_atomically
+from httplab.model import BenchResult
+from httplab.presentation.exporters import all_exporters
+from httplab.presentation.html.assets import (ASSETS, PLOTLY_PACKAGE_FILE, ChartLibrary,
+                                              library_of)
+from httplab.presentation.html.run_list import ListedRun, render_run_list
+from httplab.presentation.html.run_page import render_run_page
+from httplab.presentation.png.charts import chart_png
+from httplab.presentation.views.charts import run_charts, workload_chart_path
+from httplab.presentation.views.points import run_workloads
+from httplab.results.store import read_results, write_atomically
+from httplab.run_layout import RESULTS_JSON, RESULTS_MD, RUN_PAGE
 
-
-def numbered_chart_path(image_path: Path, number: int) -> Path:
-    """result1.png -> resultN.png beside it; any other NAME.png -> NAME-N.png."""
-    if image_path.name == "result1.png":
-        return image_path.with_name(f"result{number}.png")
-    return image_path.with_name(f"{image_path.stem}-{number}{image_path.suffix}")
-
-
-def second_chart_path(image_path: Path) -> Path:
-    return numbered_chart_path(image_path, 2)
-
-
-def sweep_chart_path(image_path: Path) -> Path:
-    return numbered_chart_path(image_path, 3)
-
-
-def fairness_chart_path(image_path: Path) -> Path:
-    return numbered_chart_path(image_path, 4)
-
-
-def named_chart_path(image_path: Path, name: str) -> Path:
-    """result1.png -> result-NAME.png beside it; any other IMAGE.png -> IMAGE-NAME.png."""
-    stem = "result" if image_path.name == "result1.png" else image_path.stem
-    return image_path.with_name(f"{stem}-{name}{image_path.suffix}")
-
-
-def cpu_chart_path(image_path: Path) -> Path:
-    return named_chart_path(image_path, "cpu")
-
-
-def profile_chart_path(image_path: Path) -> Path:
-    """PROFILE=1's chart: result1.png -> result-profile.png; NAME.png -> NAME-profile.png."""
-    return named_chart_path(image_path, "profile")
-
-
-def latency_chart_path(image_path: Path) -> Path:
-    """make latency's chart: result1.png -> result-latency.png; NAME.png -> NAME-latency.png."""
-    return named_chart_path(image_path, "latency")
-
-
-def workload_chart_path(path: Path, workload: Workload) -> Path:
-    """Where a chart of this workload goes: plaintext's at the path itself (result1.png,
-    result2.png, result-cpu.png, result3.png, result4.png, or IMAGE's NAME.png, NAME-2.png,
-    ...), any other workload's beside it, its key before the suffix: result1-json.png,
-    result2-blocking-10ms.png, result-cpu-delay-10ms.png, NAME-json.png."""
-    if workload.is_plaintext:
-        return path
-    return path.with_name(f"{path.stem}-{workload.key}{path.suffix}")
+_HEADER_BYTES = 400  # plotly.min.js names its version in its first lines
 
 
 def headline_chart_path(result: BenchResult, image_path: Path) -> Path | None:
@@ -80,57 +34,83 @@ def headline_chart_path(result: BenchResult, image_path: Path) -> Path | None:
 
 def write_results(result: BenchResult, out_dir: Path, image_path: Path | None) -> None:
     """Writes results.{json,md,csv} (each atomically), the run's page index.html (and the
-    list of runs beside it, html_files.py), and each workload's charts:
-    throughput, latency and memory, and CPU at the headline connection count; the sweep
-    chart when more than one count was measured, and the fairness chart when h2load's
-    socket readings are there; with profiles (PROFILE=1), result-profile.png of them all.
-    A chart with nothing to show is not drawn, and an older file
-    of its name is removed, so that every chart beside image_path is from this run; only
-    the charts of the workloads this run measured are written or removed (a run without
-    plaintext leaves result1.png). A latency run (make latency) draws only
-    result-latency.png."""
+    list of runs beside it), and, beside image_path, the run's charts."""
     out_dir.mkdir(parents=True, exist_ok=True)
     for exporter in all_exporters():
         write_atomically(out_dir / exporter.file_name, exporter.render(result))
     write_run_pages(result, out_dir)
-    if image_path is not None and result.latency is not None:
-        draw_latency_chart(result, image_path)
-    elif image_path is not None and result.cells:
-        draw_charts(result, image_path)
+    if image_path is not None:
+        write_charts(result, image_path)
 
 
-def draw_latency_chart(result: BenchResult, image_path: Path) -> None:
-    """A latency run's one chart, beside image_path; the bench's charts there are left."""
-    path = latency_chart_path(image_path)
-    if shows_latency_curve(result):
-        draw_latency_curve_chart(result, path)
-    else:
-        remove_chart(path)
-
-
-def draw_charts(result: BenchResult, image_path: Path) -> None:
-    """The charts of each workload the cells were measured at, each from its own cells,
-    and the profile chart of every profiled cell (none, and an older one removed, without
-    profiles)."""
-    for workload in run_workloads(result):
-        draw_workload_charts(of_workload(result, workload), workload, image_path)
-    if has_profiles(result):
-        draw_profile_chart(result, profile_chart_path(image_path))
-    else:
-        remove_chart(profile_chart_path(image_path))
-
-
-def draw_workload_charts(result: BenchResult, workload: Workload, image_path: Path) -> None:
-    """One workload's charts, at workload_chart_path."""
-    headline = at_connections(result, headline_connections(result))
-    for draw, path in ((draw_throughput_chart, image_path),
-                       (draw_latency_memory_chart, second_chart_path(image_path)),
-                       (draw_cpu_chart, cpu_chart_path(image_path))):
-        draw(headline, workload_chart_path(path, workload))
-    for shows, draw, path in ((shows_a_sweep, draw_sweep_chart, sweep_chart_path),
-                              (has_fairness_chart, draw_fairness_chart, fairness_chart_path)):
-        target = workload_chart_path(path(image_path), workload)
-        if shows(result):
-            draw(result, target)
+def write_charts(result: BenchResult, image_path: Path) -> None:
+    """Each chart of the catalogue at its PNG path. A chart with nothing to show is not
+    drawn, and an older file of its name is removed, so that every chart beside image_path
+    is from this run; only the charts of the workloads this run measured are written or
+    removed (a run without plaintext leaves result1.png, a latency run the bench's charts)."""
+    for chart in run_charts(result):
+        path = chart.png_path(image_path)
+        if chart.shown:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(chart_png(chart))
         else:
-            remove_chart(target)
+            path.unlink(missing_ok=True)
+
+
+def write_run_pages(result: BenchResult, run_dir: Path) -> None:
+    """The run's index.html, then the list of runs in its parent folder."""
+    library = install_chart_library(run_dir.parent)
+    write_atomically(run_dir / RUN_PAGE, render_run_page(result, run_files(run_dir), library))
+    write_run_list(run_dir.parent)
+
+
+def run_files(run_dir: Path) -> frozenset[str]:
+    """Every file of the run, as a relative POSIX path; hidden ones (a write under way)
+    and the page itself are left out."""
+    found = set()
+    for path in run_dir.rglob("*"):
+        relative = path.relative_to(run_dir)
+        if path.is_file() and not any(part.startswith(".") for part in relative.parts):
+            found.add(relative.as_posix())
+    found.discard(RUN_PAGE)
+    return frozenset(found)
+
+
+def write_run_list(results_root: Path) -> None:
+    """results/index.html: every folder beside it that holds a results.json (not the
+    `latest` link), read afresh, so the list follows runs added or removed."""
+    runs = [listed_run(folder) for folder in sorted(results_root.iterdir())
+            if folder.is_dir() and not folder.is_symlink() and not folder.name.startswith(".")
+            and (folder / RESULTS_JSON).is_file()]
+    write_atomically(results_root / RUN_PAGE, render_run_list(runs))
+
+
+def listed_run(folder: Path) -> ListedRun:
+    page = RUN_PAGE if (folder / RUN_PAGE).is_file() else RESULTS_MD
+    try:
+        return ListedRun(folder.name, read_results(folder / RESULTS_JSON), page=page)
+    except (OSError, ValueError) as error:  # JSON, encoding and format errors are ValueErrors
+        return ListedRun(folder.name, None, f"cannot read {RESULTS_JSON}: {error}")
+
+
+def install_chart_library(results_root: Path) -> ChartLibrary:
+    """results_root/assets/plotly-<version>.min.js, copied once from the plotly package."""
+    source = plotly_script()
+    with source.open(encoding="utf-8") as script:
+        library = library_of(script.read(_HEADER_BYTES))
+    target = results_root / ASSETS / library.file_name
+    if not target.is_file() or target.stat().st_size != source.stat().st_size:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temporary = target.with_name(f".{target.name}.tmp")
+        shutil.copyfile(source, temporary)
+        os.replace(temporary, target)
+    return library
+
+
+def plotly_script() -> Path:
+    """plotly.min.js inside the installed plotly package (loadgen/requirements.lock pins
+    it); the package itself is not imported."""
+    spec = importlib.util.find_spec("plotly")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("the plotly package is missing: run `make venv`")
+    return Path(next(iter(spec.submodule_search_locations))).joinpath(*PLOTLY_PACKAGE_FILE)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from httplab.presentation.export import all_exporters
+from httplab.presentation.exporters import all_exporters
 
 from tests.database_sample import database_sample_result
 from tests.latency_profile_sample import latency_profile_sample_result

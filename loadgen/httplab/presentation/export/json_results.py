@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from httplab.model import BenchResult, Cell
-from httplab.presentation.figures import database_figures
+from httplab.presentation.views.figures import database_figures
 from httplab.presentation.export.latency_json import with_step_figures
 from httplab.results.serialize import result_to_dict
 from httplab.results.bottleneck import cell_bottleneck

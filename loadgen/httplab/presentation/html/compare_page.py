@@ -10,18 +10,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from httplab.model import BenchResult
-from httplab.presentation.compare import (RERUN_ADVICE, CellComparison, Verdict,
+from httplab.presentation.compare.bench import (RERUN_ADVICE, CellComparison, Verdict,
                                           comparability_notes, compare_results, format_ratio,
                                           format_summary, verdict_counts)
-from httplab.presentation.formatting import MISSING
+from httplab.presentation.wording.formatting import MISSING
 from httplab.presentation.html.run_list import date_text, run_kind, settings_brief
 from httplab.presentation.html.templating import render
-from httplab.presentation.latency_compare import (COST_WORDS, RATE_WORDS, ServerComparison,
+from httplab.presentation.compare.latency import (COST_WORDS, RATE_WORDS, ServerComparison,
                                                   compare_costs, compare_maxima, cost_rate_text,
                                                   latency_comparability_notes)
-from httplab.presentation.latency_compare import RERUN_ADVICE as LATENCY_RERUN_ADVICE
-from httplab.presentation.latency_texts import slo_text
-from httplab.presentation.run_comparison import incomparable_reason
+from httplab.presentation.compare.latency import RERUN_ADVICE as LATENCY_RERUN_ADVICE
+from httplab.presentation.wording.latency import slo_text
+from httplab.presentation.compare.runs import incomparable_reason
 from httplab.results.stats import Summary
 
 BETTER, WORSE, FAILED = "better", "worse", "failed"

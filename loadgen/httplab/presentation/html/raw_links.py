@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from httplab.model import BenchResult, Cell
-from httplab.presentation.latency_figures import latency_servers
-from httplab.presentation.latency_texts import rate_text, server_label
+from httplab.presentation.views.latency_figures import latency_servers
+from httplab.presentation.wording.latency import rate_text, server_label
 from httplab.results.stability import cell_name
 from httplab.run_layout import (
     COLLAPSED_SUFFIX, FLAME_GRAPH_SUFFIX, GENERATORS_SUFFIX, H2LOAD_SUFFIX, JSON_SUFFIX,

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from httplab.model import BenchResult, Cell, CellStatus, CellWarning, StepVerdict, WarningKind
-from httplab.presentation.export.workload_markdown import workload_heading
-from httplab.presentation.points import run_workloads
+from httplab.presentation.wording.workloads import workload_heading
+from httplab.presentation.views.points import run_workloads
 from httplab.results.stability import cell_name
 from httplab.results.warning_groups import KIND_NOUNS, cell_warnings
 

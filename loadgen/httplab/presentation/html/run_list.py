@@ -1,6 +1,6 @@
 """results/index.html: the runs in results/, newest first, a row each: when it ran, its
 kind, its settings in brief, its servers, its headline figures, its warnings and host,
-linking to the run's own page. Pure: html_files.py reads the folders and writes the page.
+linking to the run's own page. Pure: publish.py reads the folders and writes the page.
 
 A bench's headline figure per framework is its median Requests/sec at the run's headline
 connection count (points.py), at its best thread setting; a latency run's is each
@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from httplab.model import PLAINTEXT, BenchResult, Settings
-from httplab.presentation.export.markdown import spoken_list
-from httplab.presentation.formatting import MISSING
+from httplab.presentation.wording.settings import spoken_list
+from httplab.presentation.wording.formatting import MISSING
 from httplab.presentation.html.templating import render
-from httplab.presentation.latency_figures import latency_servers
-from httplab.presentation.latency_texts import max_rate_text, server_label, slo_text
-from httplab.presentation.points import (fastest, headline_cells, of_workload,
+from httplab.presentation.views.latency_figures import latency_servers
+from httplab.presentation.wording.latency import max_rate_text, server_label, slo_text
+from httplab.presentation.views.points import (fastest, headline_cells, of_workload,
                                          reference_servers, run_workloads, server_order,
                                          shows_a_sweep)
 from httplab.results.stats import cell_summary

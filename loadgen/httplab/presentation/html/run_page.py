@@ -10,17 +10,19 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from httplab.model import BenchResult, EngineRecord, HostInfo, WarningKind
-from httplab.presentation.export.latency_markdown import describe_latency_run
-from httplab.presentation.export.markdown import MarkdownExporter, describe_settings, warning_item
-from httplab.presentation.formatting import MISSING
+from httplab.presentation.wording.settings import describe_latency_run
+from httplab.presentation.markdown.results import MarkdownExporter
+from httplab.presentation.wording.warnings import warning_item
+from httplab.presentation.wording.settings import describe_settings
+from httplab.presentation.wording.formatting import MISSING
 from httplab.presentation.html.assets import ChartLibrary
-from httplab.presentation.html.chart_specs import run_charts
+from httplab.presentation.plotly.charts import run_charts
 from httplab.presentation.html.markdown_html import markdown_html
 from httplab.presentation.html.raw_links import run_folder
 from httplab.presentation.html.row_marks import RunMarks
 from httplab.presentation.html.summary import latency_summary_rows, summary_rows, workload_labels
 from httplab.presentation.html.templating import render
-from httplab.presentation.latency_texts import cost_rate_sentence, rate_text, slo_text
+from httplab.presentation.wording.latency import cost_rate_sentence, rate_text, slo_text
 from httplab.results.store import STAMP_FORMAT
 from httplab.results.warning_groups import WarningGroup, warning_groups
 from httplab.run_layout import RESULTS_MD

@@ -13,16 +13,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from httplab.model import BenchResult, Cell, SustainedRate
-from httplab.presentation.export.columns import cell_status
-from httplab.presentation.export.markdown import share_of_ceiling_text
-from httplab.presentation.formatting import MISSING
+from httplab.presentation.wording.cells import cell_status
+from httplab.presentation.wording.cells import share_of_ceiling_text
+from httplab.presentation.wording.formatting import MISSING
 from httplab.presentation.html.raw_links import FileLink
 from httplab.presentation.html.row_marks import FAILED, WARNED, RunMarks
-from httplab.presentation.latency_figures import is_reference
-from httplab.presentation.latency_summary import common_rate_cost_text
-from httplab.presentation.latency_texts import (broke_at_text, max_rate_text, rounds_text,
+from httplab.presentation.views.latency_figures import is_reference
+from httplab.presentation.wording.latency_summary import common_rate_cost_text
+from httplab.presentation.wording.latency import (broke_at_text, max_rate_text, rounds_text,
                                                 server_label)
-from httplab.presentation.points import (fastest, headline_cells, measured, of_workload,
+from httplab.presentation.views.points import (fastest, headline_cells, measured, of_workload,
                                          reference_servers, run_workloads, server_order)
 from httplab.results.bottleneck import cell_bottleneck
 from httplab.results.stats import cell_summary

@@ -1,0 +1,232 @@
+"""Compare two bench runs cell by cell: is a difference in Requests/sec real, or noise? Pure.
+
+Cells are matched on (server, workload, threads, connections). Each side's repeats are summarized
+(median, minimum, maximum) and the ratio is new median / base median.
+
+The noise rule, kept simple so anyone can check it by eye:
+
+* n >= 2 on both sides: "faster" when every new run beat every base run
+  (new minimum > base maximum), "slower" when every new run lost to every base run
+  (new maximum < base minimum), otherwise "no change": the ranges overlap, so the
+  difference is within the run-to-run noise.
+* n = 1 on either side: "noise unknown". One run says nothing about its spread, so the
+  ratio is shown but not judged.
+
+Why this is enough: if nothing really changed, all runs are interchangeable, and the chance
+that the two ranges do not overlap by luck alone is 2 / C(2n, n): 1 in 3 with 2 repeats
+each, 1 in 10 with 3, 1 in 126 with 5. So REPEAT=3 or more is worth asking for.
+
+Cells that cannot be compared are named plainly: "missing in base" / "missing in new"
+(the cell is not in that run) and "failed in base" / "failed in new" / "failed in both".
+A cell that has no measured run counts as failed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from httplab.presentation.wording.formatting import MISSING, aligned_rows
+from httplab.model import PLAINTEXT, BenchResult, Cell, CellStatus, Workload
+from httplab.results.stats import Metric, Summary, cell_summary, requests_per_sec
+
+CellKey = tuple[str, Workload, int, int]  # server, workload, threads, connections
+RERUN_ADVICE = ("Some cells were measured only once, so their noise is unknown: "
+                "rerun both benches with REPEAT=3 or more.")
+
+
+class Verdict(str, Enum):
+    FASTER = "faster"
+    SLOWER = "slower"
+    NO_CHANGE = "no change"
+    NOISE_UNKNOWN = "noise unknown"
+    MISSING_IN_BASE = "missing in base"
+    MISSING_IN_NEW = "missing in new"
+    FAILED_IN_BASE = "failed in base"
+    FAILED_IN_NEW = "failed in new"
+    FAILED_IN_BOTH = "failed in both"
+
+
+class Side(str, Enum):
+    """What one run holds for a cell."""
+
+    MEASURED = "measured"
+    FAILED = "failed"
+    MISSING = "missing"
+
+
+@dataclass(frozen=True)
+class CellComparison:
+    server: str
+    label: str
+    threads: int
+    connections: int
+    base_side: Side
+    new_side: Side
+    base: Summary | None  # None unless base_side is MEASURED
+    new: Summary | None
+    ratio: float | None  # new.median / base.median, None when either is unknown
+    verdict: Verdict
+    workload: Workload = PLAINTEXT
+
+
+def compare_results(base: BenchResult, new: BenchResult,
+                    metric: Metric = requests_per_sec) -> tuple[CellComparison, ...]:
+    """One comparison per cell of either run: base's order first, then cells only in new."""
+    base_cells, new_cells = _cells_by_key(base), _cells_by_key(new)
+    keys = list(dict.fromkeys([*base_cells, *new_cells]))
+    return tuple(compare_cell(key, base_cells.get(key), new_cells.get(key),
+                              _label(key[0], base, new), metric)
+                 for key in keys)
+
+
+def compare_cell(key: CellKey, base: Cell | None, new: Cell | None, label: str,
+                 metric: Metric = requests_per_sec) -> CellComparison:
+    base_side, new_side = side_of(base), side_of(new)
+    base_summary = cell_summary(base, metric) if base_side is Side.MEASURED else None
+    new_summary = cell_summary(new, metric) if new_side is Side.MEASURED else None
+    server, workload, threads, connections = key
+    return CellComparison(
+        server=server, label=label, threads=threads, connections=connections, workload=workload,
+        base_side=base_side, new_side=new_side, base=base_summary, new=new_summary,
+        ratio=median_ratio(base_summary, new_summary),
+        verdict=verdict_of(base_side, new_side, base_summary, new_summary))
+
+
+def side_of(cell: Cell | None) -> Side:
+    if cell is None:
+        return Side.MISSING
+    if cell.status is CellStatus.FAILED or not cell.runs:
+        return Side.FAILED
+    return Side.MEASURED
+
+
+def median_ratio(base: Summary | None, new: Summary | None) -> float | None:
+    if base is None or new is None or base.median == 0:
+        return None
+    return new.median / base.median
+
+
+def verdict_of(base_side: Side, new_side: Side, base: Summary | None,
+               new: Summary | None) -> Verdict:
+    # Missing is named before failed: a cell absent from a run says more than how it ended.
+    if base_side is Side.MISSING:
+        return Verdict.MISSING_IN_BASE
+    if new_side is Side.MISSING:
+        return Verdict.MISSING_IN_NEW
+    if base_side is Side.FAILED and new_side is Side.FAILED:
+        return Verdict.FAILED_IN_BOTH
+    if base_side is Side.FAILED:
+        return Verdict.FAILED_IN_BASE
+    if new_side is Side.FAILED or base is None or new is None:
+        return Verdict.FAILED_IN_NEW
+    return noise_verdict(base, new)
+
+
+def noise_verdict(base: Summary, new: Summary) -> Verdict:
+    """The module docstring's noise rule."""
+    if base.n < 2 or new.n < 2:
+        return Verdict.NOISE_UNKNOWN
+    if new.minimum > base.maximum:
+        return Verdict.FASTER
+    if new.maximum < base.minimum:
+        return Verdict.SLOWER
+    return Verdict.NO_CHANGE
+
+
+def render_comparison(comparisons: Sequence[CellComparison]) -> str:
+    """A plain-text table of Requests/sec (with a Workload column when some cell's is not
+    plaintext), a line counting the verdicts, and advice to repeat when some cell was
+    measured only once."""
+    header = ("Server", "Threads", "Conns", "Base req/s median [min–max]",
+              "New req/s median [min–max]", "Ratio", "Verdict")
+    rows = [_row(comparison) for comparison in comparisons]
+    if any(not comparison.workload.is_plaintext for comparison in comparisons):
+        header = header[:1] + ("Workload",) + header[1:]
+        rows = [row[:1] + (comparison.workload.label,) + row[1:]
+                for row, comparison in zip(rows, comparisons)]
+    lines = aligned_rows([header, *rows])
+    lines.insert(1, "-" * len(lines[0]))
+    lines.append(verdict_counts(comparisons))
+    if any(_measured_once(comparison) for comparison in comparisons):
+        lines.append(RERUN_ADVICE)
+    return "\n".join(lines) + "\n"
+
+
+def verdict_counts(comparisons: Sequence[CellComparison]) -> str:
+    """'2 faster, 1 no change, 1 missing in new', in the order of Verdict."""
+    if not comparisons:
+        return "No cells to compare."
+    counts = Counter(comparison.verdict for comparison in comparisons)
+    return ", ".join(f"{counts[verdict]} {verdict.value}" for verdict in Verdict
+                     if counts[verdict]) + "."
+
+
+def format_summary(side: Side, summary: Summary | None) -> str:
+    """'69297 [68810–70102] n=3'; one run has no range to show."""
+    if summary is None:
+        return "failed" if side is Side.FAILED else MISSING
+    if summary.n == 1:
+        return f"{summary.median:.0f} n=1"
+    return f"{summary.median:.0f} [{summary.minimum:.0f}–{summary.maximum:.0f}] n={summary.n}"
+
+
+def format_ratio(ratio: float | None) -> str:
+    return MISSING if ratio is None else f"{ratio:.2f}x"
+
+
+def _row(comparison: CellComparison) -> tuple[str, ...]:
+    return (comparison.label, str(comparison.threads), str(comparison.connections),
+            format_summary(comparison.base_side, comparison.base),
+            format_summary(comparison.new_side, comparison.new),
+            format_ratio(comparison.ratio), comparison.verdict.value)
+
+
+def _measured_once(comparison: CellComparison) -> bool:
+    return any(summary is not None and summary.n == 1
+               for summary in (comparison.base, comparison.new))
+
+
+def _cells_by_key(result: BenchResult) -> dict[CellKey, Cell]:
+    return {(cell.server, cell.workload, cell.threads, cell.connections): cell
+            for cell in result.cells}
+
+
+def _label(server: str, base: BenchResult, new: BenchResult) -> str:
+    """The new run's label for the server, else the base run's, else its name."""
+    record = new.server(server) or base.server(server)
+    return record.label if record else server
+
+
+# h2load after each measured run (fairness) loads the server between the rounds wrk measures.
+COMPARED_SETTINGS = ("threads", "connections", "duration_s", "backend", "repeat", "primer_s",
+                     "warmup_s", "server_cpus", "loadgen_cpus", "fairness", "workloads")
+
+
+def comparability_notes(base: BenchResult, new: BenchResult,
+                        compared: tuple[str, ...] = COMPARED_SETTINGS) -> list[str]:
+    """What differs between the two runs besides the software under test: a ratio across
+    hosts or protocols measures those too. `compared`: the settings that matter."""
+    notes = []
+    if base.host.describe() != new.host.describe():
+        notes.append(f"different hosts: base {base.host.describe()}; new {new.host.describe()}")
+    if base.settings is None or new.settings is None:
+        return notes + ["one run has no recorded settings (rebuilt from foreign raw output)"]
+    return notes + differences(base.settings, new.settings, compared)
+
+
+def differences(base: object, new: object, names: tuple[str, ...]) -> list[str]:
+    """'<name> differs: base <value>, new <value>' for each named field that differs."""
+    return [f"{name} differs: base {_setting_text(getattr(base, name))}, new "
+            f"{_setting_text(getattr(new, name))}"
+            for name in names if getattr(base, name) != getattr(new, name)]
+
+
+def _setting_text(value: object) -> str:
+    """(16, 128, 500) -> '16, 128, 500', workloads by their labels ('plaintext, blocking
+    10 ms'); anything else as Python prints it."""
+    if isinstance(value, tuple):
+        return ", ".join(item.label if isinstance(item, Workload) else str(item) for item in value)
+    return str(value)

@@ -1,0 +1,182 @@
+"""Compare two make latency runs server by server: each one's max sustainable rate and its
+CPU time per request at the common rate, judged by compare.py's noise rule. Pure.
+
+- The max sustainable rate: each run's value is its lowest round, as results.md states
+  it, shown with its rounds' spread (a round in which no rate held counts as 0 req/s);
+  the ratio is new value / base value. "higher" when every new round beat every base
+  round, "lower" when every new round lost, "no change" when the ranges overlap, "noise
+  unknown" with one round on either side. A maximum the load tool limited is only a lower
+  bound ("at least"): where the true value could change the verdict (the limited side
+  lower, or no change), the verdict is "load tool limit" instead.
+- The CPU per request at the common rate: the median of the cost steps' rounds, with
+  their spread, the same rule, in words of cost ("costlier", "cheaper"); not judged when
+  the two runs' common rates differ.
+A server in one run only is "missing in base" or "missing in new"."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from httplab.model import BenchResult, SustainedRate
+from httplab.presentation.compare.bench import (
+    Verdict, comparability_notes, differences, format_ratio, noise_verdict)
+from httplab.presentation.wording.formatting import aligned_rows
+from httplab.presentation.wording.formatting import MISSING
+from httplab.presentation.views.latency_figures import common_rate_costs, latency_servers
+from httplab.presentation.wording.latency import rate_text, server_label, slo_text
+from httplab.results.stats import Summary, summarize
+
+RATE_WORDS = {Verdict.FASTER: "higher", Verdict.SLOWER: "lower"}
+COST_WORDS = {Verdict.FASTER: "costlier", Verdict.SLOWER: "cheaper"}
+TOOL_LIMIT = "load tool limit"
+OTHER_RATE = "common rates differ"
+RERUN_ADVICE = ("Some figures were measured in one round only, so their noise is unknown: "
+                "rerun both latency runs with REPEAT=3 or more.")
+# What a latency run's figures depend on besides the software under test.
+COMPARED_SETTINGS = ("duration_s", "backend", "repeat", "primer_s", "warmup_s", "server_cpus",
+                     "loadgen_cpus")
+COMPARED_LATENCY = ("slo_p99_us", "rates", "tool", "step_warmup_s", "target_url", "cost_rate")
+
+
+@dataclass(frozen=True)
+class ServerComparison:
+    """One figure of one server in both runs: each run's value (the maximum: its lowest
+    round; the cost: its median) and the spread of its rounds. None: not in that run."""
+
+    label: str
+    base_value: float | None
+    new_value: float | None
+    base: Summary | None
+    new: Summary | None
+    verdict: str
+
+    @property
+    def ratio(self) -> float | None:
+        if self.base_value is None or self.new_value is None or self.base_value == 0:
+            return None
+        return self.new_value / self.base_value
+
+
+def compare_maxima(base: BenchResult, new: BenchResult) -> tuple[ServerComparison, ...]:
+    base_rates, new_rates = _maxima(base), _maxima(new)
+    return tuple(_compare_maximum(_label(server, base, new), base_rates.get(server),
+                                  new_rates.get(server))
+                 for server in _servers(base, new))
+
+
+def compare_costs(base: BenchResult, new: BenchResult) -> tuple[ServerComparison, ...]:
+    """Per server, the CPU µs per request at the common rate; a side without a cost step
+    counts as missing."""
+    same_rate = base.latency.cost_rate == new.latency.cost_rate
+    comparisons = []
+    for server in _servers(base, new):
+        before, after = (_summary_of(common_rate_costs(run, server)) for run in (base, new))
+        verdict = _judged(before, after, COST_WORDS)
+        if not same_rate and before is not None and after is not None:
+            verdict = OTHER_RATE
+        comparisons.append(ServerComparison(_label(server, base, new), _median(before),
+                                            _median(after), before, after, verdict))
+    return tuple(comparisons)
+
+
+def _compare_maximum(label: str, base: SustainedRate | None,
+                     new: SustainedRate | None) -> ServerComparison:
+    before, after = (None if rate is None else summarize(value or 0.0 for value in rate.rounds)
+                     for rate in (base, new))
+    verdict = _judged(before, after, RATE_WORDS)
+    if base is not None and new is not None and _bound_decides(verdict, base, new):
+        verdict = TOOL_LIMIT
+    return ServerComparison(label, _lowest(before), _lowest(after), before, after, verdict)
+
+
+def _bound_decides(verdict: str, base: SustainedRate, new: SustainedRate) -> bool:
+    """Whether a side that is only "at least" could, at its true value, say otherwise."""
+    if verdict == Verdict.NO_CHANGE.value:
+        return base.limited_by_tool or new.limited_by_tool
+    return ((new.limited_by_tool and verdict == RATE_WORDS[Verdict.SLOWER])
+            or (base.limited_by_tool and verdict == RATE_WORDS[Verdict.FASTER]))
+
+
+def _judged(base: Summary | None, new: Summary | None, words: dict[Verdict, str]) -> str:
+    if base is None:
+        return Verdict.MISSING_IN_BASE.value
+    if new is None:
+        return Verdict.MISSING_IN_NEW.value
+    verdict = noise_verdict(base, new)
+    return words.get(verdict, verdict.value)
+
+
+def _summary_of(values: list[float]) -> Summary | None:
+    return summarize(values) if values else None
+
+
+def _lowest(summary: Summary | None) -> float | None:
+    return None if summary is None else summary.minimum
+
+
+def _median(summary: Summary | None) -> float | None:
+    return None if summary is None else summary.median
+
+
+def _maxima(result: BenchResult) -> dict[str, SustainedRate]:
+    return {rate.server: rate for rate in result.latency.maxima}
+
+
+def _servers(base: BenchResult, new: BenchResult) -> list[str]:
+    return list(dict.fromkeys([*latency_servers(base), *latency_servers(new)]))
+
+
+def _label(server: str, base: BenchResult, new: BenchResult) -> str:
+    return server_label(new if new.server(server) else base, server)
+
+
+def render_latency_comparison(base: BenchResult, new: BenchResult) -> str:
+    """Two plain-text tables (the maxima, the costs), and advice to repeat when some
+    figure was measured only once."""
+    maxima, costs = compare_maxima(base, new), compare_costs(base, new)
+    lines = [f"Max sustainable rate at {slo_text(new.latency.slo_p99_us)} (req/s: the lowest of "
+             "each run's rounds, and their spread):", *_table(maxima, "max", 0), "",
+             f"Server CPU per request at the common rate (µs; base {cost_rate_text(base)}, new "
+             f"{cost_rate_text(new)}):", *_table(costs, "median", 1)]
+    if any(_measured_once(one) for one in (*maxima, *costs)):
+        lines.append(RERUN_ADVICE)
+    return "\n".join(lines) + "\n"
+
+
+def latency_comparability_notes(base: BenchResult, new: BenchResult) -> list[str]:
+    """What differs between two latency runs besides the software: host, target, rates,
+    tool, timing, pinning."""
+    return (comparability_notes(base, new, COMPARED_SETTINGS)
+            + differences(base.latency, new.latency, COMPARED_LATENCY))
+
+
+def _measured_once(comparison: ServerComparison) -> bool:
+    return any(summary is not None and summary.n == 1
+               for summary in (comparison.base, comparison.new))
+
+
+def _table(comparisons: Sequence[ServerComparison], value: str, digits: int) -> list[str]:
+    header = ("Server", f"Base {value} [min–max]", f"New {value} [min–max]", "Ratio", "Verdict")
+    rows = [(one.label, _figure(one.base_value, one.base, digits),
+             _figure(one.new_value, one.new, digits), format_ratio(one.ratio), one.verdict)
+            for one in comparisons]
+    lines = aligned_rows([header, *rows])
+    lines.insert(1, "-" * len(lines[0]))
+    return lines
+
+
+def _figure(value: float | None, rounds: Summary | None, digits: int) -> str:
+    """'10000 [10000–20000] n=2'; one round has no range to show."""
+    if value is None or rounds is None:
+        return MISSING
+    text = f"{value:.{digits}f}"
+    if rounds.n == 1:
+        return f"{text} n=1"
+    return f"{text} [{rounds.minimum:.{digits}f}–{rounds.maximum:.{digits}f}] n={rounds.n}"
+
+
+def cost_rate_text(result: BenchResult) -> str:
+    """The latency run's common rate, '10,000 req/s', or 'none'."""
+    rate = result.latency.cost_rate
+    return "none" if rate is None else f"{rate_text(rate)} req/s"

@@ -1,0 +1,64 @@
+"""The profiler's overhead (PROFILE=0,1): each profiled cell beside the same framework's cell
+without the profiler, at the same workload, threads and connections, with the figures the
+other tables show (presentation/figures.py: medians over runs). Pure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from httplab.manifest import PROFILED_MARK
+from httplab.model import BenchResult, Cell
+from httplab.presentation.views.figures import cell_figures
+
+
+@dataclass(frozen=True)
+class Overhead:
+    """Requests/sec and CPU per request without and with the profiler (None: unmeasured)."""
+
+    without: Cell
+    with_profiler: Cell
+    rate_without: float | None
+    rate_with: float | None
+    cpu_us_without: float | None
+    cpu_us_with: float | None
+
+    @property
+    def rate_ratio(self) -> float | None:
+        """Requests/sec with the profiler over without it: 0.95 is 5 % fewer."""
+        if self.rate_with is None or not self.rate_without:
+            return None
+        return self.rate_with / self.rate_without
+
+
+def unprofiled_key(key: str) -> str:
+    """netty+profiled -> netty: the same framework, measured without the profiler."""
+    return key.removesuffix(PROFILED_MARK)
+
+
+def twin_cell(result: BenchResult, cell: Cell) -> Cell | None:
+    """The cell of the framework without the profiler at the same point, if measured."""
+    server = unprofiled_key(cell.server)
+    return next((other for other in result.cells if other.server == server != cell.server
+                 and (other.workload, other.threads, other.connections)
+                 == (cell.workload, cell.threads, cell.connections)), None)
+
+
+def overheads(result: BenchResult) -> list[Overhead]:
+    """One per profiled cell that has its twin without the profiler, in the cells' order."""
+    pairs = [(twin_cell(result, cell), cell) for cell in result.cells
+             if _is_profiled(result, cell.server)]
+    return [_overhead(without, with_profiler) for without, with_profiler in pairs if without]
+
+
+def _is_profiled(result: BenchResult, server: str) -> bool:
+    record = result.server(server)
+    return record.profiled if record else server.endswith(PROFILED_MARK)
+
+
+def _overhead(without: Cell, with_profiler: Cell) -> Overhead:
+    before, after = cell_figures(without), cell_figures(with_profiler)
+    return Overhead(without, with_profiler,
+                    before.requests_per_sec.median if before else None,
+                    after.requests_per_sec.median if after else None,
+                    before.cpu_us_per_request if before else None,
+                    after.cpu_us_per_request if after else None)
