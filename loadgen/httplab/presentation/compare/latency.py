@@ -1,5 +1,5 @@
 """Compare two make latency runs server by server: each one's max sustainable rate and its
-CPU time per request at the common rate, judged by compare.py's noise rule. Pure.
+CPU time per request at the common rate, judged by compare/bench.py's noise rule. Pure.
 
 - The max sustainable rate: each run's value is its lowest round, as results.md states
   it, shown with its rounds' spread (a round in which no rate held counts as 0 req/s);
@@ -21,10 +21,9 @@ from dataclasses import dataclass
 from httplab.model import BenchResult, SustainedRate
 from httplab.presentation.compare.bench import (
     Verdict, comparability_notes, differences, format_ratio, noise_verdict)
-from httplab.presentation.wording.formatting import aligned_rows
-from httplab.presentation.wording.formatting import MISSING
+from httplab.presentation.wording.formatting import MISSING, aligned_rows
 from httplab.presentation.views.latency_figures import common_rate_costs, latency_servers
-from httplab.presentation.wording.latency import rate_text, server_label, slo_text
+from httplab.presentation.wording.latency import cost_rate_text, server_label, slo_text
 from httplab.results.stats import Summary, summarize
 
 RATE_WORDS = {Verdict.FASTER: "higher", Verdict.SLOWER: "lower"}
@@ -174,9 +173,3 @@ def _figure(value: float | None, rounds: Summary | None, digits: int) -> str:
     if rounds.n == 1:
         return f"{text} n=1"
     return f"{text} [{rounds.minimum:.{digits}f}–{rounds.maximum:.{digits}f}] n={rounds.n}"
-
-
-def cost_rate_text(result: BenchResult) -> str:
-    """The latency run's common rate, '10,000 req/s', or 'none'."""
-    rate = result.latency.cost_rate
-    return "none" if rate is None else f"{rate_text(rate)} req/s"

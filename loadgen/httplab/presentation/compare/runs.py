@@ -1,13 +1,13 @@
 """What `httplab compare` prints for two runs of either kind: two benches cell by cell
-(compare.py), two latency runs server by server (latency_compare.py), or one line saying
+(bench.py), two latency runs server by server (latency.py), or one line saying
 that a bench and a latency run, or two benches of different workloads, cannot be
 compared. Pure."""
 
 from __future__ import annotations
 
-from httplab.model import BenchResult, Workload
+from httplab.model import BenchResult, RunKind, Workload
 from httplab.presentation.compare.bench import (comparability_notes, compare_results,
-                                          render_comparison)
+                                                render_comparison)
 from httplab.presentation.compare.latency import (latency_comparability_notes,
                                                   render_latency_comparison)
 from httplab.presentation.views.points import run_workloads
@@ -17,7 +17,7 @@ def incomparable_reason(base: BenchResult, new: BenchResult) -> str | None:
     """One line when one run is a bench and the other a latency run, or when two benches
     measured no workload in common (cells are matched on theirs, so they share none);
     None when the runs can be compared."""
-    if (base.latency is None) != (new.latency is None):
+    if base.kind is not new.kind:
         return (f"cannot compare: base is {_kind(base)} and new is {_kind(new)}; a bench "
                 "measures Requests/sec at set connections, a latency run latency at fixed "
                 "rates: compare two benches, or two latency runs")
@@ -40,7 +40,7 @@ def render_run_comparison(base: BenchResult, new: BenchResult, base_name: str,
     reason = incomparable_reason(base, new)
     if reason is not None:
         return reason + "\n"
-    if base.latency is None:
+    if base.kind is RunKind.BENCH:
         title = f"Requests/sec, base {base_name} vs new {new_name}"
         notes, body = comparability_notes(base, new), render_comparison(compare_results(base, new))
     else:
@@ -49,5 +49,8 @@ def render_run_comparison(base: BenchResult, new: BenchResult, base_name: str,
     return "\n".join([title, *(f"note: {note}" for note in notes)]) + "\n" + body
 
 
+KINDS = {RunKind.BENCH: "a wrk bench", RunKind.LATENCY: "a latency run (make latency)"}
+
+
 def _kind(result: BenchResult) -> str:
-    return "a latency run (make latency)" if result.latency is not None else "a wrk bench"
+    return KINDS[result.kind]

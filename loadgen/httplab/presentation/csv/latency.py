@@ -2,7 +2,7 @@
 spreadsheets and scripts: one header, and a row per server's maximum (table "max"), per
 search or list step ("step") and per step at the common rate ("cost"), in results.md's
 order. A column that does not apply to a row's table is empty. A run whose steps were
-profiled (PROFILE=1) ends every row with the profile's columns (export/profile_csv.py),
+profiled (PROFILE=1) ends every row with the profile's columns (csv/profile.py),
 empty for a maximum and for a step without a profile. Pure."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """results.csv's profile columns (PROFILE=1), last in every row of a run with profiles:
 each cell's (or make latency step's) event, samples, each layer's share (a fraction, in the
-layers' order), its consistency check and its flame graphs (presentation/profile_figures.py).
+layers' order), its consistency check and its flame graphs (presentation/views/profile_figures.py).
 Pure."""
 
 from __future__ import annotations

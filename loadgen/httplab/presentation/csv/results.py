@@ -6,7 +6,7 @@ runs) are fractions like the CV, empty when h2load did not run; an infinite spre
 A run with a workload that reads the database (db, queries) ends every row with the
 database's columns: the rows per request of queries, the database's figures while the
 cell was measured, and the server's pool and driver of database connections. A run with
-profiles (PROFILE=1) ends every row with the profile's columns (export/profile_csv.py),
+profiles (PROFILE=1) ends every row with the profile's columns (csv/profile.py),
 empty for a cell that was not profiled."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import math
 
 from httplab.presentation.views.figures import (CellFigures, cell_figures, database_figures,
                                           measures_database)
-from httplab.model import BenchResult, Cell
+from httplab.model import BenchResult, Cell, RunKind
 from httplab.presentation.wording.cells import generator_count, run_notes, server_log
 from httplab.presentation.csv.latency import render_latency_csv
 from httplab.presentation.csv.profile import profile_header, profile_values
@@ -50,7 +50,7 @@ HEADER = ("framework", "server", "workload", "workload_name", "delay_ms", "threa
           "reason", "notes", "server_log", "fairness_spread", "fairness_cv",
           "fairness_slowest_10pct_share")
 FAIRNESS_COLUMNS = 3
-# Last, in a run that measured a database only (presentation/figures.py's DatabaseFigures).
+# Last, in a run that measured a database only (presentation/views/figures.py's DatabaseFigures).
 DATABASE_COLUMNS = ("queries", "database_cores", "database_cpu_us_per_request", "database_memory_peak_bytes",
                     "database_context_switches", "database_context_switches_per_request",
                     "database_unavailable", "db_pool", "db_driver")
@@ -60,18 +60,22 @@ class CsvExporter:
     file_name = RESULTS_CSV
 
     def render(self, result: BenchResult) -> str:
-        if result.latency is not None:
+        if result.kind is RunKind.LATENCY:
             return render_latency_csv(result)
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        database = measures_database(result)
-        layers = layer_order(result) if has_profiles(result) else None
-        writer.writerow(HEADER + (DATABASE_COLUMNS if database else ())
-                        + (profile_header(layers) if layers is not None else ()))
-        for cell in result.cells:
-            writer.writerow(_row(result, cell) + (_database(cell, result) if database else ())
-                            + (profile_values(cell, layers) if layers is not None else ()))
-        return buffer.getvalue()
+        return render_bench_csv(result)
+
+
+def render_bench_csv(result: BenchResult) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    database = measures_database(result)
+    layers = layer_order(result) if has_profiles(result) else None
+    writer.writerow(HEADER + (DATABASE_COLUMNS if database else ())
+                    + (profile_header(layers) if layers is not None else ()))
+    for cell in result.cells:
+        writer.writerow(_row(result, cell) + (_database(cell, result) if database else ())
+                        + (profile_values(cell, layers) if layers is not None else ()))
+    return buffer.getvalue()
 
 
 def _row(result: BenchResult, cell: Cell) -> tuple[object, ...]:

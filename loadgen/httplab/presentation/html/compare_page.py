@@ -1,7 +1,7 @@
 """compare.html, make compare's page: the two runs side by side, what differs between them
 besides the software, then per cell (per server for latency runs) each run's value and
-spread, the ratio and the verdict, as `httplab compare` prints them (compare.py,
-latency_compare.py, whose rules this only shows). Pure: commands/compare.py writes it."""
+spread, the ratio and the verdict, as `httplab compare` prints them (compare/bench.py,
+compare/latency.py, whose rules this only shows). Pure: commands/compare.py writes it."""
 
 from __future__ import annotations
 
@@ -9,19 +9,19 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from httplab.model import BenchResult
+from httplab.model import BenchResult, RunKind
 from httplab.presentation.compare.bench import (RERUN_ADVICE, CellComparison, Verdict,
-                                          comparability_notes, compare_results, format_ratio,
-                                          format_summary, verdict_counts)
-from httplab.presentation.wording.formatting import MISSING
+                                                comparability_notes, compare_results,
+                                                format_ratio, format_summary, verdict_counts)
+from httplab.presentation.compare.latency import RERUN_ADVICE as LATENCY_RERUN_ADVICE
+from httplab.presentation.compare.latency import (COST_WORDS, RATE_WORDS, ServerComparison,
+                                                  compare_costs, compare_maxima,
+                                                  latency_comparability_notes)
+from httplab.presentation.compare.runs import incomparable_reason
 from httplab.presentation.html.run_list import date_text, run_kind, settings_brief
 from httplab.presentation.html.templating import render
-from httplab.presentation.compare.latency import (COST_WORDS, RATE_WORDS, ServerComparison,
-                                                  compare_costs, compare_maxima, cost_rate_text,
-                                                  latency_comparability_notes)
-from httplab.presentation.compare.latency import RERUN_ADVICE as LATENCY_RERUN_ADVICE
-from httplab.presentation.wording.latency import slo_text
-from httplab.presentation.compare.runs import incomparable_reason
+from httplab.presentation.wording.formatting import MISSING
+from httplab.presentation.wording.latency import cost_rate_text, slo_text
 from httplab.results.stats import Summary
 
 BETTER, WORSE, FAILED = "better", "worse", "failed"
@@ -70,7 +70,7 @@ def render_compare_page(base: BenchResult, new: BenchResult, base_ref: RunRef,
     """The page; for runs that cannot be compared, the line saying why and no tables."""
     reason = incomparable_reason(base, new)
     notes, tables, advice = [], [], None
-    if reason is None and base.latency is None:
+    if reason is None and base.kind is RunKind.BENCH:
         notes, tables = comparability_notes(base, new), [bench_table(base, new)]
         advice = RERUN_ADVICE if _unknown(tables) else None
     elif reason is None:

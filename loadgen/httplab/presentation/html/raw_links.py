@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from httplab.model import BenchResult, Cell
+from httplab.model import BenchResult, Cell, RunKind
 from httplab.presentation.views.latency_figures import latency_servers
 from httplab.presentation.wording.latency import rate_text, server_label
 from httplab.results.stability import cell_name
@@ -73,7 +73,7 @@ class RunFolder:
 
 def run_folder(result: BenchResult, files: frozenset[str]) -> RunFolder:
     stems = measured_stems(files)
-    groups = (*_cell_groups(result, stems, files), *_step_groups(result, stems, files))
+    groups = FILE_GROUPS[result.kind](result, stems, files)
     results = tuple(FileLink(name, name) for name in (RESULTS_JSON, RESULTS_MD, RESULTS_CSV)
                     if name in files)
     logs = tuple(FileLink(record.log_file, record.label) for record in result.servers
@@ -180,8 +180,8 @@ def _step_label(result: BenchResult, written: str, stem: StepStem) -> str:
     text += f", attempt {stem.attempt}" if stem.attempt > 1 else ""
     text += f", round {stem.round_number}"
     raw_file = f"{RAW}/{written}{OHA_SUFFIX}"
-    steps = result.latency.steps if result.latency else ()
-    verdict = next((step.verdict.value for step in steps if step.raw_file == raw_file), None)
+    verdict = next((step.verdict.value for step in result.latency.steps
+                    if step.raw_file == raw_file), None)
     return text if verdict is None else f"{text}: {verdict}"
 
 
@@ -195,3 +195,7 @@ def _database_logs(result: BenchResult, files: frozenset[str]) -> tuple[FileLink
                     record.label + (f", round {number}" if rounds > 1 else ""))
                    for record in result.servers for number in range(1, rounds + 1)]
     return tuple(FileLink(path, text) for path, text in dict(candidates).items() if path in files)
+
+
+# A bench's files by cell, a latency run's by server and step.
+FILE_GROUPS = {RunKind.BENCH: _cell_groups, RunKind.LATENCY: _step_groups}

@@ -3,17 +3,17 @@ kind, its settings in brief, its servers, its headline figures, its warnings and
 linking to the run's own page. Pure: publish.py reads the folders and writes the page.
 
 A bench's headline figure per framework is its median Requests/sec at the run's headline
-connection count (points.py), at its best thread setting; a latency run's is each
+connection count (views/points.py), at its best thread setting; a latency run's is each
 server's max sustainable rate."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from httplab.model import PLAINTEXT, BenchResult, Settings
+from httplab.model import PLAINTEXT, BenchResult, RunKind, Settings
 from httplab.presentation.wording.settings import spoken_list
 from httplab.presentation.wording.formatting import MISSING
 from httplab.presentation.html.templating import render
@@ -118,8 +118,7 @@ def run_kind(result: BenchResult) -> str:
     """'bench', 'sweep', 'latency' or 'rebuilt by report', and ', profiled' with PROFILE=1."""
     if result.settings is None:
         return REBUILT
-    kind = (LATENCY if result.latency is not None else SWEEP if shows_a_sweep(result)
-            else BENCH)
+    kind = ROW_PARTS[result.kind].kind(result)
     return f"{kind}, {PROFILED}" if any(result.settings.profile) else kind
 
 
@@ -127,13 +126,7 @@ def settings_brief(result: BenchResult) -> str:
     settings = result.settings
     if settings is None:
         return "not recorded (rebuilt from raw output)"
-    if result.latency is None:
-        load = (f"{spoken_list(settings.threads)} threads, "
-                f"{spoken_list(settings.connections)} connections")
-    else:
-        load = (f"rates {result.latency.rates.replace(',', ', ')}, "
-                f"{slo_text(result.latency.slo_p99_us)}")
-    parts = [load, _timing(settings), f"backend {settings.backend}"]
+    parts = [ROW_PARTS[result.kind].load(result), _timing(settings), f"backend {settings.backend}"]
     if settings.workloads != (PLAINTEXT,):
         parts.append(f"workloads {', '.join(workload.label for workload in settings.workloads)}")
     parts += [f"{name} on CPUs {cpus}" for name, cpus in
@@ -151,18 +144,23 @@ def _timing(settings: Settings) -> str:
 def run_servers(result: BenchResult) -> list[str]:
     """The servers as recorded, then any measured without a record (a user's URL=)."""
     return list(dict.fromkeys([*(record.name for record in result.servers),
-                               *(cell.server for cell in result.cells),
-                               *latency_servers(result)]))
+                               *ROW_PARTS[result.kind].servers(result)]))
 
 
 def headlines(result: BenchResult) -> tuple[Headline, ...]:
-    if result.latency is not None:
-        return (Headline(None, tuple((server_label(result, rate.server), max_rate_text(rate))
-                                     for rate in result.latency.maxima)),)
+    return ROW_PARTS[result.kind].headlines(result)
+
+
+def _bench_headlines(result: BenchResult) -> tuple[Headline, ...]:
     workloads = run_workloads(result)
     return tuple(Headline(workload.label if len(workloads) > 1 else None,
                           _bench_figures(of_workload(result, workload)))
                  for workload in workloads)
+
+
+def _latency_headlines(result: BenchResult) -> tuple[Headline, ...]:
+    return (Headline(None, tuple((server_label(result, rate.server), max_rate_text(rate))
+                                 for rate in result.latency.maxima)),)
 
 
 def _bench_figures(result: BenchResult) -> tuple[tuple[str, str], ...]:
@@ -179,3 +177,29 @@ def headline_rate(result: BenchResult, server: str) -> str:
     if best is None:
         return "failed" if cells else MISSING
     return f"{cell_summary(best).median:,.0f} req/s"
+
+
+@dataclass(frozen=True)
+class RowParts:
+    """What a row says differently of a bench and of a latency run: its kind, its load,
+    the servers it measured, its headline figures."""
+
+    kind: Callable[[BenchResult], str]
+    load: Callable[[BenchResult], str]
+    servers: Callable[[BenchResult], list[str]]
+    headlines: Callable[[BenchResult], tuple[Headline, ...]]
+
+
+ROW_PARTS = {
+    RunKind.BENCH: RowParts(
+        kind=lambda result: SWEEP if shows_a_sweep(result) else BENCH,
+        load=lambda result: (f"{spoken_list(result.settings.threads)} threads, "
+                             f"{spoken_list(result.settings.connections)} connections"),
+        servers=lambda result: [cell.server for cell in result.cells],
+        headlines=_bench_headlines),
+    RunKind.LATENCY: RowParts(
+        kind=lambda result: LATENCY,
+        load=lambda result: (f"rates {result.latency.rates.replace(',', ', ')}, "
+                             f"{slo_text(result.latency.slo_p99_us)}"),
+        servers=latency_servers, headlines=_latency_headlines),
+}

@@ -1,15 +1,16 @@
 """A run's page, results/<run>/index.html: its header (when, the lab commit, the host, the
 backend and engines, the settings as results.md's "Run:" line says them, the shared-CPUs
-notice and the warnings), the summary (summary.py), the charts (chart_specs.py), every
+notice and the warnings), the summary (summary.py), the charts (plotly/charts.py), every
 table of results.md (markdown_html.py) and links to every file of the run (raw_links.py).
 Pure: the caller passes the names of the run folder's files and writes the page."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from httplab.model import BenchResult, EngineRecord, HostInfo, WarningKind
+from httplab.model import BenchResult, EngineRecord, HostInfo, RunKind, WarningKind
 from httplab.presentation.wording.settings import describe_latency_run
 from httplab.presentation.markdown.results import MarkdownExporter
 from httplab.presentation.wording.warnings import warning_item
@@ -40,23 +41,19 @@ class Fact:
 
 
 def render_run_page(result: BenchResult, files: frozenset[str], library: ChartLibrary) -> str:
+    """The page; the run's kind decides, once, its command and its summary."""
+    page = KIND_PAGES[result.kind]
     tables = markdown_html(MarkdownExporter().render(result), RunMarks(result).of_row, files)
     charts = run_charts(result)
     groups = warning_groups(result)
-    rows = summary_rows(result, files)
     return render(
-        TEMPLATE, title=f"httplab {run_kind(result)}, {when_text(result.created_utc)}",
-        kind=run_kind(result), facts=header_facts(result),
+        TEMPLATE, title=f"httplab {page.command}, {when_text(result.created_utc)}",
+        kind=page.command, facts=header_facts(result),
         shared_cpus=[warning_item(group) for group in groups if shares_cpus(group)],
         warnings=[warning_item(group) for group in groups if not shares_cpus(group)],
-        summary=rows, workloads=workload_labels(rows), missing=MISSING, latency=result.latency,
-        latency_rows=latency_summary_rows(result), latency_texts=_latency_texts(result),
-        charts=charts, tables=tables, folder=run_folder(result, files), library=library,
-        sections=_sections(bool(charts)), titles=dict(_sections(True)), toc=tables.toc)
-
-
-def run_kind(result: BenchResult) -> str:
-    return "make latency" if result.latency is not None else "make bench"
+        missing=MISSING, charts=charts, tables=tables, folder=run_folder(result, files),
+        library=library, sections=_sections(bool(charts)), titles=dict(_sections(True)),
+        toc=tables.toc, file_columns=page.file_columns, **page.summary(result, files))
 
 
 def shares_cpus(group: WarningGroup) -> bool:
@@ -80,8 +77,7 @@ def header_facts(result: BenchResult) -> tuple[Fact, ...]:
     if settings is not None:
         facts.append(Fact("Backend", settings.backend))
     facts += [Fact(f"Engine ({engine.role})", engine_text(engine)) for engine in result.engines]
-    run = (describe_latency_run(result.latency, settings) if result.latency is not None
-           else describe_settings(settings) if settings is not None else MISSING)
+    run = KIND_PAGES[result.kind].settings(result)
     return (*facts, Fact("Settings", run))
 
 
@@ -103,18 +99,46 @@ def engine_text(engine: EngineRecord) -> str:
     return f"{engine.engine}: {details}" if details else engine.engine
 
 
-def _latency_texts(result: BenchResult) -> dict[str, str | None]:
-    """The summary's headers and sentence of a make latency run; none for a bench."""
+def _bench_summary(result: BenchResult, files: frozenset[str]) -> dict[str, object]:
+    rows = summary_rows(result, files)
+    return {"summary_template": "run_summary.html.j2", "summary": rows,
+            "workloads": workload_labels(rows)}
+
+
+def _latency_summary(result: BenchResult, files: frozenset[str]) -> dict[str, object]:
+    """The summary's rows, headers and sentence of a make latency run."""
     latency = result.latency
-    if latency is None:
-        return {}
     cost = (None if latency.cost_rate is None  # no column
             else f"Server CPU per request at {rate_text(latency.cost_rate)} req/s")
-    return {"slo": slo_text(latency.slo_p99_us),
-            "max_rate": f"Max sustainable rate ({slo_text(latency.slo_p99_us)})",
-            "cost": cost, "cost_rate": cost_rate_sentence(latency)}
+    texts = {"slo": slo_text(latency.slo_p99_us),
+             "max_rate": f"Max sustainable rate ({slo_text(latency.slo_p99_us)})",
+             "cost": cost, "cost_rate": cost_rate_sentence(latency)}
+    return {"summary_template": "run_latency_summary.html.j2",
+            "latency_rows": latency_summary_rows(result), "latency_texts": texts}
 
 
 def _sections(with_charts: bool) -> tuple[tuple[str, str], ...]:
     return tuple(section for section in (SUMMARY, CHARTS, TABLES, FILES)
                  if with_charts or section is not CHARTS)
+
+
+@dataclass(frozen=True)
+class KindPage:
+    """What a page says differently of a bench and of a latency run."""
+
+    command: str
+    file_columns: tuple[str, str]  # the run's files: by cell and run, or server and step
+    settings: Callable[[BenchResult], str]  # the header's "Settings"
+    summary: Callable[[BenchResult, frozenset[str]], dict[str, object]]  # its template, rows
+
+
+KIND_PAGES = {
+    RunKind.BENCH: KindPage(
+        "make bench", ("Cell", "Run"),
+        lambda result: (describe_settings(result.settings) if result.settings is not None
+                        else MISSING),
+        _bench_summary),
+    RunKind.LATENCY: KindPage(
+        "make latency", ("Server", "Step"),
+        lambda result: describe_latency_run(result.latency, result.settings), _latency_summary),
+}

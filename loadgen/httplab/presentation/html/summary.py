@@ -1,12 +1,12 @@
 """The summary a run's page opens with. Pure.
 
 A bench: per workload and framework (fastest first, the reference last), its headline cell
-(at the headline connection count, its best thread setting: presentation/points.py), with
+(at the headline connection count, its best thread setting: presentation/views/points.py), with
 its median Requests/sec, the spread of its runs, which CPU limited it (results/bottleneck.py's
 words), its share of the ceiling (results/ceiling.py) and its status, marked failed or warned
 by row_marks.py. A make latency run: per server its max sustainable rate with each round's,
 what broke it, and its CPU per request at the common rate, as the terminal summary gives
-them (presentation/latency_summary.py)."""
+them (presentation/wording/latency_summary.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from httplab.presentation.wording.cells import share_of_ceiling_text
 from httplab.presentation.wording.formatting import MISSING
 from httplab.presentation.html.raw_links import FileLink
 from httplab.presentation.html.row_marks import FAILED, WARNED, RunMarks
-from httplab.presentation.views.latency_figures import is_reference
+from httplab.presentation.views.latency_figures import is_reference, run_maxima
 from httplab.presentation.wording.latency_summary import common_rate_cost_text
 from httplab.presentation.wording.latency import (broke_at_text, max_rate_text, rounds_text,
                                                 server_label)
@@ -111,11 +111,9 @@ def _round(cell: Cell, index: int) -> int:
 
 
 def latency_summary_rows(result: BenchResult) -> tuple[LatencySummaryRow, ...]:
-    """One per server with a maximum, the highest first, the reference last; none for a
-    bench."""
-    if result.latency is None:
-        return ()
-    maxima = sorted(result.latency.maxima, key=lambda rate: (
+    """One per server with a maximum, the highest first, the reference last (none for a
+    bench)."""
+    maxima = sorted(run_maxima(result), key=lambda rate: (
         is_reference(result, rate.server), -(rate.value or 0.0)))
     return tuple(LatencySummaryRow(
         server_label(result, rate.server), max_rate_text(rate), rounds_text(rate),

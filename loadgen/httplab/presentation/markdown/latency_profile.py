@@ -1,7 +1,7 @@
 """What a make latency run's results.md adds when its steps were profiled (PROFILE=1):
 "Where the time went", one row per profiled step with its samples by layer, its
 consistency check and its flame graph (the same columns as make bench's table,
-export/profile_markdown.py), then the itimer note, the steps the check marked or the
+markdown/profile.py), then the itimer note, the steps the check marked or the
 profiler failed on, and the reference that is not profiled. Pure."""
 
 from __future__ import annotations

@@ -2,10 +2,10 @@
 (when h2load ran), the servers as run, and any warnings. A run of plaintext alone shows
 them as the original protocol always did; a run with other workloads shows the tables once
 per workload (plaintext first), under a heading naming it and its request, with the bound
-waiting sets for delay and blocking (workload_markdown.py) and the database beside each
-server for db and queries (database_markdown.py). A run with profiles (PROFILE=1) adds, after
-them, where the time went inside the servers (profile_markdown.py) and, measured both ways
-(PROFILE=0,1), the profiler's overhead (overhead_markdown.py)."""
+waiting sets for delay and blocking (markdown/workload.py) and the database beside each
+server for db and queries (markdown/database.py). A run with profiles (PROFILE=1) adds, after
+them, where the time went inside the servers (markdown/profile.py) and, measured both ways
+(PROFILE=0,1), the profiler's overhead (markdown/overhead.py)."""
 
 from __future__ import annotations
 

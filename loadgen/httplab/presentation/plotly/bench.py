@@ -1,6 +1,6 @@
 """One workload's charts at the headline connection count: Requests/sec (result1.png),
 latency percentiles and memory (result2.png), and the CPU time per request (result-cpu.png),
-from the figures the tables show (presentation/figures.py)."""
+from the figures the tables show (presentation/views/figures.py)."""
 
 from __future__ import annotations
 

@@ -9,6 +9,7 @@ from httplab.model import BenchResult, Cell
 from httplab.presentation.wording.cells import cell_status
 from httplab.presentation.wording.formatting import MISSING
 from httplab.presentation.plotly.model import FigureTable
+from httplab.presentation.views.latency_figures import run_steps
 
 # Plotly's own colours (matplotlib's C0, C1, ... of the PNG charts) but grey, which is the
 # reference server's, as the PNG charts draw the ceiling.
@@ -34,9 +35,8 @@ def server_colors(result: BenchResult) -> dict[str, str]:
 
 
 def _servers_with_data(result: BenchResult) -> list[str]:
-    steps = result.latency.steps if result.latency else ()
     return list(dict.fromkeys([cell.server for cell in result.cells]
-                              + [step.server for step in steps]))
+                              + [step.server for step in run_steps(result)]))
 
 
 def _is_reference(result: BenchResult, server: str) -> bool:

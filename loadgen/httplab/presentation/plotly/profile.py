@@ -1,6 +1,6 @@
 """Where each profiled server's CPU time went (PROFILE=1, as result-profile.png): each
 layer's share of the profiler's samples, summed over the cell's runs
-(presentation/profile_figures.py). One trace per profiled cell, a bar per layer, so the
+(presentation/views/profile_figures.py). One trace per profiled cell, a bar per layer, so the
 frameworks stand side by side in each layer and the toggles act on them as on every chart."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The profile chart (result-profile.png beside result1.png, PROFILE=1): where each profiled
 server's CPU time went, one horizontal bar per profiled cell, split by layer (kernel, JDK,
 Netty, the framework, the handler, GC, JIT, other) into its share of the samples, summed
-over the cell's runs (presentation/profile_figures.py). A bar's label says when its event
+over the cell's runs (presentation/views/profile_figures.py). A bar's label says when its event
 was itimer (no kernel frames) and when the consistency check did not pass on every run."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """image/result1.png: grouped bars of Requests/sec per framework, one bar per thread setting,
-at one connection count: the headline one (presentation/points.py). The reference server is
+at one connection count: the headline one (presentation/views/points.py). The reference server is
 a dashed line across the chart, a cell not limited by the server alone is hatched. On delay
 and blocking, a dotted line across each framework's bars is the bound waiting sets
 (results/littles_law.py), its figure under the framework's name, and each bar's label

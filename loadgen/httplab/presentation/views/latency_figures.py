@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from httplab.model import BenchResult, RateStep, StepPurpose
+from httplab.model import BenchResult, RateStep, RunKind, StepPurpose, SustainedRate
 from httplab.presentation.views.figures import per_request
 
 US_PER_S = 1e6
@@ -46,8 +46,6 @@ def step_figures(step: RateStep) -> StepFigures:
 
 def latency_servers(result: BenchResult) -> list[str]:
     """Every server with a step or a maximum, in the order they first ran."""
-    if result.latency is None:
-        return []
     return list(dict.fromkeys([*(step.server for step in result.latency.steps),
                                *(rate.server for rate in result.latency.maxima)]))
 
@@ -59,15 +57,13 @@ def is_reference(result: BenchResult, server: str) -> bool:
 
 def rate_steps(result: BenchResult, server: str) -> list[RateStep]:
     """The server's search or list steps (the curve), by round, then by offered rate."""
-    steps = [step for step in result.latency.steps_of(server) if step.purpose is not
-             StepPurpose.COST] if result.latency else []
+    steps = [step for step in result.latency.steps_of(server)
+             if step.purpose is not StepPurpose.COST]
     return sorted(steps, key=lambda step: (step.repeat, step.offered_rate))
 
 
 def cost_steps(result: BenchResult, server: str) -> list[RateStep]:
     """The server's steps at the common rate, by round."""
-    if result.latency is None:
-        return []
     return sorted(result.latency.steps_of(server, StepPurpose.COST), key=lambda s: s.repeat)
 
 
@@ -76,3 +72,13 @@ def common_rate_costs(result: BenchResult, server: str) -> list[float]:
     that measured it."""
     costs = (step_figures(step).cpu_us_per_request for step in cost_steps(result, server))
     return [cost for cost in costs if cost is not None]
+
+
+# For what both kinds show (the profiles' layers, each server's colour, a summary's rows):
+# a run's steps and maxima, none for a bench.
+def run_steps(result: BenchResult) -> tuple[RateStep, ...]:
+    return result.latency.steps if result.kind is RunKind.LATENCY else ()
+
+
+def run_maxima(result: BenchResult) -> tuple[SustainedRate, ...]:
+    return result.latency.maxima if result.kind is RunKind.LATENCY else ()

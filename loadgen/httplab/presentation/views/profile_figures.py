@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from httplab.model import BenchResult, Cell, HotFrame, RateStep, RunProfile
+from httplab.presentation.views.latency_figures import run_steps
 from httplab.results.profile_layers import LAYERS
 from httplab.results.profiles import checkable
 
@@ -46,8 +47,7 @@ def carries_profile(item: Profiled) -> bool:
 
 def profiled_steps(result: BenchResult) -> tuple[RateStep, ...]:
     """make latency's steps that carry a profile (or the profiler's failure on it)."""
-    steps = result.latency.steps if result.latency else ()
-    return tuple(step for step in steps if step.profile is not None)
+    return tuple(step for step in run_steps(result) if step.profile is not None)
 
 
 def profiled_cells(result: BenchResult) -> tuple[Cell, ...]:

@@ -1,6 +1,6 @@
 """The profiler's overhead (PROFILE=0,1): each profiled cell beside the same framework's cell
 without the profiler, at the same workload, threads and connections, with the figures the
-other tables show (presentation/figures.py: medians over runs). Pure."""
+other tables show (presentation/views/figures.py: medians over runs). Pure."""
 
 from __future__ import annotations
 

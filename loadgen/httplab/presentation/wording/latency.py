@@ -113,3 +113,9 @@ def tool_note(result: BenchResult) -> str:
     tool = result.latency.tool or "the load tool"
     return (f"Load: {tool} at fixed rates, each request sent when due; its latency counts "
             "from that due time, waits for the server or a free connection included.")
+
+
+def cost_rate_text(result: BenchResult) -> str:
+    """The latency run's common rate, '10,000 req/s', or 'none'."""
+    rate = result.latency.cost_rate
+    return "none" if rate is None else f"{rate_text(rate)} req/s"

@@ -4,10 +4,9 @@ request cost each server there. Pure."""
 
 from __future__ import annotations
 
-from httplab.model import BenchResult
-from httplab.presentation.wording.formatting import aligned_rows
-from httplab.presentation.wording.formatting import MISSING
+from httplab.model import BenchResult, RunKind
 from httplab.presentation.views.latency_figures import common_rate_costs, latency_servers
+from httplab.presentation.wording.formatting import MISSING, aligned_rows
 from httplab.presentation.wording.latency import (broke_at_text, max_rate_text, rate_text,
                                                 rounds_text, server_label, slo_text)
 from httplab.results.stats import median_of_known
@@ -15,9 +14,9 @@ from httplab.results.stats import median_of_known
 
 def latency_summary_text(result: BenchResult) -> str:
     """The lines to print, ending in a newline; empty for a run that is not a latency run."""
-    latency = result.latency
-    if latency is None:
+    if result.kind is not RunKind.LATENCY:
         return ""
+    latency = result.latency
     header = ("Framework", "Max sustainable rate", "Each round", "What broke it")
     rows = [(server_label(result, rate.server), max_rate_text(rate), rounds_text(rate),
              broke_at_text(rate)) for rate in latency.maxima]
