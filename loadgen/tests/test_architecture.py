@@ -102,3 +102,127 @@ def test_parsing_the_command_line_loads_nothing_of_running():
     loaded = _harness_modules_after("import httplab.cli")
     running = sorted(module for module in loaded if module.startswith("httplab.running"))
     assert not running, running
+
+
+# --- presentation/: by format, over shared views and wording ---------------------------------
+
+PRESENTATION = PACKAGE / "presentation"
+# Each folder (or top-level module) of presentation/ and the others it may import (besides
+# itself). views/ are figures, wording/ sentences; an output's renderer never imports
+# another output's: writing a page loads no matplotlib, results.md no Plotly.
+PRESENTATION_MAY_IMPORT = {
+    "views": set(),
+    "wording": {"views"},
+    "compare": {"views", "wording"},
+    "markdown": {"views", "wording"},
+    "csv": {"views", "wording"},
+    "export": {"views", "wording"},  # results.json's derived keys
+    "png": {"views", "wording"},
+    "plotly": {"views", "wording"},
+    "html": {"views", "wording", "plotly", "compare"},  # the pages embed charts, compare.html
+    "exporters": {"export", "markdown", "csv"},
+    "publish": {"exporters", "html", "png", "views"},
+}
+# The one seam between two outputs: the run page shows results.md's tables as rendered.
+PRESENTATION_SEAMS = {("httplab.presentation.html.run_page",
+                       "httplab.presentation.markdown.results")}
+PLOTTING_LIBRARIES = ("matplotlib", "plotly")
+
+
+def _presentation_modules() -> list[tuple[str, Path]]:
+    return [(module, file) for module, file in _modules()
+            if module.startswith("httplab.presentation.")
+            and module != "httplab.presentation.__init__"]
+
+
+def _folder(module: str) -> str:
+    """'httplab.presentation.png.kit' -> 'png'; 'httplab.presentation.publish' -> 'publish'."""
+    return module.split(".")[2]
+
+
+def test_every_presentation_folder_is_listed():
+    folders = {_folder(module) for module, _ in _presentation_modules()}
+    assert folders == set(PRESENTATION_MAY_IMPORT)
+
+
+@pytest.mark.parametrize("module, file", _presentation_modules(), ids=lambda value: str(value))
+def test_renderers_import_views_and_wording_never_another_output(module, file):
+    own = _folder(module)
+    allowed = PRESENTATION_MAY_IMPORT[own] | {own}
+    wrong = sorted(target for target in _imports(file)
+                   if target.startswith("httplab.presentation.") and _folder(target) not in allowed
+                   and (module, target) not in PRESENTATION_SEAMS)
+    assert not wrong, (f"{module} imports {wrong}; presentation/{own} may import only "
+                       f"{sorted(allowed)}")
+
+
+@pytest.mark.parametrize("module, file", _presentation_modules(), ids=lambda value: str(value))
+def test_only_png_draws_with_a_plotting_library(module, file):
+    """Plotly's figures are data (plotly/ builds them as dicts, the browser draws them);
+    matplotlib is png/'s alone."""
+    tree = ast.parse(file.read_text())
+    libraries = {alias.name.split(".")[0] for node in ast.walk(tree)
+                 if isinstance(node, ast.Import) for alias in node.names}
+    libraries |= {node.module.split(".")[0] for node in ast.walk(tree)
+                  if isinstance(node, ast.ImportFrom) and node.module and not node.level}
+    used = sorted(libraries & set(PLOTTING_LIBRARIES))
+    assert not used or (_folder(module) == "png" and used == ["matplotlib"]), f"{module}: {used}"
+
+
+# Calls that write, remove or move a file. savefig writes a file unless it is given a
+# buffer, and a buffer needs format= (a path's suffix names it otherwise).
+WRITING_CALLS = {"write_text", "write_bytes", "mkdir", "unlink", "rmdir", "touch", "rename",
+                 "copyfile", "copytree", "rmtree", "write_atomically", "remove", "symlink_to"}
+
+
+def _writes(node: ast.Call) -> bool:
+    name = getattr(node.func, "attr", getattr(node.func, "id", ""))
+    owner = getattr(getattr(node.func, "value", None), "id", "")
+    if name in WRITING_CALLS or (owner, name) == ("os", "replace"):
+        return True
+    if name == "savefig":
+        return not any(keyword.arg == "format" for keyword in node.keywords)
+    if name == "open":
+        modes = [arg for arg in node.args if isinstance(arg, ast.Constant)]
+        modes += [keyword.value for keyword in node.keywords if keyword.arg == "mode"]
+        return any(isinstance(mode, ast.Constant) and set(str(mode.value)) & set("wax+")
+                   for mode in modes)
+    return False
+
+
+@pytest.mark.parametrize("module, file", _presentation_modules(), ids=lambda value: str(value))
+def test_publish_alone_writes_files(module, file):
+    writing = sorted({node.lineno for node in ast.walk(ast.parse(file.read_text()))
+                      if isinstance(node, ast.Call) and _writes(node)})
+    assert module == "httplab.presentation.publish" or not writing, \
+        f"{module} writes files (lines {writing}); only presentation/publish.py writes"
+
+
+def test_the_writing_rule_sees_a_write():
+    """The rule above is not blind: publish's own writes are found."""
+    tree = ast.parse((PRESENTATION / "publish.py").read_text())
+    assert any(isinstance(node, ast.Call) and _writes(node) for node in ast.walk(tree))
+
+
+@pytest.mark.parametrize("sample", ["sample_results:sample_result",
+                                    "latency_sample:latency_sample_result",
+                                    "profile_sample:profile_sample_result"])
+def test_writing_a_run_page_loads_no_matplotlib(sample):
+    """In a fresh interpreter: render a run's page (what publish writes as index.html, its
+    interactive charts included) and the list of runs, then list the modules loaded."""
+    module, function = sample.split(":")
+    probe = (f"from tests.{module} import {function} as sample\n"
+             "from httplab.presentation.html.assets import ChartLibrary\n"
+             "from httplab.presentation.html.run_list import ListedRun, render_run_list\n"
+             "from httplab.presentation.html.run_page import render_run_page\n"
+             "result = sample()\n"
+             "page = render_run_page(result, frozenset(), ChartLibrary('0.0.0'))\n"
+             "assert 'plotly-0.0.0.min.js' in page\n"
+             "assert render_run_list([ListedRun('run', result)])\n"
+             "import sys\n"
+             "print('\\n'.join(sys.modules))")
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         cwd=PACKAGE.parent)
+    loaded = run.stdout.split()
+    assert "httplab.presentation.plotly.charts" in loaded, run.stderr
+    assert not [name for name in loaded if name.split(".")[0] == "matplotlib"]

@@ -14,7 +14,7 @@ from httplab.presentation.exporters import all_exporters
 from httplab.results.ceiling import ceiling_share
 
 from tests.sample_results import _run, sample_result
-from tests.test_chart import bars
+from tests.support.png_charts import bars
 
 NGINX = ServerRecord("nginx", "nginx (ceiling reference)", "nginx", "1.22.1",
                      "worker processes: one per CPU", "epoll", role="reference")

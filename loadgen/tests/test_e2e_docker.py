@@ -19,7 +19,7 @@ from httplab.paths import DEFAULT_REPO, servers_dir
 
 from tests.conftest import port_is_listening
 from tests.docker_support import engine_problem, require
-from tests.test_chart import png_size
+from tests.support.png_charts import png_size
 
 COMPOSES = {"v2": ["docker", "compose"], "v1": ["docker-compose"]}
 

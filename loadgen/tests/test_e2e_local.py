@@ -10,7 +10,7 @@ import pytest
 from httplab.cli import main
 
 from tests.conftest import port_is_listening
-from tests.test_chart import png_size
+from tests.support.png_charts import png_size
 
 SERVERS = ("netty", "vertx")
 

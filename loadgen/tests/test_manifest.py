@@ -8,7 +8,7 @@ from httplab.manifest import (ManifestError, PomFile, check_display_names, check
                               parse_manifest, pom_modules)
 from httplab.paths import servers_dir
 from httplab.presentation.markdown.readme_table import (END_MARKER, START_MARKER, ReadmeTableError,
-                                               readme_with_table, readme_servers_table)
+                                                        readme_with_table, readme_servers_table)
 
 SOURCE = "servers/foo/server.toml"
 MAVEN_NS = 'xmlns="http://maven.apache.org/POM/4.0.0"'

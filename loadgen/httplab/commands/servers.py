@@ -8,7 +8,7 @@ from pathlib import Path
 from httplab.manifest import discover
 from httplab.paths import servers_dir
 from httplab.presentation.markdown.readme_table import (ReadmeTableError, readme_servers_table,
-                                                       readme_with_table)
+                                                        readme_with_table)
 from httplab.commands.common import EXIT_OK, EXIT_USAGE, say
 
 

@@ -12,8 +12,7 @@ from pathlib import Path
 
 from httplab.model import BenchResult
 from httplab.presentation.exporters import all_exporters
-from httplab.presentation.html.assets import (ASSETS, PLOTLY_PACKAGE_FILE, ChartLibrary,
-                                              library_of)
+from httplab.presentation.html.assets import ASSETS, PLOTLY_PACKAGE_FILE, ChartLibrary, library_of
 from httplab.presentation.html.run_list import ListedRun, render_run_list
 from httplab.presentation.html.run_page import render_run_page
 from httplab.presentation.png.charts import chart_png

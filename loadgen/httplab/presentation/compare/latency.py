@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from httplab.model import BenchResult, SustainedRate
-from httplab.presentation.compare.bench import (
-    Verdict, comparability_notes, differences, format_ratio, noise_verdict)
+from httplab.presentation.compare.bench import (Verdict, comparability_notes, differences,
+                                                format_ratio, noise_verdict)
 from httplab.presentation.wording.formatting import MISSING, aligned_rows
 from httplab.presentation.views.latency_figures import common_rate_costs, latency_servers
 from httplab.presentation.wording.latency import cost_rate_text, server_label, slo_text

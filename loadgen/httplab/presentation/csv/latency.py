@@ -13,7 +13,7 @@ import io
 from httplab.model import BenchResult, RateStep, ResourceUsage, SustainedRate
 from httplab.presentation.csv.profile import profile_header, profile_values
 from httplab.presentation.views.latency_figures import (StepFigures, cost_steps, is_reference,
-                                                  latency_servers, rate_steps, step_figures)
+                                                        latency_servers, rate_steps, step_figures)
 from httplab.presentation.views.profile_figures import layer_order, profiled_steps
 from httplab.results.step_bottleneck import step_bottleneck
 

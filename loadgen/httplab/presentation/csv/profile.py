@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 
 from httplab.presentation.views.profile_figures import (Profiled, carries_profile, cell_check,
-                                                  cell_events, cell_samples, flame_graphs,
-                                                  layer_shares)
+                                                        cell_events, cell_samples, flame_graphs,
+                                                        layer_shares)
 
 SHARE_PREFIX = "profile_share_"
 

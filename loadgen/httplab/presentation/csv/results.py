@@ -16,7 +16,7 @@ import io
 import math
 
 from httplab.presentation.views.figures import (CellFigures, cell_figures, database_figures,
-                                          measures_database)
+                                                measures_database)
 from httplab.model import BenchResult, Cell, RunKind
 from httplab.presentation.wording.cells import generator_count, run_notes, server_log
 from httplab.presentation.csv.latency import render_latency_csv

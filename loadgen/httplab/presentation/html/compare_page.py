@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from httplab.model import BenchResult, RunKind
 from httplab.presentation.compare.bench import (RERUN_ADVICE, CellComparison, Verdict,
-                                                comparability_notes, compare_results,
-                                                format_ratio, format_summary, verdict_counts)
+                                                comparability_notes, compare_results, format_ratio,
+                                                format_summary, verdict_counts)
 from httplab.presentation.compare.latency import RERUN_ADVICE as LATENCY_RERUN_ADVICE
 from httplab.presentation.compare.latency import (COST_WORDS, RATE_WORDS, ServerComparison,
                                                   compare_costs, compare_maxima,

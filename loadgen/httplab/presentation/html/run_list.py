@@ -20,8 +20,8 @@ from httplab.presentation.html.templating import render
 from httplab.presentation.views.latency_figures import latency_servers
 from httplab.presentation.wording.latency import max_rate_text, server_label, slo_text
 from httplab.presentation.views.points import (fastest, headline_cells, of_workload,
-                                         reference_servers, run_workloads, server_order,
-                                         shows_a_sweep)
+                                               reference_servers, run_workloads, server_order,
+                                               shows_a_sweep)
 from httplab.results.stats import cell_summary
 from httplab.run_layout import RUN_PAGE
 

@@ -2,7 +2,12 @@
 backend and engines, the settings as results.md's "Run:" line says them, the shared-CPUs
 notice and the warnings), the summary (summary.py), the charts (plotly/charts.py), every
 table of results.md (markdown_html.py) and links to every file of the run (raw_links.py).
-Pure: the caller passes the names of the run folder's files and writes the page."""
+Pure: the caller passes the names of the run folder's files and writes the page.
+
+The one place an output uses another's renderer: the page shows results.md itself, its
+every table as the file has it (markdown_html.py turns that text into HTML and marks its
+rows), so it renders results.md with the Markdown exporter rather than rebuild the tables
+twice, where they could drift from the file a reader downloads beside the page."""
 
 from __future__ import annotations
 

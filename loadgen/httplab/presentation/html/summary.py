@@ -21,9 +21,9 @@ from httplab.presentation.html.row_marks import FAILED, WARNED, RunMarks
 from httplab.presentation.views.latency_figures import is_reference, run_maxima
 from httplab.presentation.wording.latency_summary import common_rate_cost_text
 from httplab.presentation.wording.latency import (broke_at_text, max_rate_text, rounds_text,
-                                                server_label)
+                                                  server_label)
 from httplab.presentation.views.points import (fastest, headline_cells, measured, of_workload,
-                                         reference_servers, run_workloads, server_order)
+                                               reference_servers, run_workloads, server_order)
 from httplab.results.bottleneck import cell_bottleneck
 from httplab.results.stats import cell_summary
 

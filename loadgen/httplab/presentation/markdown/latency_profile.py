@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from httplab.model import BenchResult, RateStep
 from httplab.presentation.markdown.table import markdown_table
-from httplab.presentation.markdown.profile import (itimer_note, not_profiled,
-                                                          profile_columns)
+from httplab.presentation.markdown.profile import itimer_note, not_profiled, profile_columns
 from httplab.presentation.views.latency_figures import cost_steps, latency_servers, rate_steps
 from httplab.presentation.wording.latency import rate_text, server_label
 from httplab.presentation.views.profile_figures import cell_check, layer_order, run_findings

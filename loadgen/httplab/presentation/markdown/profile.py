@@ -12,10 +12,11 @@ from httplab.presentation.wording.cells import cell_status
 from httplab.presentation.markdown.table import markdown_table
 from httplab.presentation.views.figures import cell_figures
 from httplab.presentation.wording.formatting import MISSING
-from httplab.presentation.views.profile_figures import (
-    ITIMER, Profiled, by_itimer, by_round, cell_check, cell_events, cell_samples, flame_graphs,
-    has_profiles, hottest_frames, layer_order, layer_shares, profiled_cells, run_findings,
-    share_of)
+from httplab.presentation.views.profile_figures import (ITIMER, Profiled, by_itimer, by_round,
+                                                        cell_check, cell_events, cell_samples,
+                                                        flame_graphs, has_profiles, hottest_frames,
+                                                        layer_order, layer_shares, profiled_cells,
+                                                        run_findings, share_of)
 from httplab.results.stability import cell_name
 
 PROFILE_INTRO = ("Where the time went (async-profiler in each profiled server during its "

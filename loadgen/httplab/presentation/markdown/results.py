@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 
 from httplab.model import PLAINTEXT, BenchResult, Cell, RunKind, Workload
-from httplab.presentation.markdown.database import (
-    DATABASE_CPU_HEADER, database_cpu_columns, database_tables)
+from httplab.presentation.markdown.database import (DATABASE_CPU_HEADER, database_cpu_columns,
+                                                    database_tables)
 from httplab.presentation.markdown.latency import render_latency_markdown
 from httplab.presentation.markdown.overhead import overhead_section
 from httplab.presentation.markdown.profile import profile_sections
@@ -23,10 +23,10 @@ from httplab.presentation.markdown.workload import bound_table, not_applicable_s
 from httplab.presentation.views.figures import CellFigures, cell_figures, database_figures
 from httplab.presentation.views.points import of_workload, only_plaintext, run_workloads
 from httplab.presentation.wording.cells import (cell_status, generator_count, run_notes,
-                                                 share_of_ceiling_text, socket_errors,
-                                                 spread_over_generators)
-from httplab.presentation.wording.formatting import (MISSING, format_bytes,
-                                                      format_duration_us, format_rate)
+                                                share_of_ceiling_text, socket_errors,
+                                                spread_over_generators)
+from httplab.presentation.wording.formatting import (MISSING, format_bytes, format_duration_us,
+                                                     format_rate)
 from httplab.presentation.wording.settings import describe_settings
 from httplab.presentation.wording.warnings import warning_item
 from httplab.presentation.wording.workloads import workload_heading

@@ -12,11 +12,11 @@ from typing import Callable
 from httplab.model import BenchResult, Cell, CellStatus
 from httplab.presentation.wording.formatting import MISSING
 from httplab.presentation.plotly.model import ChartSpec
-from httplab.presentation.plotly.parts import (
-    FAILED_COLOR, HATCH, Row, base_layout, drawn, hover_lines, server_trace, status_text, table,
-    unmeasured_note)
+from httplab.presentation.plotly.parts import (FAILED_COLOR, HATCH, Row, base_layout, drawn,
+                                               hover_lines, server_trace, status_text, table,
+                                               unmeasured_note)
 from httplab.presentation.views.points import (headline_cell, headline_connections, measured,
-                                         thread_settings)
+                                               thread_settings)
 
 HEAD = ("Framework", "Threads", "Connections")
 

@@ -7,14 +7,13 @@ from __future__ import annotations
 from httplab.model import BenchResult, Cell, Workload
 from httplab.presentation.views.figures import cell_figures, database_figures, measures_database
 from httplab.presentation.wording.formatting import MISSING
-from httplab.presentation.plotly.bars import (
-    HEAD, Bar, BarChart, bar_chart, headline_text, load_line)
+from httplab.presentation.plotly.bars import (HEAD, Bar, BarChart, bar_chart, headline_text,
+                                              load_line)
 from httplab.presentation.plotly.model import ChartSpec
-from httplab.presentation.plotly.parts import (
-    base_layout, drawn, hover_lines, number, percent, server_trace, status_text, table,
-    unmeasured_note)
+from httplab.presentation.plotly.parts import (base_layout, drawn, hover_lines, number, percent,
+                                               server_trace, status_text, table, unmeasured_note)
 from httplab.presentation.views.points import (headline_cell, measured, reference_servers,
-                                         server_order, thread_settings)
+                                               server_order, thread_settings)
 from httplab.results.bottleneck import Limit, cell_bottleneck
 from httplab.results.ceiling import ceiling_share
 from httplab.results.littles_law import cell_wait_bound

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from httplab.model import BenchResult
 from httplab.presentation.plotly.bench import (cpu_chart, latency_chart, memory_chart,
-                                              throughput_chart)
+                                               throughput_chart)
 from httplab.presentation.plotly.latency_curve import latency_run_charts
 from httplab.presentation.plotly.lines import fairness_chart, sweep_chart
 from httplab.presentation.plotly.model import ChartSpec

@@ -7,15 +7,14 @@ from __future__ import annotations
 
 from httplab.model import BenchResult, SustainedRate
 from httplab.presentation.plotly.model import ChartSpec
-from httplab.presentation.plotly.parts import (
-    FAILED_COLOR, FILLED, HATCH, HOLLOW, base_layout, drawn, hover_lines, number, server_trace,
-    table)
-from httplab.presentation.views.latency_curve import (PERCENTILE_NAMES, CurvePoint,
-                                                     curve_points, ordered_servers)
+from httplab.presentation.plotly.parts import (FAILED_COLOR, FILLED, HATCH, HOLLOW, base_layout,
+                                               drawn, hover_lines, number, server_trace, table)
+from httplab.presentation.views.latency_curve import (PERCENTILE_NAMES, CurvePoint, curve_points,
+                                                      ordered_servers)
 from httplab.presentation.views.latency_figures import rate_steps
-from httplab.presentation.wording.latency import (broke_at_text, latency_curve_title,
-                                                  max_rate_text, rate_text, rounds_text,
-                                                  server_label, slo_text, tool_note)
+from httplab.presentation.wording.latency import (broke_at_text, latency_curve_title, max_rate_text,
+                                                  rate_text, rounds_text, server_label, slo_text,
+                                                  tool_note)
 
 SHOWN = PERCENTILE_NAMES.index("p99")  # the percentile drawn at first
 MAX_COLUMNS = ("Framework", "Max sustainable rate", "Each round", "What broke it")

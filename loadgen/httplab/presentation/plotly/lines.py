@@ -13,11 +13,11 @@ from httplab.presentation.wording.formatting import MISSING
 from httplab.presentation.plotly.bars import HEAD
 from httplab.presentation.plotly.bench import workload_suffix
 from httplab.presentation.plotly.model import ChartSpec
-from httplab.presentation.plotly.parts import (
-    FILLED, HOLLOW, Row, base_layout, drawn, hover_lines, number, percent, server_trace,
-    status_text, table, unmeasured_note)
+from httplab.presentation.plotly.parts import (FILLED, HOLLOW, Row, base_layout, drawn, hover_lines,
+                                               number, percent, server_trace, status_text, table,
+                                               unmeasured_note)
 from httplab.presentation.views.points import (cell_at, connection_counts, measured,
-                                         reference_servers, server_order, thread_settings)
+                                               reference_servers, server_order, thread_settings)
 from httplab.results.bottleneck import cell_bottleneck
 from httplab.results.fairness import (SLOWEST_FRACTION, cell_fairness, fairness_run_for_chart,
                                        normalised_rates)

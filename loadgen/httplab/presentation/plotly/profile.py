@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from httplab.model import BenchResult, Cell
 from httplab.presentation.plotly.model import ChartSpec
-from httplab.presentation.plotly.parts import (
-    base_layout, drawn, hover_lines, number, percent, server_trace, table)
+from httplab.presentation.plotly.parts import (base_layout, drawn, hover_lines, number, percent,
+                                               server_trace, table)
 from httplab.presentation.views.profile_figures import (ITIMER, OK, by_itimer, cell_check,
-                                                  cell_events, cell_samples, layer_order,
-                                                  layer_shares, profiled_cells)
+                                                        cell_events, cell_samples, layer_order,
+                                                        layer_shares, profiled_cells)
 
 
 def profile_chart(result: BenchResult) -> ChartSpec:

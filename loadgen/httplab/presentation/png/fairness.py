@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from matplotlib.figure import Figure
 
 from httplab.model import BenchResult, Cell
-from httplab.presentation.png.kit import (
-    CEILING_COLOR, GRID_ALPHA, LEGEND_SIZE, SMALL_SIZE, TITLE_SIZE, finish_figure,
-    new_figure, png_bytes, series_color, workload_text)
+from httplab.presentation.png.kit import (CEILING_COLOR, GRID_ALPHA, LEGEND_SIZE, SMALL_SIZE,
+                                          TITLE_SIZE, finish_figure, new_figure, png_bytes,
+                                          series_color, workload_text)
 from httplab.presentation.views.fairness import fairness_connections, rank_fractions
 from httplab.presentation.views.points import (cell_at, reference_servers, server_order,
                                                thread_settings)

@@ -18,14 +18,13 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, NullFormatter, NullLocator
 
 from httplab.model import BenchResult
-from httplab.presentation.png.kit import (
-    CEILING_COLOR, GRID_ALPHA, LEGEND_SIZE, SMALL_SIZE, TITLE_SIZE, finish_figure, new_figure,
-    png_bytes, series_color)
-from httplab.presentation.views.latency_curve import (PERCENTILE_NAMES, CurvePoint,
-                                                     curve_points, ordered_servers)
+from httplab.presentation.png.kit import (CEILING_COLOR, GRID_ALPHA, LEGEND_SIZE, SMALL_SIZE,
+                                          TITLE_SIZE, finish_figure, new_figure, png_bytes,
+                                          series_color)
+from httplab.presentation.views.latency_curve import (PERCENTILE_NAMES, CurvePoint, curve_points,
+                                                      ordered_servers)
 from httplab.presentation.views.latency_figures import is_reference, rate_steps
-from httplab.presentation.wording.latency import (latency_curve_title, rate_text, slo_text,
-                                                  tool_note)
+from httplab.presentation.wording.latency import latency_curve_title, rate_text, slo_text, tool_note
 
 PERCENTILES = tuple(zip(PERCENTILE_NAMES, ("v", "o", "^")))  # (name, marker)
 WIDE_FIGURE_SIZE_IN = (12.5, 6.2)  # the legend beside the axes

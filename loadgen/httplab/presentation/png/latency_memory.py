@@ -10,12 +10,13 @@ from __future__ import annotations
 from matplotlib.figure import Figure
 
 from httplab.model import BenchResult, Cell
-from httplab.presentation.png.kit import (
-    GRID_ALPHA, LEGEND_SIZE, SMALL_SIZE, bar_slots, finish_figure, mark_unmeasured,
-    new_figure, png_bytes, series_color, set_server_axis, unmeasured_text, workload_text)
+from httplab.presentation.png.kit import (GRID_ALPHA, LEGEND_SIZE, SMALL_SIZE, bar_slots,
+                                          finish_figure, mark_unmeasured, new_figure, png_bytes,
+                                          series_color, set_server_axis, unmeasured_text,
+                                          workload_text)
 from httplab.presentation.views.figures import CellFigures, cell_figures
 from httplab.presentation.views.points import (headline_cell, headline_connections, measured,
-                                         server_order, thread_settings)
+                                               server_order, thread_settings)
 
 PERCENTILES = (("p50", "latency_p50_us"), ("p99", "latency_p99_us"), ("p99.9", "latency_p999_us"))
 MEMORY_COLOR = series_color(4)  # apart from the percentiles'

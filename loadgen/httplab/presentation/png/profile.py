@@ -11,12 +11,12 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
 from httplab.model import BenchResult, Cell
-from httplab.presentation.png.kit import (
-    FIGURE_SIZE_IN, GRID_ALPHA, LEGEND_SIZE, SMALL_SIZE, TITLE_SIZE, finish_figure,
-    new_figure, png_bytes, series_color)
+from httplab.presentation.png.kit import (FIGURE_SIZE_IN, GRID_ALPHA, LEGEND_SIZE, SMALL_SIZE,
+                                          TITLE_SIZE, finish_figure, new_figure, png_bytes,
+                                          series_color)
 from httplab.presentation.views.profile_figures import (ITIMER, OK, by_itimer, cell_check,
-                                                  cell_samples, layer_order, layer_shares,
-                                                  profiled_cells)
+                                                        cell_samples, layer_order, layer_shares,
+                                                        profiled_cells)
 
 SHARE_LABEL_MIN = 0.04  # a segment narrower than 4 % gets no label: it would not fit
 BAR_HEIGHT_IN = 0.75  # the figure grows by this much per bar

@@ -17,9 +17,9 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import NullLocator, StrMethodFormatter
 
 from httplab.model import BenchResult
-from httplab.presentation.png.kit import (
-    CEILING_COLOR, GRID_ALPHA, LEGEND_SIZE, LIMITED_ELSEWHERE, TITLE_SIZE, duration_text,
-    finish_figure, new_figure, png_bytes, repeats_text, series_color, workload_text)
+from httplab.presentation.png.kit import (CEILING_COLOR, GRID_ALPHA, LEGEND_SIZE, LIMITED_ELSEWHERE,
+                                          TITLE_SIZE, duration_text, finish_figure, new_figure,
+                                          png_bytes, repeats_text, series_color, workload_text)
 from httplab.presentation.views.points import (cell_at, connection_counts, measured,
                                                reference_servers, server_order, thread_settings)
 from httplab.presentation.views.sweep import SweepPoint, sweep_point

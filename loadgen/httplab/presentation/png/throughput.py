@@ -13,14 +13,15 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import StrMethodFormatter
 
 from httplab.model import BenchResult
-from httplab.presentation.png.kit import (
-    CEILING_COLOR, GRID_ALPHA, LEGEND_SIZE, SMALL_SIZE, TITLE_SIZE, bar_slots, duration_text,
-    finish_figure, limited_elsewhere_hatch, limited_elsewhere_patch, mark_unmeasured,
-    new_figure, repeats_text, png_bytes, series_color, set_server_axis, thread_patches,
-    unmeasured_text, workload_text)
+from httplab.presentation.png.kit import (CEILING_COLOR, GRID_ALPHA, LEGEND_SIZE, SMALL_SIZE,
+                                          TITLE_SIZE, bar_slots, duration_text, finish_figure,
+                                          limited_elsewhere_hatch, limited_elsewhere_patch,
+                                          mark_unmeasured, new_figure, repeats_text, png_bytes,
+                                          series_color, set_server_axis, thread_patches,
+                                          unmeasured_text, workload_text)
 from httplab.presentation.views.points import (headline_cell, headline_cells, headline_connections,
-                                         measured, reference_servers, server_order,
-                                         thread_settings)
+                                               measured, reference_servers, server_order,
+                                               thread_settings)
 from httplab.results.littles_law import WaitBound, cell_wait_bound
 from httplab.results.stats import Summary, cell_summary
 

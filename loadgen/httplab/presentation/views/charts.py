@@ -18,8 +18,8 @@ from pathlib import Path
 from httplab.model import BenchResult, RunKind, Workload
 from httplab.presentation.views.fairness import has_fairness_chart
 from httplab.presentation.views.latency_curve import shows_latency_curve
-from httplab.presentation.views.points import (at_connections, headline_connections,
-                                               of_workload, run_workloads, shows_a_sweep)
+from httplab.presentation.views.points import (at_connections, headline_connections, of_workload,
+                                               run_workloads, shows_a_sweep)
 from httplab.presentation.views.profile_figures import has_profiles
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from httplab.model import BenchResult, RateStep
-from httplab.presentation.views.latency_figures import (is_reference, latency_servers,
-                                                       rate_steps, step_figures)
+from httplab.presentation.views.latency_figures import (is_reference, latency_servers, rate_steps,
+                                                        step_figures)
 from httplab.results.stats import median_of_known
 
 PERCENTILE_NAMES = ("p50", "p99", "p99.9")

@@ -8,7 +8,7 @@ from httplab.model import BenchResult, RunKind
 from httplab.presentation.views.latency_figures import common_rate_costs, latency_servers
 from httplab.presentation.wording.formatting import MISSING, aligned_rows
 from httplab.presentation.wording.latency import (broke_at_text, max_rate_text, rate_text,
-                                                rounds_text, server_label, slo_text)
+                                                  rounds_text, server_label, slo_text)
 from httplab.results.stats import median_of_known
 
 

@@ -1,7 +1,7 @@
 """The CPU chart of a workload that reads the database (db, queries): the database's CPU
 time per request stacked on each server's bar, lighter and hatched, with its own legend
 entry and both figures in the label; a cell without the database's figures draws the
-server alone. Other workloads' CPU charts are test_chart.py's."""
+server alone. Other workloads' CPU charts are test_charts.py's."""
 
 from dataclasses import replace
 
@@ -9,12 +9,12 @@ import pytest
 from matplotlib.colors import to_rgba
 
 from httplab.presentation.png.cpu import (DATABASE_HATCH, DATABASE_LABEL, build_cpu_figure,
-                                             cpu_label, server_database_label)
+                                          cpu_label, server_database_label)
 from httplab.presentation.views.figures import cell_figures, database_figures
 from httplab.presentation.views.points import at_connections, headline_connections, of_workload
 
 from tests.database_sample import DB, QUERIES_20, database_sample_result
-from tests.test_chart import bars, texts, value_labels
+from tests.support.png_charts import bars, texts, value_labels
 
 
 def _headline(workload, result=None):

@@ -8,7 +8,7 @@ import pytest
 
 from httplab.model import HostInfo, ResourceUsage, StepVerdict, SustainedRate
 from httplab.presentation.wording.latency import (broke_at_text, errors_text, max_rate_text,
-                                                ms_text, rate_text, slo_text)
+                                                  ms_text, rate_text, slo_text)
 from httplab.results.bottleneck import Limit
 from httplab.results.step_bottleneck import step_bottleneck
 

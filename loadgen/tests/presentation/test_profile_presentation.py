@@ -17,11 +17,11 @@ from httplab.presentation.exporters import all_exporters
 from httplab.presentation.csv.results import HEADER
 from httplab.presentation.csv.profile import column_name, profile_header
 from httplab.presentation.markdown.profile import (COST_INTRO, HOT_INTRO, ITIMER_NOTE,
-                                                          PROFILE_INTRO, code_span)
+                                                   PROFILE_INTRO, code_span)
 from httplab.presentation.markdown.overhead import OVERHEAD_INTRO
 from httplab.presentation.views.profile_figures import (cell_check, cell_samples, has_profiles,
-                                                  hottest_frames, layer_order, layer_shares,
-                                                  profiled_cells, run_check, run_findings)
+                                                        hottest_frames, layer_order, layer_shares,
+                                                        profiled_cells, run_check, run_findings)
 from httplab.presentation.views.profile_overhead import overheads, unprofiled_key
 from httplab.presentation.publish import write_charts
 from httplab.presentation.views.charts import ChartKind, chart_path
@@ -54,7 +54,7 @@ def test_a_run_with_profiles_matches_its_golden_file(exporter):
         f"{exporter.file_name} differs from {golden}; if intended, run `make golden`")
 
 
-# --- the figures (presentation/profile_figures.py) -----------------------------------
+# --- the figures (presentation/views/profile_figures.py) -----------------------------
 
 
 def _profile(layers=(("kernel", 60), ("JDK", 40)), **fields) -> RunProfile:

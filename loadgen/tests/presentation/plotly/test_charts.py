@@ -1,5 +1,5 @@
-"""The interactive charts of a run's page (presentation/html/chart_specs.py and
-templates/charts.html.j2): which charts each kind of run gets, one trace per server with its
+"""The interactive charts of a run's page (presentation/plotly/charts.py and
+html/templates/charts.html.j2): which charts each kind of run gets, one trace per server with its
 figures in the hover, the table under each chart agreeing with what the chart draws, a
 failed cell drawing nothing but listed as failed, and the figures as the page carries them."""
 
@@ -23,7 +23,7 @@ from tests.database_sample import database_sample_result
 from tests.latency_sample import latency_sample_result
 from tests.profile_sample import profile_sample_result
 from tests.sample_results import sample_result, workloads_sample_result
-from tests.test_chart_sweep import HOST, SERVERS, failed_cell, measured_cell
+from tests.presentation.png.test_sweep import HOST, SERVERS, failed_cell, measured_cell
 
 HEADLINE = ("throughput", "latency", "memory", "cpu")
 

@@ -3,7 +3,7 @@ workload, plaintext first, nginx "not applicable" where it has no endpoint, the 
 waiting sets beside each rate), the CSV's and JSON's workload and bound figures, the charts
 named by workload (a run without plaintext leaves result1.png), warnings and compare
 matching on the workload. A run of plaintext alone renders as before: the golden files of
-tests/test_exports.py."""
+tests/presentation/test_exporters.py."""
 
 from __future__ import annotations
 
@@ -16,8 +16,7 @@ from pathlib import Path
 import pytest
 
 from httplab.model import PLAINTEXT, Workload
-from httplab.presentation.png.throughput import (BOUND_LABEL, build_throughput_figure,
-                                                    chart_title)
+from httplab.presentation.png.throughput import BOUND_LABEL, build_throughput_figure, chart_title
 from httplab.presentation.compare.bench import compare_results, render_comparison
 from httplab.presentation.exporters import all_exporters
 from httplab.presentation.wording.settings import describe_settings

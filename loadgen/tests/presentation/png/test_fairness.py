@@ -8,18 +8,17 @@ from dataclasses import replace
 import pytest
 
 from httplab.model import Cell, FairnessRun
-from httplab.presentation.png.fairness import (
-    build_fairness_figure, fairness_png, fairness_title)
+from httplab.presentation.png.fairness import build_fairness_figure, fairness_png, fairness_title
 from httplab.presentation.wording.cells import fairness_label
-from httplab.presentation.views.fairness import (
-    fairness_connections, has_fairness_chart, rank_fractions)
+from httplab.presentation.views.fairness import (fairness_connections, has_fairness_chart,
+                                                 rank_fractions)
 from httplab.presentation.publish import write_charts
 from httplab.results.fairness import (Fairness, cell_fairness, fairness_run_for_chart,
                                       normalised_rates)
 
 from tests.sample_results import sample_result
-from tests.test_chart import png_size
-from tests.test_chart_sweep import HOST, SWEEP_CELLS, sweep_result
+from tests.support.png_charts import png_size
+from tests.presentation.png.test_sweep import HOST, SWEEP_CELLS, sweep_result
 
 REQUEST_BYTES = 70
 

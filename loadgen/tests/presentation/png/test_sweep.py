@@ -10,14 +10,14 @@ from matplotlib.container import ErrorbarContainer
 
 from httplab.model import (BenchResult, Cell, CellStatus, HostInfo, Latency, ResourceUsage,
                            ServerRecord, Settings, WrkRun)
-from httplab.presentation.png.sweep import (HOLLOW_MEANING, build_sweep_figure,
-                                               sweep_png, sweep_title)
+from httplab.presentation.png.sweep import (HOLLOW_MEANING, build_sweep_figure, sweep_png,
+                                            sweep_title)
 from httplab.presentation.views.points import shows_a_sweep
 from httplab.presentation.publish import write_charts
 from httplab.presentation.views.charts import ChartKind, chart_path
 from httplab.results.serialize import FORMAT_VERSION
 
-from tests.test_chart import png_size
+from tests.support.png_charts import png_size
 
 NAN = math.nan
 HOST = HostInfo(hostname="sweep-host", cpu_model="Test CPU", cores=2)

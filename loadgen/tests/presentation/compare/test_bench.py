@@ -7,7 +7,7 @@ import pytest
 
 from httplab.cli import main
 from httplab.presentation.compare.bench import (RERUN_ADVICE, Side, Verdict, compare_results,
-                                          render_comparison)
+                                                render_comparison)
 from httplab.model import BenchResult, Cell, CellStatus
 from httplab.results.serialize import result_to_dict
 from tests.sample_results import _run, sample_result

@@ -10,14 +10,14 @@ from matplotlib.colors import to_rgba
 
 from httplab.model import StepVerdict
 from httplab.presentation.png.kit import CEILING_COLOR
-from httplab.presentation.png.latency_curve import (
-    HOLLOW_MEANING, build_latency_curve_figure, latency_curves)
+from httplab.presentation.png.latency_curve import (HOLLOW_MEANING, build_latency_curve_figure,
+                                                    latency_curves)
 from httplab.presentation.views.latency_curve import shows_latency_curve
 from httplab.presentation.publish import write_results
 from httplab.presentation.views.charts import ChartKind, chart_path
 
 from tests.latency_sample import latency_sample_result
-from tests.test_chart import png_size
+from tests.support.png_charts import png_size
 
 NETTY, UNDERTOW, NGINX = "Netty", "Undertow (200 workers)", "nginx (reference)"
 

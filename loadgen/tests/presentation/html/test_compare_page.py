@@ -20,7 +20,7 @@ from httplab.results.serialize import result_to_dict
 from tests.latency_sample import latency_sample_result
 from tests.sample_results import _run, sample_result, workloads_sample_result
 from tests.support.page_tables import page_tables, page_text
-from tests.test_latency_compare import with_cost_scaled, with_maximum
+from tests.presentation.compare.test_latency import with_cost_scaled, with_maximum
 
 REFS = RunRef("base-run", None), RunRef("new-run", None)
 LATENCY = latency_sample_result()

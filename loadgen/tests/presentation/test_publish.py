@@ -11,7 +11,7 @@ import pytest
 
 from httplab.presentation.html.assets import ASSETS
 from httplab.presentation.publish import (install_chart_library, plotly_script, run_files,
-                                             write_run_list)
+                                          write_run_list)
 from httplab.presentation.publish import write_results
 from httplab.results.store import write_atomically
 from httplab.presentation.export.json_results import JsonExporter

@@ -2,50 +2,23 @@
 they draw it from (bars, their heights and value labels, and "failed" where a cell
 failed)."""
 
-import struct
 from dataclasses import replace
 
 import pytest
 from matplotlib.colors import to_rgba
 from matplotlib.container import BarContainer
 
-from httplab.presentation.png.throughput import (build_throughput_figure, chart_title,
-                                                    throughput_png)
-from httplab.presentation.png.latency_memory import (build_latency_memory_figure,
-                                                     latency_memory_png)
+from httplab.presentation.png.throughput import build_throughput_figure, chart_title, throughput_png
+from httplab.presentation.png.latency_memory import build_latency_memory_figure, latency_memory_png
 from httplab.presentation.views.figures import cell_figures
 from httplab.presentation.views.points import at_connections, headline_connections
 from httplab.model import Cell, CellStatus, Latency, WrkRun
 from httplab.results.stats import cell_summary
 
 from tests.sample_results import sample_result
+from tests.support.png_charts import bars, center, png_size, texts, value_labels
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MIB = 2**20
-
-
-def png_size(data: bytes) -> tuple[int, int]:
-    assert data[:8] == PNG_SIGNATURE, "not a PNG"
-    width, height = struct.unpack(">II", data[16:24])
-    return width, height
-
-
-def bars(axes) -> list:
-    return [patch for container in axes.containers if isinstance(container, BarContainer)
-            for patch in container.patches]
-
-
-def center(patch) -> float:
-    return patch.get_x() + patch.get_width() / 2
-
-
-def texts(axes, text: str) -> list:
-    return [t for t in axes.texts if t.get_text() == text]
-
-
-def value_labels(axes) -> dict[float, str]:
-    """bar_label's annotations by the x of the bar they stand on."""
-    return {round(t.xy[0], 6): t.get_text() for t in axes.texts if hasattr(t, "xy")}
 
 
 def headline_sample():
@@ -203,8 +176,9 @@ def test_second_chart_goes_beside_the_first():
 
     from httplab.presentation.views.charts import ChartKind, chart_path
 
-    assert chart_path(Path("image/result1.png"), ChartKind.LATENCY_MEMORY) == Path("image/result2.png")
-    assert chart_path(Path("/tmp/out/chart.png"), ChartKind.LATENCY_MEMORY) == Path("/tmp/out/chart-2.png")
+    second = ChartKind.LATENCY_MEMORY
+    assert chart_path(Path("image/result1.png"), second) == Path("image/result2.png")
+    assert chart_path(Path("/tmp/out/chart.png"), second) == Path("/tmp/out/chart-2.png")
 
 
 def _faster_undertow(result):

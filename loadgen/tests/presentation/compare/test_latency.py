@@ -7,7 +7,7 @@ import pytest
 
 from httplab.model import StepPurpose, SustainedRate
 from httplab.presentation.compare.bench import (comparability_notes, compare_results,
-                                          render_comparison)
+                                                render_comparison)
 from httplab.presentation.compare.latency import (OTHER_RATE, RERUN_ADVICE, TOOL_LIMIT,
                                                   compare_costs, compare_maxima,
                                                   latency_comparability_notes)

@@ -1,6 +1,7 @@
 import pytest
 
-from httplab.presentation.wording.formatting import MISSING, format_bytes, format_duration_us, format_rate
+from httplab.presentation.wording.formatting import (MISSING, format_bytes, format_duration_us,
+                                                     format_rate)
 
 
 @pytest.mark.parametrize("value, text", [

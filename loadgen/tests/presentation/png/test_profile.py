@@ -10,13 +10,13 @@ from matplotlib.colors import to_rgba
 
 from httplab.model import Workload
 from httplab.presentation.png.kit import series_color
-from httplab.presentation.png.profile import (SHARE_LABEL_MIN, bar_label,
-                                                 build_profile_figure, profile_png)
+from httplab.presentation.png.profile import (SHARE_LABEL_MIN, bar_label, build_profile_figure,
+                                              profile_png)
 from httplab.presentation.views.profile_figures import layer_shares, profiled_cells
 from httplab.results.profile_layers import LAYERS
 
 from tests.profile_sample import profile_sample_result
-from tests.test_chart import bars, png_size, texts
+from tests.support.png_charts import bars, png_size, texts
 
 
 def _segments_by_bar(axes) -> dict[float, list]:

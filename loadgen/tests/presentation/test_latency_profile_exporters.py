@@ -15,12 +15,13 @@ import pytest
 from httplab.model import RunProfile, StepPurpose, Workload
 from httplab.presentation.exporters import all_exporters
 from httplab.presentation.csv.latency import LATENCY_CSV_HEADER
-from httplab.presentation.markdown.latency_profile import (
-    STEP_PROFILE_INTRO, profiled_steps_in_order, step_name, step_profile_section)
+from httplab.presentation.markdown.latency_profile import (STEP_PROFILE_INTRO,
+                                                           profiled_steps_in_order, step_name,
+                                                           step_profile_section)
 from httplab.presentation.csv.profile import profile_header
 from httplab.presentation.markdown.profile import ITIMER_NOTE
 from httplab.presentation.views.profile_figures import (by_round, carries_profile, cell_check,
-                                                  layer_order, profiled_steps)
+                                                        layer_order, profiled_steps)
 from httplab.results.profile_layers import LAYERS
 from httplab.results.serialize import result_from_dict
 
@@ -145,7 +146,7 @@ def test_the_csv_ends_every_row_with_the_profile_columns():
             assert all(row[column] == "" for column in profile_header(LAYERS)), row
 
 
-# --- the figures of a step (presentation/profile_figures.py) --------------------------
+# --- the figures of a step (presentation/views/profile_figures.py) --------------------
 
 
 def test_a_step_is_one_run_its_round_and_its_profile():
