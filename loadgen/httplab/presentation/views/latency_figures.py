@@ -1,5 +1,5 @@
 """What a make latency run's tables and chart show of each step, and which steps each of
-them shows. Pure.
+them shows; for what both kinds show, a run's steps and maxima (none for a bench). Pure.
 
 A step's latency counts from each request's due time (oha's latency correction). Its cost
 per request is the server's CPU time (or context switches) over the requests it answered,

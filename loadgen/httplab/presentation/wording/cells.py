@@ -1,6 +1,6 @@
 """Cell texts shared by the outputs: results.md uses them all, the CSV the log, the
 generator count and the notes, the pages and their charts the status and the share of the
-ceiling."""
+ceiling, both fairness charts a cell's legend."""
 
 from __future__ import annotations
 

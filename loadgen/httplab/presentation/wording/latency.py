@@ -1,6 +1,7 @@
-"""How a make latency run's figures read in results.md, the terminal summary and compare:
-rates, milliseconds, a server's maximum, its rounds, what broke it, a step's errors and
-verdict. Pure."""
+"""How a make latency run's figures read in results.md, its CSV, the pages, the terminal
+summary and compare: rates, milliseconds, a server's maximum, its rounds, what broke it, a
+step's errors and verdict, the common rate, and the curve's title and caption (both
+charts'). Pure."""
 
 from __future__ import annotations
 
