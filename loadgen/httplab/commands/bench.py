@@ -28,9 +28,8 @@ def run_bench(settings: Mapping[str, str], repo: Path, results_dir: Path | None)
     setting raises PlanError before anything starts."""
     plan = make_plan(settings, discover(servers_dir(repo)), frozenset(usable_cpu_set()))
     interrupt_on_sigterm()
-    where = Destination.of(settings, repo, results_dir)
-    return bench(plan, make_backend(plan, repo, settings["base-images"]), where.results_root,
-                 where.image, repo)
+    return run_lifecycle(BenchSteps(plan), make_backend(plan, repo, settings["base-images"]),
+                         Destination.of(settings, repo, results_dir))
 
 
 def bench(plan: BenchPlan, backend: Backend, results_root: Path, image: Path, repo: Path) -> int:
@@ -42,10 +41,13 @@ class BenchSteps:
     """make bench in the run lifecycle: wrk cells on every server the lab starts."""
 
     def __init__(self, plan: BenchPlan):
-        self.plan, self.progress = plan, Progress(plan)
+        self.plan = plan
 
     def check(self, backend: Backend, results_root: Path) -> None:
         preflight(self.plan, backend, results_root)
+
+    def new_progress(self) -> Progress:
+        return Progress(self.plan)
 
     def starts_servers(self) -> bool:
         return True

@@ -34,9 +34,8 @@ def run_latency(settings: Mapping[str, str], repo: Path, results_dir: Path | Non
     """The latency run the settings ask for; PlanError on a bad setting, before anything."""
     plan = make_latency_plan(settings, discover(servers_dir(repo)), frozenset(usable_cpu_set()))
     interrupt_on_sigterm()
-    where = Destination.of(settings, repo, results_dir)
-    return latency(plan, make_backend(plan.bench, repo, settings["base-images"]),
-                   where.results_root, where.image, repo)
+    backend = make_backend(plan.bench, repo, settings["base-images"])
+    return run_lifecycle(LatencySteps(plan), backend, Destination.of(settings, repo, results_dir))
 
 
 def latency(plan: LatencyPlan, backend: Backend, results_root: Path, image: Path,
@@ -49,7 +48,7 @@ class LatencySteps:
     common-rate cost pass; each step read and judged once."""
 
     def __init__(self, plan: LatencyPlan):
-        self.latency, self.plan, self.progress = plan, plan.bench, LatencyProgress(plan)
+        self.latency, self.plan = plan, plan.bench
         self.base = LatencyResult(plan.slo_p99_us, _rates_text(plan), (), (), plan.cost_rate,
                                   "COST_RATE" if plan.cost_rate is not None else "",
                                   plan.url, None, float(plan.step_warmup_s))
@@ -62,6 +61,9 @@ class LatencySteps:
             check_answers(self.latency.url)
         else:
             preflight(self.plan, backend, results_root)
+
+    def new_progress(self) -> LatencyProgress:
+        return LatencyProgress(self.latency)
 
     def starts_servers(self) -> bool:
         return not self.latency.url
@@ -109,12 +111,12 @@ class LatencySteps:
         maxima = [rate.value for rate in self.result(record).latency.maxima
                   if rate.value is not None]
         if not maxima:
-            self.progress.say("httplab latency: no server held any rate: no common-rate cost "
+            context.progress.say("httplab latency: no server held any rate: no common-rate cost "
                               "pass")
             return
         common = min(maxima)
         self.base = replace(self.base, cost_rate=common, cost_rate_source="lowest maximum")
-        self.progress.say(f"httplab latency: the cost pass: every server again at {common:g}/s, "
+        context.progress.say(f"httplab latency: the cost pass: every server again at {common:g}/s, "
                           f"the lowest of their maxima, after {plan.cost_warmup_s} s unmeasured "
                           "at it")
         series = Series(RateSpec((common,)), StepPurpose.COST, warmup_s=plan.cost_warmup_s)

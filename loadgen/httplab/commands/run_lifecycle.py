@@ -62,10 +62,12 @@ class RunKindSteps(Protocol):
     """What one kind of run brings to the lifecycle."""
 
     plan: BenchPlan
-    progress: Progress
 
     def check(self, backend: Backend, results_root: Path) -> None:
         """What must hold before any load; raises BackendError or UrlCheckError."""
+
+    def new_progress(self) -> Progress:
+        """The run's progress, its clock started once the checks passed."""
 
     def starts_servers(self) -> bool:
         """Whether the lab starts the servers (not a server the user started)."""
@@ -96,14 +98,15 @@ def run_lifecycle(steps: RunKindSteps, backend: Backend, where: Destination) -> 
     except (BackendError, UrlCheckError) as error:
         say(f"error: {error}")
         return EXIT_USAGE
-    steps.progress.announce(backend.name)
+    progress = steps.new_progress()
+    progress.announce(backend.name)
     try:
         _prepare(steps, backend)
     except (BackendError, DatabaseError) as error:
         say(f"error: {error}")
         return EXIT_FAILED
     record = _open_run(backend, where)
-    context = RunContext(backend, steps.plan, record.run_dir / RAW, steps.progress)
+    context = RunContext(backend, steps.plan, record.run_dir / RAW, progress)
     try:
         steps.run(context, record, lambda outcome: _server_done(steps, record, where, outcome))
     except KeyboardInterrupt:
