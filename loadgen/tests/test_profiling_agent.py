@@ -15,7 +15,7 @@ from httplab.running.profiling.agent import (AgentReply, ProfilerError, check_ar
                                              stop_arguments)
 from httplab.running.profiling.jvm import PROFILED_JVM_OPTIONS, jvm_options
 
-from tests.test_plan import KNOWN
+from tests.support.plans import KNOWN
 
 
 @pytest.mark.parametrize("arguments, expected", [

@@ -91,7 +91,7 @@ def test_before_any_load_each_missing_piece_is_one_line_with_the_way_out(tmp_pat
 
 def test_a_profiled_server_starts_locally_with_the_options_for_accurate_java_frames(tmp_path):
     from httplab.running.backends.local import java_command, server_environment
-    from tests.test_plan import KNOWN
+    from tests.support.plans import KNOWN
 
     profiled = KNOWN[0].for_profile(True)
     assert java_command("java", profiled, tmp_path / "x.jar") == [

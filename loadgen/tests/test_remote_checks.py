@@ -32,7 +32,7 @@ from httplab.running.backends.remote_checks import (ANSWER_PROBE_TIMEOUT_S,
 from tests.conftest import free_port
 from tests.docker_support import engine_problem, first_present_image, require
 from tests.fake_server import FakeServer, hello_answer
-from tests.test_plan import MANIFEST
+from tests.support.plans import MANIFEST
 
 LOADGEN = Path(__file__).resolve().parents[1]
 NETTY_IMAGE = "httplab/netty:latest"

@@ -19,7 +19,7 @@ from httplab.checking.responses import (WAIT_SLACK_MS, not_allowed_problem, pars
 from httplab.model import Workload
 
 from tests.fake_server import Endpoints, FakeServer, endpoints_answer, hello_answer
-from tests.test_plan import MANIFEST
+from tests.support.plans import MANIFEST
 
 FROZEN_DATE = "Sun, 22 Nov 2026 04:00:00 GMT"
 # Short, so a server that leaves a connection open fails fast; long enough for a busy host.

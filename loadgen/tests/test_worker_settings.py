@@ -12,7 +12,7 @@ from httplab.paths import DEFAULT_REPO, servers_dir
 from httplab.running.plan import PlanError, make_plan
 from httplab.worker_counts import WorkerCountError, worker_count
 
-from tests.test_plan import MANIFEST, plan_settings
+from tests.support.plans import MANIFEST, plan_settings
 
 CPUS = frozenset({0, 1})
 

@@ -14,7 +14,7 @@ from httplab.running.latency_plan import make_latency_plan
 from httplab.workloads import (MAX_DELAY_MS, answers, parse_workloads, request_path,
                                workload_of_key)
 from tests.conftest import TESTS_DIR
-from tests.test_plan import KNOWN
+from tests.support.plans import KNOWN
 
 REPO = TESTS_DIR.parents[1]
 BLOCKING, DELAY, JSON = Workload("blocking", 10), Workload("delay", 10), Workload("json")

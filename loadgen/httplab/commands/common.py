@@ -7,7 +7,7 @@ import signal
 import sys
 from pathlib import Path
 
-from httplab.model import BenchResult, RateStep, StepVerdict
+from httplab.model import BenchResult, Cell, RunKind, StepVerdict
 from httplab.presentation.publish import headline_chart_path
 from httplab.results.stability import cell_name
 from httplab.run_layout import RESULTS_MD, RUN_PAGE
@@ -31,24 +31,36 @@ def say(message: str) -> None:
 
 def finish(result: BenchResult, out_dir: Path, image: Path | None) -> int:
     print((out_dir / RESULTS_MD).read_text(), flush=True)
-    if image and result.cells:  # a bench without plaintext draws its first workload's chart
-        image = headline_chart_path(result, image)
+    image = _chart_named(result, image)
     say(f"results in {out_dir}" + (f", chart in {image}" if image else ""))
     say(f"read the run first in a browser: {out_dir / RUN_PAGE}")
     if result.warnings:
         say(f"warnings: {kinds_in_words(warning_groups(result))}; listed under Warnings above and "
             f"in {out_dir / RESULTS_MD}")
-    for cell in result.failed_cells:
-        record = result.server(cell.server)
-        log = f" (server output: {out_dir / record.log_file})" if record and record.log_file else ""
-        say(f"FAILED {cell_name(cell, cell.server)}: {cell.reason}{log}")
-    failed_steps = _failed_steps(result)
-    for step in failed_steps:
-        say(f"FAILED {step.server} at {step.offered_rate:g}/s: {step.reason}")
-    return EXIT_FAILED if result.failed_cells or failed_steps else EXIT_OK
+    failures = _failures(result, out_dir)
+    for failure in failures:
+        say(f"FAILED {failure}")
+    return EXIT_FAILED if failures else EXIT_OK
 
 
-def _failed_steps(result: BenchResult) -> tuple[RateStep, ...]:
-    """make latency's steps that could not run or be read (a broken target is not one)."""
-    steps = result.latency.steps if result.latency else ()
-    return tuple(step for step in steps if step.verdict is StepVerdict.FAILED)
+def _chart_named(result: BenchResult, image: Path | None) -> Path | None:
+    """The chart the summary names: a bench's headline chart (its first workload's, as a
+    bench without plaintext draws no other); else image as given."""
+    if image is None or result.kind is RunKind.LATENCY or not result.cells:
+        return image
+    return headline_chart_path(result, image)
+
+
+def _failures(result: BenchResult, out_dir: Path) -> list[str]:
+    """What failed, one line each: a bench's cells, or a latency run's steps that could not
+    run or be read (a broken target is not one)."""
+    if result.kind is RunKind.LATENCY:
+        return [f"{step.server} at {step.offered_rate:g}/s: {step.reason}"
+                for step in result.latency.steps if step.verdict is StepVerdict.FAILED]
+    return [f"{cell_name(cell, cell.server)}: {cell.reason}{_server_output(result, cell, out_dir)}"
+            for cell in result.failed_cells]
+
+
+def _server_output(result: BenchResult, cell: Cell, out_dir: Path) -> str:
+    record = result.server(cell.server)
+    return f" (server output: {out_dir / record.log_file})" if record and record.log_file else ""

@@ -1,36 +1,33 @@
-"""`httplab latency`: wires the latency plan, its backend, the checks before any load, the
-fixed-rate runs (the search, then the common-rate cost pass), and writes results after
-every server."""
+"""`httplab latency`: wires the latency plan, its backend, the checks before any load and
+the fixed-rate runs (the search, then the common-rate cost pass) into the run lifecycle,
+which writes results after every server."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
-from httplab.checking.url_check import UrlCheckError, check_answers
-from httplab.commands.bench import make_backend
-from httplab.commands.common import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, finish,
-                                     interrupt_on_sigterm, say)
+from httplab.checking.url_check import check_answers
+from httplab.commands.common import interrupt_on_sigterm
+from httplab.commands.run_lifecycle import (Destination, RunRecord, ServerDone, make_backend,
+                                            run_lifecycle)
 from httplab.manifest import discover
-from httplab.model import (BenchResult, HostInfo, LatencyResult, RateStep, ServerOutcome,
-                           ServerRecord, StepOutcome, StepPurpose)
-from httplab.paths import results_root, servers_dir
-from httplab.presentation.publish import write_results
+from httplab.model import (BenchResult, LatencyResult, RateStep, ServerRecord, StepOutcome,
+                           StepPurpose)
+from httplab.paths import servers_dir
 from httplab.results.assemble import assemble_latency, record_of_manifest
 from httplab.results.latency_steps import StepRules, read_step, step_rules
-from httplab.results.store import new_run_dir, point_latest, read_results, utc_stamp
-from httplab.run_layout import RAW, RESULTS_JSON
-from httplab.running.backends.base import Backend, BackendError
-from httplab.running.hostinfo import collect_host, usable_cpu_set
-from httplab.running.labinfo import lab_commit
+from httplab.running.backends.base import Backend
+from httplab.running.hostinfo import usable_cpu_set
 from httplab.running.latency_plan import LatencyPlan, make_latency_plan
 from httplab.running.latency_progress import LatencyProgress
-from httplab.running.latency_runner import URL_SERVER, LatencyRunner, Series
-from httplab.running.plan import needs_database, settings_of, with_database
-from httplab.running.database.base import DatabaseError
+from httplab.running.plan import settings_of, with_database
 from httplab.running.preflight import preflight
 from httplab.running.rate_search import RateSpec
+from httplab.running.rate_series import URL_SERVER, RateSeries, Series
+from httplab.running.run_context import RunContext
+from httplab.running.runner import Runner
 
 
 def run_latency(settings: Mapping[str, str], repo: Path, results_dir: Path | None) -> int:
@@ -38,118 +35,94 @@ def run_latency(settings: Mapping[str, str], repo: Path, results_dir: Path | Non
     plan = make_latency_plan(settings, discover(servers_dir(repo)), frozenset(usable_cpu_set()))
     interrupt_on_sigterm()
     backend = make_backend(plan.bench, repo, settings["base-images"])
-    return latency(plan, backend, results_dir or results_root(repo), repo / settings["image"],
-                   repo)
+    return run_lifecycle(LatencySteps(plan), backend, Destination.of(settings, repo, results_dir))
 
 
-@dataclass
-class LatencyRun:
-    """One run's fixed facts, and the outcomes so far (results rewritten after each)."""
+def latency(plan: LatencyPlan, backend: Backend, results_root: Path, image: Path,
+            repo: Path) -> int:
+    return run_lifecycle(LatencySteps(plan), backend, Destination(results_root, image, repo))
 
-    plan: LatencyPlan
-    run_dir: Path
-    image: Path
-    host: HostInfo
-    stamp: str
-    commit: str | None
-    base: LatencyResult
-    rules: StepRules
-    outcomes: list[ServerOutcome]
-    steps_read: dict[StepOutcome, RateStep] = field(default_factory=dict)
+
+class LatencySteps:
+    """make latency in the run lifecycle: the search (or the list) on every server, then the
+    common-rate cost pass; each step read and judged once."""
+
+    def __init__(self, plan: LatencyPlan):
+        self.latency, self.plan = plan, plan.bench
+        self.base = LatencyResult(plan.slo_p99_us, _rates_text(plan), (), (), plan.cost_rate,
+                                  "COST_RATE" if plan.cost_rate is not None else "",
+                                  plan.url, None, float(plan.step_warmup_s))
+        self.rules: StepRules | None = None  # the run's, once its host is known
+        self.steps_read: dict[StepOutcome, RateStep] = {}
+
+    def check(self, backend: Backend, results_root: Path) -> None:
+        backend.check_oha()
+        if self.latency.url:
+            check_answers(self.latency.url)
+        else:
+            preflight(self.plan, backend, results_root)
+
+    def new_progress(self) -> LatencyProgress:
+        return LatencyProgress(self.latency)
+
+    def starts_servers(self) -> bool:
+        return not self.latency.url
+
+    def run(self, context: RunContext, record: RunRecord, server_done: ServerDone) -> None:
+        self.base = replace(self.base, tool=record.versions.get("oha"))
+        servers = tuple(record_of_manifest(manifest) for manifest in self.plan.servers)
+        self.rules = step_rules(self.base, settings_of(self.plan), record.host.cores, servers)
+        self._search(context, server_done)
+        self._cost_pass(context, record, server_done)
 
     def judge(self, outcome: StepOutcome) -> RateStep:
         """The step read and judged once: the search asks as it ends, the results after
         every server."""
         if outcome not in self.steps_read:
+            assert self.rules is not None, "a step judged before the run started"
             self.steps_read[outcome] = read_step(outcome, self.rules)
         return self.steps_read[outcome]
 
-    def server_done(self, outcome: ServerOutcome) -> None:
-        self.outcomes.append(outcome)
-        write_results(self.result(), self.run_dir, self.image)
-        point_latest(self.run_dir.parent, self.run_dir)
+    def result(self, record: RunRecord) -> BenchResult:
+        return assemble_latency(record.outcomes,
+                                with_database(settings_of(self.plan), record.outcomes),
+                                record.host, record.stamp, record.commit, self.base, self.judge,
+                                record.engines)
 
-    def result(self) -> BenchResult:
-        return assemble_latency(self.outcomes,
-                                with_database(settings_of(self.plan.bench), self.outcomes), self.host,
-                                self.stamp, self.commit, self.base, self.judge)
+    def _search(self, context: RunContext, server_done: ServerDone) -> None:
+        plan = self.latency
+        purpose = StepPurpose.SEARCH if plan.rates.auto else StepPurpose.LIST
+        series = RateSeries(context, plan, Series(plan.rates, purpose, plan.cost_rate),
+                            self.judge)
+        if plan.url:
+            series.run_url(ServerRecord(URL_SERVER, plan.url, "unknown", "unknown", "unknown",
+                                        "unknown", verification="not checked (URL=)"),
+                           plan.url, server_done)
+        else:
+            Runner(context, series, server_done).run()
 
-
-def latency(plan: LatencyPlan, backend: Backend, results_root: Path, image: Path,
-            repo: Path) -> int:
-    try:
-        _preflight(plan, backend, results_root)
-    except (BackendError, UrlCheckError) as error:
-        say(f"error: {error}")
-        return EXIT_USAGE
-    progress = LatencyProgress(plan)
-    progress.announce(backend.name)
-    try:
-        if not plan.url:
-            backend.prepare(plan.bench.servers)
-        if not plan.url and needs_database(plan.bench):
-            backend.database.prepare()
-    except (BackendError, DatabaseError) as error:
-        say(f"error: {error}")
-        return EXIT_FAILED
-    run = _new_run(plan, backend, results_root, image, repo)
-    try:
-        _search(run, backend, progress)
-        _cost_pass(run, backend, progress)
-    except KeyboardInterrupt:
-        say(f"interrupted; {len(run.outcomes)} finished server(s) kept in {run.run_dir}")
-        return EXIT_INTERRUPTED
-    return finish(read_results(run.run_dir / RESULTS_JSON), run.run_dir, image)
-
-
-def _preflight(plan: LatencyPlan, backend: Backend, results_root: Path) -> None:
-    backend.check_oha()
-    if plan.url:
-        check_answers(plan.url)
-    else:
-        preflight(plan.bench, backend, results_root)
+    def _cost_pass(self, context: RunContext, record: RunRecord,
+                   server_done: ServerDone) -> None:
+        """Without COST_RATE: every server again at the lowest of their maxima, so each is
+        measured at one rate that all of them held."""
+        plan = self.latency
+        if plan.cost_rate is not None or plan.url:
+            return
+        maxima = [rate.value for rate in self.result(record).latency.maxima
+                  if rate.value is not None]
+        if not maxima:
+            context.progress.say("httplab latency: no server held any rate: no common-rate cost "
+                              "pass")
+            return
+        common = min(maxima)
+        self.base = replace(self.base, cost_rate=common, cost_rate_source="lowest maximum")
+        context.progress.say(f"httplab latency: the cost pass: every server again at {common:g}/s, "
+                          f"the lowest of their maxima, after {plan.cost_warmup_s} s unmeasured "
+                          "at it")
+        series = Series(RateSpec((common,)), StepPurpose.COST, warmup_s=plan.cost_warmup_s)
+        Runner(context, RateSeries(context, plan, series, self.judge), server_done).run()
 
 
-def _new_run(plan: LatencyPlan, backend: Backend, results_root: Path, image: Path,
-             repo: Path) -> LatencyRun:
-    stamp, versions = utc_stamp(), backend.versions()
-    host = collect_host(versions)
-    rates = "auto" if plan.rates.auto else ",".join(f"{rate:g}" for rate in plan.rates.fixed)
-    base = LatencyResult(plan.slo_p99_us, rates, (), (), plan.cost_rate,
-                         "COST_RATE" if plan.cost_rate is not None else "",
-                         plan.url, versions.get("oha"), float(plan.step_warmup_s))
-    servers = tuple(record_of_manifest(manifest) for manifest in plan.bench.servers)
-    rules = step_rules(base, settings_of(plan.bench), host.cores, servers)
-    return LatencyRun(plan, new_run_dir(results_root, stamp), image, host, stamp,
-                      lab_commit(repo), base, rules, [])
-
-
-def _search(run: LatencyRun, backend: Backend, progress: LatencyProgress) -> None:
-    plan = run.plan
-    purpose = StepPurpose.SEARCH if plan.rates.auto else StepPurpose.LIST
-    runner = LatencyRunner(backend, plan, Series(plan.rates, purpose, plan.cost_rate),
-                           run.run_dir / RAW, progress, run.judge, run.server_done)
-    if plan.url:
-        runner.run_url(ServerRecord(URL_SERVER, plan.url, "unknown", "unknown", "unknown",
-                                    "unknown", verification="not checked (URL=)"), plan.url)
-    else:
-        runner.run()
-
-
-def _cost_pass(run: LatencyRun, backend: Backend, progress: LatencyProgress) -> None:
-    """Without COST_RATE: every server again at the lowest of their maxima, so each is
-    measured at one rate that all of them held."""
-    if run.plan.cost_rate is not None or run.plan.url:
-        return
-    maxima = [rate.value for rate in run.result().latency.maxima if rate.value is not None]
-    if not maxima:
-        progress.say("httplab latency: no server held any rate: no common-rate cost pass")
-        return
-    common = min(maxima)
-    run.base = replace(run.base, cost_rate=common, cost_rate_source="lowest maximum")
-    progress.say(f"httplab latency: the cost pass: every server again at {common:g}/s, the "
-                 f"lowest of their maxima, after {run.plan.cost_warmup_s} s unmeasured at it")
-    series = Series(RateSpec((common,)), StepPurpose.COST, warmup_s=run.plan.cost_warmup_s)
-    runner = LatencyRunner(backend, run.plan, series, run.run_dir / RAW, progress, run.judge,
-                           run.server_done)
-    runner.run()
+def _rates_text(plan: LatencyPlan) -> str:
+    """RATES as results.json keeps it: "auto", or the fixed list."""
+    return "auto" if plan.rates.auto else ",".join(f"{rate:g}" for rate in plan.rates.fixed)

@@ -11,7 +11,7 @@ from httplab.results.collect import cells_from_outcomes, find_raw_files
 from httplab.results.latency_steps import (find_step_outcomes, latency_result, rebuilt_steps,
                                            step_rules)
 from httplab.manifest import ServerManifest, discover
-from httplab.model import BenchResult, Cell, HostInfo, Workload
+from httplab.model import BenchResult, Cell, HostInfo, RunKind, Workload
 from httplab.presentation.publish import write_results
 from httplab.results.store import read_results
 from httplab.results.serialize import FORMAT_VERSION, ResultsFormatError
@@ -28,7 +28,7 @@ def report(source: Path, out_dir: Path, image: Path | None, servers_dir: Path) -
     except ResultsFormatError as error:
         say(f"error: {error}")
         return EXIT_USAGE
-    if earlier is not None and earlier.latency is not None:
+    if earlier is not None and earlier.kind is RunKind.LATENCY:
         return _report_latency(earlier, raw_dir, out_dir, image)
     raw_files = find_raw_files(raw_dir)
     if not raw_files:

@@ -49,10 +49,12 @@ def assemble(outcomes: list[ServerOutcome], settings: Settings, host: HostInfo,
 
 def assemble_latency(outcomes: list[ServerOutcome], settings: Settings, host: HostInfo,
                      created_utc: str, lab_commit: str | None, base: LatencyResult,
-                     read: Callable[[StepOutcome], RateStep]) -> BenchResult:
+                     read: Callable[[StepOutcome], RateStep],
+                     engines: tuple[EngineRecord, ...] = ()) -> BenchResult:
     """A make latency run: no wrk cells, every fixed-rate step read and judged by `read`
-    (read_step with the run's rules)."""
+    (read_step with the run's rules); the other machines' engines, as make bench's."""
     steps = tuple(read(step) for outcome in outcomes for step in outcome.steps)
     return BenchResult(format_version=FORMAT_VERSION, created_utc=created_utc,
                        settings=settings, host=host, servers=first_record_per_server(outcomes),
-                       cells=(), lab_commit=lab_commit, latency=latency_result(steps, base))
+                       cells=(), lab_commit=lab_commit, engines=engines,
+                       latency=latency_result(steps, base))

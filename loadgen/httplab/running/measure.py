@@ -11,14 +11,14 @@ from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from httplab.running.backends.base import Backend, StartedServer, WrkOutcome
+from httplab.running.backends.base import Backend, WrkOutcome
 from httplab.model import DatabaseUsage, PLAINTEXT, GeneratorOutcome, ResourceUsage, Workload
 from httplab.running.database.base import StartedDatabase
-from httplab.running.profiling.control import ServerProfiler
 from httplab.running.profiling.session import ProfileOutcome, profiled
 from httplab.running.resources.parse import HostCpu, SamplingError
 from httplab.running.resources.probes import ResourceProbe, read_host_cpu
 from httplab.running.resources.sampler import DEFAULT_INTERVAL_S, Sampler, busy_cores
+from httplab.running.run_context import RunContext, Serving
 from httplab.results.serialize import resources_to_dict
 from httplab.results.store import write_generators_file
 from httplab.loadtools.h2load.command import H2loadRequest
@@ -46,58 +46,58 @@ class FairnessOutcome:
 
 
 class Measurer:
-    def __init__(self, backend: Backend, raw_dir: Path, loadgen_cpus: str | None):
-        self.backend, self.raw_dir, self.loadgen_cpus = backend, raw_dir, loadgen_cpus
+    """wrk's runs (and h2load's) of make bench, their raw files named by convention."""
 
-    def unmeasured(self, started: StartedServer, request: WrkRequest, phase: str,
-                   round_number: int = 1, rounds: int = 1,
+    def __init__(self, context: RunContext):
+        self.context = context
+
+    def unmeasured(self, serving: Serving, request: WrkRequest, phase: str,
                    workload: Workload = PLAINTEXT) -> RunOutcome:
-        files = unmeasured_files(self.raw_dir, started.manifest.key, phase, round_number, rounds,
-                                 workload.key)
+        files = unmeasured_files(self.context.raw_dir, serving.server, phase,
+                                 serving.round_number, self.context.rounds, workload.key)
         return self._run(request, files, sampler=None)
 
-    def measured(self, started: StartedServer, request: WrkRequest, repeat: int,
-                 repeats: int, workload: Workload = PLAINTEXT,
-                 database: StartedDatabase | None = None,
-                 profiler: ServerProfiler | None = None) -> RunOutcome:
+    def measured(self, serving: Serving, request: WrkRequest,
+                 workload: Workload = PLAINTEXT) -> RunOutcome:
         """A measured run, the server sampled throughout, and the database it reads too
         when there is one; profiled around that when the server has a profiler."""
-        files = self._measured_files(started, request, repeat, repeats, workload)
-        database_sampler = None if database is None else \
-            sampler_for(self.backend.database.resource_probe(database))
-        sampler = sampler_for(self.backend.resource_probe(started))
-        outcome, profile = profiled(profiler, files, lambda: self._run(
+        files = self._measured_files(serving, request, workload)
+        database_sampler = database_sampler_for(self.context.backend, serving.database)
+        sampler = sampler_for(self.context.backend.resource_probe(serving.started))
+        outcome, profile = profiled(serving.profiler, files, lambda: self._run(
             request, files, sampler, database_sampler))
         return replace(outcome, profile=profile)
 
-    def _measured_files(self, started: StartedServer, request: WrkRequest, repeat: int,
-                        repeats: int, workload: Workload) -> RunFiles:
-        stem = RunStem.of_round(started.manifest.key, request.threads, request.connections,
-                                repeat, repeats, workload.key)
-        return measured_files(self.raw_dir, stem)
+    def _measured_files(self, serving: Serving, request: WrkRequest,
+                        workload: Workload) -> RunFiles:
+        stem = RunStem.of_round(serving.server, request.threads, request.connections,
+                                serving.round_number, self.context.rounds, workload.key)
+        return measured_files(self.context.raw_dir, stem)
 
-    def fairness(self, started: StartedServer, request: WrkRequest, repeat: int,
-                 repeats: int, workload: Workload = PLAINTEXT) -> FairnessOutcome:
+    def fairness(self, serving: Serving, request: WrkRequest,
+                 workload: Workload = PLAINTEXT) -> FairnessOutcome:
         """h2load at the measured run's threads, connections and duration, its output beside
         the run's: <stem>.h2load.txt and <stem>.sockets.txt."""
-        files = self._measured_files(started, request, repeat, repeats, workload)
+        files = self._measured_files(serving, request, workload)
         for path in (files.h2load, files.sockets):
             path.unlink(missing_ok=True)
         h2load = H2loadRequest(request.threads, request.connections, request.duration_s,
                                request.url)
-        outcome = self.backend.run_h2load(h2load, files.stem, started.manifest.port,
-                                          self.loadgen_cpus)
+        outcome = self.context.backend.run_h2load(h2load, files.stem,
+                                                  serving.started.manifest.port,
+                                                  self.context.loadgen_cpus)
         return FairnessOutcome(_existing(files.h2load), _existing(files.sockets),
                                tool_failure("h2load", outcome))
 
     def _run(self, request: WrkRequest, files: RunFiles, sampler: Sampler | None,
              database_sampler: Sampler | None = None) -> RunOutcome:
-        if self.backend.load_generators:
+        backend, cpus = self.context.backend, self.context.loadgen_cpus
+        if backend.load_generators:
             return self._spread(request, files, sampler, database_sampler)
         text_path, json_path = files.text, files.json
         json_path.unlink(missing_ok=True)
         def run() -> WrkOutcome:
-            return self.backend.run_wrk(request, text_path, json_path, self.loadgen_cpus)
+            return backend.run_wrk(request, text_path, json_path, cpus)
 
         outcome, usage = (run(), None) if sampler is None else \
             sampled_run(run, sampler, "wrk", database_sampler)
@@ -108,12 +108,13 @@ class Measurer:
                 database_sampler: Sampler | None = None) -> RunOutcome:
         """wrk on other machines: this machine's CPU says nothing of theirs or the server's,
         so only the server's (and the database's) own figures are kept."""
+        backend, cpus = self.context.backend, self.context.loadgen_cpus
         if sampler is None:
-            generators = self.backend.run_spread(request, files.stem, self.loadgen_cpus)
+            generators = backend.run_spread(request, files.stem, cpus)
             usage = None
         else:
             with sampler, database_sampler or nullcontext():
-                generators = self.backend.run_spread(request, files.stem, self.loadgen_cpus)
+                generators = backend.run_spread(request, files.stem, cpus)
             usage = with_database(sampler.usage(), database_sampler)
         resources = write_resources(files, usage)
         if len(generators) == 1:
@@ -139,6 +140,11 @@ def database_usage(usage: ResourceUsage) -> DatabaseUsage:
 
 def sampler_for(probe: ResourceProbe) -> Sampler:
     return Sampler(probe, getattr(probe, "interval_s", DEFAULT_INTERVAL_S))
+
+
+def database_sampler_for(backend: Backend, database: StartedDatabase | None) -> Sampler | None:
+    """The database a server reads, sampled beside it; None without one."""
+    return None if database is None else sampler_for(backend.database.resource_probe(database))
 
 
 def sampled_run(run: Callable[[], WrkOutcome], sampler: Sampler, tool: str,

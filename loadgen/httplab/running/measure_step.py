@@ -1,57 +1,74 @@
-"""One fixed-rate step against a started server: oha's JSON named by convention, and the
-server's CPU and memory sampled while it measures (as measure.py does for wrk)."""
+"""One fixed-rate step against a server: oha's JSON named by convention, and the server's
+CPU and memory sampled while it measures (as measure.py does for wrk)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from httplab.loadtools.oha.command import OhaRequest
 from httplab.model import PLAINTEXT, StepOutcome, StepPurpose, Workload
 from httplab.run_layout import step_files, step_stem
-from httplab.running.backends.base import Backend, WrkOutcome
-from httplab.running.measure import sampled_run, sampler_for, tool_failure, write_resources
+from httplab.running.backends.base import WrkOutcome
+from httplab.running.database.base import StartedDatabase
+from httplab.running.measure import (database_sampler_for, sampled_run, sampler_for,
+                                     tool_failure, write_resources)
 from httplab.running.profiling.control import ServerProfiler
 from httplab.running.profiling.session import profiled
 from httplab.running.resources.probes import ResourceProbe
+from httplab.running.run_context import RunContext
 
 TOOL = "oha"
 
 
+@dataclass(frozen=True)
+class StepTarget:
+    """Where a series' steps go: the server, its URL at the workload, its round, what
+    samples it and what runs beside it."""
+
+    index: int  # progress's [index/starts]
+    server: str
+    url: str
+    round_number: int
+    probe: ResourceProbe
+    stopped: Callable[[], str | None]  # how it stopped; None while it runs
+    workload: Workload = PLAINTEXT
+    database: StartedDatabase | None = None  # sampled beside the server during each step
+    profiler: ServerProfiler | None = None  # PROFILE=1: around each measured step
+
+
 class StepMeasurer:
-    def __init__(self, backend: Backend, raw_dir: Path, loadgen_cpus: str | None):
-        self.backend, self.raw_dir, self.loadgen_cpus = backend, raw_dir, loadgen_cpus
+    def __init__(self, context: RunContext):
+        self.context = context
 
-    def warm(self, server: str, request: OhaRequest, cost: bool, round_number: int,
-             rounds: int, attempt: int = 1, workload: Workload = PLAINTEXT) -> str | None:
+    def warm(self, target: StepTarget, request: OhaRequest, cost: bool,
+             attempt: int = 1) -> str | None:
         """The unmeasured run at the step's rate; its failure, if any."""
-        stem = step_stem(server, request.rate_per_s, cost, round_number, rounds, attempt,
-                         workload.key)
-        files = step_files(self.raw_dir, stem, measured=False)
+        stem = step_stem(target.server, request.rate_per_s, cost, target.round_number,
+                         self.context.rounds, attempt, target.workload.key)
+        files = step_files(self.context.raw_dir, stem, measured=False)
         files.oha.parent.mkdir(parents=True, exist_ok=True)
-        return tool_failure(TOOL, self.backend.run_oha(request, files.oha, self.loadgen_cpus))
+        return tool_failure(TOOL, self._run(request, files.oha))
 
-    def measure(self, server: str, request: OhaRequest, purpose: StepPurpose,
-                round_number: int, rounds: int, probe: ResourceProbe,
-                attempt: int = 1, workload: Workload = PLAINTEXT,
-                database_probe: ResourceProbe | None = None,
-                profiler: ServerProfiler | None = None) -> StepOutcome:
+    def measure(self, target: StepTarget, request: OhaRequest, purpose: StepPurpose,
+                attempt: int = 1) -> StepOutcome:
         """One fixed-rate step, the server sampled throughout, and the database it reads
         too when there is one; profiled around that when the server has a profiler (never
         its warm-up)."""
-        stem = step_stem(server, request.rate_per_s, purpose is StepPurpose.COST,
-                         round_number, rounds, attempt, workload.key)
-        files = step_files(self.raw_dir, stem)
+        stem = step_stem(target.server, request.rate_per_s, purpose is StepPurpose.COST,
+                         target.round_number, self.context.rounds, attempt, target.workload.key)
+        files = step_files(self.context.raw_dir, stem)
         files.oha.unlink(missing_ok=True)
-
-        def run() -> WrkOutcome:
-            return self.backend.run_oha(request, files.oha, self.loadgen_cpus)
-
-        database_sampler = None if database_probe is None else sampler_for(database_probe)
-        sampler = sampler_for(probe)
-        (outcome, usage), profile = profiled(profiler, files, lambda: sampled_run(
-            run, sampler, TOOL, database_sampler))
-        return StepOutcome(server, request.rate_per_s, request.connections, purpose,
+        database_sampler = database_sampler_for(self.context.backend, target.database)
+        sampler = sampler_for(target.probe)
+        (outcome, usage), profile = profiled(target.profiler, files, lambda: sampled_run(
+            lambda: self._run(request, files.oha), sampler, TOOL, database_sampler))
+        return StepOutcome(target.server, request.rate_per_s, request.connections, purpose,
                            files.oha if files.oha.exists() else None,
                            write_resources(files, usage), tool_failure(TOOL, outcome),
-                           round_number, attempt, workload,
+                           target.round_number, attempt, target.workload,
                            profile_path=profile.record_path if profile else None)
+
+    def _run(self, request: OhaRequest, json_path: Path) -> WrkOutcome:
+        return self.context.backend.run_oha(request, json_path, self.context.loadgen_cpus)

@@ -4,66 +4,25 @@ a server that fails to start. No oha, no JVM: each step copies a captured oha ru
 
 from __future__ import annotations
 
-import io
-import shutil
-
 from httplab.commands.latency import latency
-from httplab.model import StepPurpose, StepVerdict
+from httplab.model import EngineRecord, StepPurpose, StepVerdict
 from httplab.results.store import read_results
-from httplab.run_layout import LATEST, RESULTS_JSON, parse_step_name
-from httplab.running.backends.base import WrkOutcome
+from httplab.run_layout import LATEST, RESULTS_JSON
 from httplab.running.latency_plan import make_latency_plan
-from httplab.running.resources.probes import UnavailableProbe
 
-from tests.conftest import FIXTURES
-from tests.test_plan import KNOWN
 import httplab.running.runner as runner_module
-from tests.test_runner import FakeBackend, FakeDatabase
+from tests.support.fake_backend import FakeDatabase, FakeOhaBackend
+from tests.support.plans import KNOWN
 
-OHA = FIXTURES / "oha"
 MANIFEST = KNOWN[0]
 
 
-class FakeOhaBackend(FakeBackend):
-    """'Runs' oha by copying a capture that held (netty-5000) below the server's capacity
-    and one whose p99 broke the target (freezing-500) above it."""
-
-    def __init__(self, capacity: dict[str, float], **options):
-        super().__init__(**options)
-        self.capacity, self.oha_calls, self.durations = capacity, [], []
-
-    def check_oha(self, *arguments):
-        pass
-
-    check_available = check_engines = prepare = check_oha
-
-    def open_file_limit(self):
-        return None
-
-    def engine_records(self):
-        return ()
-
-    def versions(self):
-        return {"oha": "oha 1.16.0"}
-
-    def resource_probe(self, started):
-        return UnavailableProbe("no process to sample")
-
-    def run_oha(self, request, json_path, cpus=None):
-        server = parse_step_name(json_path.name).server
-        self.oha_calls.append((server, request.rate_per_s, json_path.parent.name))
-        self.durations.append((json_path.parent.name, json_path.name, request.duration_s))
-        held = request.rate_per_s <= self.capacity[server]
-        shutil.copy(OHA / ("netty-5000.json" if held else "freezing-500.json"), json_path)
-        return WrkOutcome(0, "")
-
-
-def _run(tmp_path, backend, **settings):
+def _run(tmp_path, fake, **settings):
     manifests = (MANIFEST,)
     typed = {"servers": MANIFEST.name, "ceiling": "0", "primer": "0", "warmup": "0",
              "step-warmup": "0", "duration": "1s", **settings}
     plan = make_latency_plan(typed, manifests, frozenset({0, 1}))
-    code = latency(plan, backend, tmp_path, tmp_path / "chart.png", tmp_path)
+    code = latency(plan, fake, tmp_path, tmp_path / "chart.png", tmp_path)
     return code, read_results(tmp_path / LATEST / RESULTS_JSON)
 
 
@@ -132,3 +91,19 @@ def test_a_latency_run_at_db_reads_a_fresh_database_sampled_beside_each_step(tmp
     assert all(step.resources.database.unavailable == "no database process to sample"
                for step in steps)
     assert result.settings.database.version == "PostgreSQL 15.18"
+
+
+class RemoteServerBackend(FakeOhaBackend):
+    """SERVER_HOST's engine, as the Docker backend describes the machine it ran on."""
+
+    ENGINE = EngineRecord("ssh://lab@server", "server", docker="27.5.1", hostname="server",
+                          cores=4, images=(("httplab/alpha:latest", "sha256:abc"),))
+
+    def engine_records(self):
+        return (self.ENGINE,)
+
+
+def test_a_latency_run_on_another_machine_records_its_engine_as_a_bench_does(tmp_path):
+    settings = {"backend": "docker", "server-host": "ssh://lab@server"}
+    _, result = _run(tmp_path, RemoteServerBackend({MANIFEST.key: 3000.0}), **settings)
+    assert result.engines == (RemoteServerBackend.ENGINE,)

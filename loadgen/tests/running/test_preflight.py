@@ -12,7 +12,7 @@ from httplab.running.backends.base import BackendError
 from httplab.running.plan import make_plan
 from httplab.running.preflight import preflight
 
-from tests.test_plan import KNOWN, plan_settings
+from tests.support.plans import KNOWN, plan_settings
 
 
 class CheckedBackend:

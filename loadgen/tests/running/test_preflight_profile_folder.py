@@ -14,8 +14,8 @@ from httplab.running.latency_plan import make_latency_plan
 from httplab.running.plan import make_plan
 from httplab.running.preflight import check_profile_folder, preflight
 
-from tests.test_plan import plan_settings
-from tests.test_preflight import CheckedBackend, _free_port, _on_port
+from tests.support.plans import plan_settings
+from tests.running.test_preflight import CheckedBackend, _free_port, _on_port
 
 REFUSED = r"^PROFILE=1 with BACKEND=local cannot write profiles under .*a,b.*: .*set PROFILE=0$"
 

@@ -3,26 +3,17 @@ reference once and unprofiled, the record, and every bad value stopped with one 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from httplab.bench_settings import BENCH_SETTINGS, PlanError
-from httplab.manifest import parse_manifest
 from httplab.model import PROFILE_EVENTS
 from httplab.running.latency_plan import make_latency_plan
 from httplab.running.plan import make_plan, settings_of
 
-from tests.test_plan import MANIFEST, plan_settings
-
-CPUS = frozenset({0, 1})
-KNOWN = (parse_manifest("alpha", MANIFEST), parse_manifest("beta", MANIFEST),
-         replace(parse_manifest("ref", MANIFEST), role="reference", display_name="Ref",
-                 framework_packages=()))
-
+from tests.support.plans import CPUS, PROFILE_KNOWN, plan_settings
 
 def _plan(**options):
-    return make_plan(plan_settings("all", "2", "10", "1s", **options), KNOWN, CPUS)
+    return make_plan(plan_settings("all", "2", "10", "1s", **options), PROFILE_KNOWN, CPUS)
 
 
 @pytest.mark.parametrize("profile, keys, profiled", [
@@ -47,7 +38,7 @@ def test_the_reference_runs_once_and_unprofiled_beside_both_settings_and_profile
 
 
 def test_a_plan_of_the_reference_alone_profiles_nothing():
-    assert not make_plan(plan_settings("ref", "2", "10", "1s", profile="1"), KNOWN,
+    assert not make_plan(plan_settings("ref", "2", "10", "1s", profile="1"), PROFILE_KNOWN,
                          CPUS).profiled
 
 
@@ -85,7 +76,7 @@ def test_bad_profile_settings_stop_with_one_line(options, message):
 
 def test_make_latency_takes_the_profile_settings():
     plan = make_latency_plan({"servers": "alpha", "ceiling": "0", "profile": "1",
-                              "profile-event": "itimer"}, KNOWN, CPUS)
+                              "profile-event": "itimer"}, PROFILE_KNOWN, CPUS)
     assert [server.key for server in plan.bench.servers] == ["alpha+profiled"]
     assert plan.bench.profile_event == "itimer"
 
@@ -93,9 +84,9 @@ def test_make_latency_takes_the_profile_settings():
 @pytest.mark.parametrize("profile", ["1", "0,1"])
 def test_make_latency_refuses_to_profile_a_server_the_user_started(profile):
     with pytest.raises(PlanError, match=r"^PROFILE does not apply with URL=: .*set PROFILE=0$"):
-        make_latency_plan({"url": "http://127.0.0.1:9000/", "profile": profile}, KNOWN, CPUS)
+        make_latency_plan({"url": "http://127.0.0.1:9000/", "profile": profile}, PROFILE_KNOWN, CPUS)
 
 
 def test_make_latency_at_a_url_without_the_profiler_is_fine():
-    assert make_latency_plan({"url": "http://127.0.0.1:9000/", "profile": "0"}, KNOWN,
+    assert make_latency_plan({"url": "http://127.0.0.1:9000/", "profile": "0"}, PROFILE_KNOWN,
                              CPUS).url == "http://127.0.0.1:9000/"

@@ -3,90 +3,19 @@
 from __future__ import annotations
 
 import io
-import shutil
-from contextlib import contextmanager
-from dataclasses import replace
 
 import pytest
 
 import httplab.running.runner as runner_module
-from httplab.running.backends.base import BackendError, StartedServer, WrkOutcome
-from httplab.running.database.base import DatabaseError, StartedDatabase
 from httplab.results.collect import cells_from_outcomes
 from httplab.manifest import parse_manifest
-from httplab.model import CellStatus, DatabaseRecord
+from httplab.model import CellStatus
 from httplab.running.plan import make_plan
 from httplab.running.progress import Progress
-from httplab.running.resources.probes import UnavailableProbe
-from httplab.running.runner import Runner
-from httplab.checking.conformance import CheckResult, Verification, verify_started
-from httplab.checking.ready_line import parse_startup_line
+from httplab.checking.conformance import CheckResult, Verification
 
-from tests.conftest import FIXTURES
-from tests.fake_server import FakeServer, hello_answer
-from tests.test_plan import MANIFEST, plan_settings
-
-WRK = FIXTURES / "wrk"
-H2LOAD = FIXTURES / "h2load"
-READY = ("httplab-ready framework=X version=1 transport=epoll workers={w} observed_workers={w} "
-         "bind=127.0.0.1:{port}")
-POOLS = " blocking_pool=30 db_pool=10"  # a framework's (MANIFEST's) pools; none for a reference
-
-
-class FakeBackend:
-    """Serves a fake hello-world server and 'runs' wrk by copying a captured report."""
-
-    name = "fake"
-    target_address = "127.0.0.1"
-    server_engine = None
-    load_generators = ()
-
-    def __init__(self, fail_start: bool = False, wrk_exit: int = 0, report: str = "nginx-hello",
-                 dies_after_wrk_calls: int | None = None, h2load: str = "nginx-c50"):
-        self.fail_start, self.wrk_exit, self.report = fail_start, wrk_exit, report
-        self.dies_after_wrk_calls = dies_after_wrk_calls
-        self.wrk_calls: list[tuple[int, str]] = []
-        self.h2load, self.h2load_calls = h2load, []
-        self.urls: set[str] = set()
-
-    @contextmanager
-    def serve(self, manifest, cpus=None, log_path=None, environment=None):
-        self.environments = getattr(self, "environments", []) + [environment]
-        with log_path.open("a") as log:
-            log.write("fake server starting\n")
-        if self.fail_start:
-            raise BackendError("container never became healthy")
-        with FakeServer(lambda path: hello_answer(path, server="X")) as server:
-            port_manifest = replace(manifest, port=server.port)
-            line = READY.format(w=manifest.expected_workers(), port=server.port) + \
-                ("" if manifest.is_reference else POOLS)
-            yield StartedServer(port_manifest, parse_startup_line(line), 0.5, pid=None,
-                                log_path=log_path)
-
-    def verify(self, started, workloads=()):
-        return verify_started(started.startup, started.manifest, started.manifest.port)
-
-    def exit_status(self, started):
-        dies = self.dies_after_wrk_calls
-        return "the server exited with code 137" if dies is not None and len(self.wrk_calls) >= dies else None
-
-    def resource_probe(self, started):
-        return UnavailableProbe("no process to sample")
-
-    def run_wrk(self, request, text_path, json_path, cpus=None):
-        self.wrk_calls.append((request.threads, text_path.parent.name))
-        self.urls.add(request.url)
-        shutil.copy(WRK / f"{self.report}.txt", text_path)
-        shutil.copy(WRK / f"{self.report}.json", json_path)
-        return WrkOutcome(self.wrk_exit, "boom" if self.wrk_exit else "")
-
-    def run_h2load(self, request, stem, port, cpus=None):
-        """'Runs' h2load by copying a captured run's two files beside the wrk run's."""
-        self.h2load_calls.append((request.threads, request.connections, request.duration_s,
-                                  stem.name, port))
-        for suffix in (".h2load.txt", ".sockets.txt"):
-            shutil.copy(H2LOAD / f"{self.h2load}{suffix}", stem.with_name(stem.name + suffix))
-        return WrkOutcome(0 if self.h2load != "hung-c50" else -1, "")
+from tests.support.fake_backend import POOLS, FakeBackend, FakeDatabase, bench_runner
+from tests.support.plans import MANIFEST, plan_settings, reference_manifest
 
 
 def _run(tmp_path, backend, names=("alpha",), **options):
@@ -94,8 +23,8 @@ def _run(tmp_path, backend, names=("alpha",), **options):
                   for name in names)
     plan = make_plan(plan_settings("all", "10,5", "20", "1s", **options), known, frozenset({0, 1}))
     finished = []
-    outcomes = Runner(backend, plan, tmp_path / "raw", Progress(plan, io.StringIO()),
-                      finished.append).run()
+    outcomes = bench_runner(backend, plan, tmp_path / "raw", Progress(plan, io.StringIO()),
+                           finished.append).run()
     assert finished == outcomes
     return outcomes, cells_from_outcomes([c for o in outcomes for c in o.cells])
 
@@ -226,23 +155,15 @@ class WorkloadCheckBackend(FakeBackend):
                              CheckResult("GET /json", False, "no such path", workload="json")))
 
 
-def _reference_manifest():
-    text = "\n".join(line for line in MANIFEST.replace('workers = "cpus"', "workers = 3")
-                     .splitlines() if not line.startswith(("blocking", "endpoints", "db_",
-                                                           "default_workers", "framework_")))
-    return parse_manifest("ref", 'role = "reference"\n' + text.replace(
-        'display_name = "X"', 'display_name = "R"'))
-
-
 def test_each_workload_is_warmed_and_measured_and_a_failed_check_skips_only_its_own(tmp_path):
     backend = WorkloadCheckBackend()
-    known = (_reference_manifest(),
+    known = (reference_manifest(),
              parse_manifest("alpha", MANIFEST.replace('workers = "cpus"', "workers = 3")))
     plan = make_plan(plan_settings("alpha", "10", "20", "1s", warmup="1s", ceiling="1",
                                    workload="plaintext,json,blocking", delay_ms="7"),
                      known, frozenset({0, 1}))
-    outcomes = Runner(backend, plan, tmp_path / "raw", Progress(plan, io.StringIO()),
-                      lambda outcome: None).run()
+    outcomes = bench_runner(backend, plan, tmp_path / "raw", Progress(plan, io.StringIO()),
+                           lambda outcome: None).run()
     cells = cells_from_outcomes([c for o in outcomes for c in o.cells])
     assert backend.verified_workloads == [("plaintext", "json"),
                                           ("plaintext", "json", "blocking-7ms")]
@@ -259,45 +180,6 @@ def test_each_workload_is_warmed_and_measured_and_a_failed_check_skips_only_its_
         "alpha-blocking-7ms-warmup.txt", "alpha-warmup.txt"]
 
 
-class FakeDatabase:
-    """A database that 'starts' and stops, answers nothing, and may stop after wrk runs."""
-
-    where = "fake"
-
-    def __init__(self, backend, fail_start: str | None = None, dies_after_wrk_calls=None):
-        self.backend, self.fail_start = backend, fail_start
-        self.dies_after_wrk_calls = dies_after_wrk_calls
-        self.events: list[str] = []
-
-    @contextmanager
-    def serve(self, log_path):
-        self.events.append(f"start {log_path.name}")
-        if self.fail_start:
-            raise DatabaseError(self.fail_start)
-        try:
-            yield StartedDatabase("127.0.0.1", 15432, DatabaseRecord("fake", "PostgreSQL 15.18"),
-                                  log_path=log_path)
-        finally:
-            self.events.append("stop")
-
-    def check_available(self):
-        pass
-
-    def prepare(self):
-        pass
-
-    def query(self, started, sql):
-        return []
-
-    def exit_status(self, started):
-        dies = self.dies_after_wrk_calls
-        calls = len(self.backend.wrk_calls)
-        return "exited with code 1" if dies is not None and calls >= dies else None
-
-    def resource_probe(self, started):
-        return UnavailableProbe("no database process to sample")
-
-
 def _database_run(tmp_path, monkeypatch, **database):
     backend = FakeBackend()
     backend.database = FakeDatabase(backend, **database)
@@ -306,12 +188,12 @@ def _database_run(tmp_path, monkeypatch, **database):
                         lambda host, port, workloads, query, **_: checked.append(
                             tuple(w.key for w in workloads)) or (CheckResult("GET /db", True,
                                                                              workload="db"),))
-    known = (_reference_manifest(),
+    known = (reference_manifest(),
              parse_manifest("alpha", MANIFEST.replace('workers = "cpus"', "workers = 3")))
     plan = make_plan(plan_settings("alpha", "10", "20", "1s", ceiling="1",
                                    workload="plaintext,db"), known, frozenset({0, 1}))
-    outcomes = Runner(backend, plan, tmp_path / "raw", Progress(plan, io.StringIO()),
-                      lambda outcome: None).run()
+    outcomes = bench_runner(backend, plan, tmp_path / "raw", Progress(plan, io.StringIO()),
+                           lambda outcome: None).run()
     return backend, checked, outcomes, cells_from_outcomes([c for o in outcomes for c in o.cells])
 
 

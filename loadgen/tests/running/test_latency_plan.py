@@ -7,7 +7,7 @@ from httplab.checking.url_check import UrlCheckError, check_answers
 from httplab.loadtools.oha.command import MAX_CONNECTIONS, MIN_CONNECTIONS, oha_connections
 from httplab.running.latency_plan import make_latency_plan, parse_rates, parse_slo
 
-from tests.test_plan import KNOWN
+from tests.support.plans import KNOWN
 
 CPUS = frozenset({0, 1})
 

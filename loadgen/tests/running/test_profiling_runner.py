@@ -20,12 +20,10 @@ from httplab.running.plan import make_plan
 from httplab.running.preflight import preflight
 from httplab.running.progress import Progress
 from httplab.running.resources.parse import ResourceSample
-from httplab.running.runner import Runner
 
 from tests.support.fake_profiler import FakeProfilerControl
-from tests.test_latency_runner import FakeOhaBackend
-from tests.test_plan import MANIFEST, plan_settings
-from tests.test_runner import FakeBackend, _reference_manifest
+from tests.support.fake_backend import FakeBackend, FakeOhaBackend, bench_runner
+from tests.support.plans import MANIFEST, plan_settings, reference_manifest
 
 ALPHA = parse_manifest("alpha", MANIFEST.replace('workers = "cpus"', "workers = 3"))
 MEASURED = ["start,event=cpu,interval=5000000", "sample", "wrk raw", "sample", "stop",
@@ -74,8 +72,8 @@ def _run(tmp_path, backend, known=(ALPHA,), threads="10,5", **options):
     plan = make_plan(plan_settings("all", threads, "20", "1s", **options), known,
                      frozenset({0, 1}))
     progress = io.StringIO()
-    outcomes = Runner(backend, plan, tmp_path / "raw", Progress(plan, progress),
-                      lambda outcome: None).run()
+    outcomes = bench_runner(backend, plan, tmp_path / "raw", Progress(plan, progress),
+                           lambda outcome: None).run()
     return outcomes, progress.getvalue()
 
 
@@ -125,7 +123,7 @@ def test_a_server_the_profiler_cannot_attach_to_is_not_loaded_and_says_why(tmp_p
 
 def test_both_ways_profile_only_the_profiled_server_and_never_the_reference(tmp_path):
     backend = ProfilingBackend()
-    outcomes, _ = _run(tmp_path, backend, known=(_reference_manifest(), ALPHA), profile="0,1",
+    outcomes, _ = _run(tmp_path, backend, known=(reference_manifest(), ALPHA), profile="0,1",
                        ceiling="1", threads="5")
     assert [outcome.record.name for outcome in outcomes] == ["ref", "alpha", "alpha+profiled"]
     assert backend.controlled == ["alpha+profiled"]

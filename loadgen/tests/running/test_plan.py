@@ -1,39 +1,8 @@
 import pytest
 
-from httplab.manifest import parse_manifest
 from httplab.running.plan import PlanError, make_plan, parse_duration, parse_positive_list
 
-MANIFEST = """display_name = "X"
-framework = "X"
-version = "1"
-workers = "cpus"
-worker_kind = "event loops"
-default_workers = "2 * cpus"
-default_workers_source = "the test's own"
-blocking_pool = "10 * cpus"
-blocking_pool_source = "the test's own"
-blocking_pool_kind = "blocking threads"
-blocking_thread_prefix = "x-blocking-"
-endpoints_source = "the test's own"
-db_pool = 10
-db_pool_source = "the test's own"
-db_driver = "the test's own"
-framework_packages = "httplab.test"
-transport = "epoll"
-server_header = "X"
-port = 8080
-path = "/"
-"""
-KNOWN = (parse_manifest("alpha", MANIFEST), parse_manifest("beta", MANIFEST))
-# No primer, warm-up, ceiling or fairness unless a test asks for them.
-BARE = {"primer": "0", "warmup": "0", "ceiling": "0", "fairness": "0"}
-
-
-def plan_settings(servers: str = "all", threads: str = "10,5", connections: str = "500",
-                  duration: str = "10s", **options: str) -> dict[str, str]:
-    """The bench settings (flag -> text) of a plan: server_cpus="1" is --server-cpus 1."""
-    return {**BARE, "servers": servers, "threads": threads, "connections": connections,
-            "duration": duration, **{name.replace("_", "-"): text for name, text in options.items()}}
+from tests.support.plans import CPUS, KNOWN, plan_settings
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -86,7 +55,6 @@ def test_bad_plans(servers, threads, connections, duration, message):
         make_plan(plan_settings(servers, threads, connections, duration), KNOWN)
 
 
-CPUS = frozenset({0, 1})
 
 
 def _plan(**options):

@@ -12,12 +12,11 @@ from httplab.running.latency_progress import LatencyProgress
 from httplab.running.plan import make_plan
 from httplab.running.progress import Progress, profiler_text
 
-from tests.test_plan import plan_settings
-from tests.test_plan_profile import CPUS, KNOWN
+from tests.support.plans import CPUS, PROFILE_KNOWN, plan_settings
 
 
 def _bench_plan(servers: str = "all", **options):
-    return make_plan(plan_settings(servers, "2", "10", "1s", ceiling="1", **options), KNOWN,
+    return make_plan(plan_settings(servers, "2", "10", "1s", ceiling="1", **options), PROFILE_KNOWN,
                      CPUS)
 
 
@@ -55,7 +54,7 @@ def test_make_bench_without_the_profiler_does_not_mention_it():
 ])
 def test_make_latency_says_it_at_the_end_of_its_first_line(profile, said):
     plan = make_latency_plan({"servers": "alpha", "ceiling": "0", "profile": profile,
-                              "profile-event": "itimer"}, KNOWN, CPUS)
+                              "profile-event": "itimer"}, PROFILE_KNOWN, CPUS)
     line = _first_line(LatencyProgress(plan, io.StringIO()))
     assert line.startswith("httplab latency: ")
     if said is None:

@@ -1,0 +1,141 @@
+"""The one lifecycle of a run, make bench's and make latency's alike: the checks before any
+load, the announcement, the servers (and their database) prepared, the run directory and
+what is recorded of the host and the engines before any load, the run itself with the
+results rewritten after every server (so a crash or Ctrl-C keeps them), and the closing
+summary. What a run measures and how its results are assembled is its RunKindSteps'."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from httplab.checking.url_check import UrlCheckError
+from httplab.commands.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, finish, say
+from httplab.model import BenchResult, EngineRecord, HostInfo, ServerOutcome
+from httplab.paths import LUA_SCRIPT, results_root, servers_dir
+from httplab.presentation.publish import write_results
+from httplab.results.store import new_run_dir, point_latest, read_results, utc_stamp
+from httplab.run_layout import RAW, RESULTS_JSON
+from httplab.running.backends.base import Backend, BackendError
+from httplab.running.database.base import DatabaseError
+from httplab.running.hostinfo import collect_host
+from httplab.running.labinfo import lab_commit
+from httplab.running.plan import BenchPlan, needs_database
+from httplab.running.progress import Progress
+from httplab.running.run_context import RunContext
+
+ServerDone = Callable[[ServerOutcome], None]
+
+
+@dataclass(frozen=True)
+class Destination:
+    """Where a run goes: its results folder, its headline chart, and the lab it ran from."""
+
+    results_root: Path
+    image: Path
+    repo: Path
+
+    @classmethod
+    def of(cls, settings: Mapping[str, str], repo: Path, results_dir: Path | None
+           ) -> Destination:
+        return cls(results_dir or results_root(repo), repo / settings["image"], repo)
+
+
+@dataclass
+class RunRecord:
+    """A run under way: its directory, what was recorded before any load, and the servers
+    finished so far."""
+
+    run_dir: Path
+    stamp: str
+    commit: str | None
+    host: HostInfo
+    engines: tuple[EngineRecord, ...]
+    versions: Mapping[str, str | None]
+    outcomes: list[ServerOutcome] = field(default_factory=list)
+
+
+class RunKindSteps(Protocol):
+    """What one kind of run brings to the lifecycle."""
+
+    plan: BenchPlan
+
+    def check(self, backend: Backend, results_root: Path) -> None:
+        """What must hold before any load; raises BackendError or UrlCheckError."""
+
+    def new_progress(self) -> Progress:
+        """The run's progress, its clock started once the checks passed."""
+
+    def starts_servers(self) -> bool:
+        """Whether the lab starts the servers (not a server the user started)."""
+
+    def run(self, context: RunContext, record: RunRecord, server_done: ServerDone) -> None:
+        """Every server measured; server_done after each."""
+
+    def result(self, record: RunRecord) -> BenchResult:
+        """The results of the servers finished so far."""
+
+
+def make_backend(plan: BenchPlan, repo: Path, base_images: str) -> Backend:
+    if plan.backend == "local":
+        from httplab.running.backends.local import LocalBackend
+
+        return LocalBackend(servers_dir(repo), LUA_SCRIPT)
+    from httplab.running.backends.docker import DockerBackend
+
+    # HTTPLAB_COMPOSE="docker-compose" picks Compose v1 where both are installed.
+    return DockerBackend(repo, base_images, os.environ.get("HTTPLAB_COMPOSE"),
+                         topology=plan.topology)
+
+
+def run_lifecycle(steps: RunKindSteps, backend: Backend, where: Destination) -> int:
+    """Runs one kind of run from the checks to the closing summary; its exit code."""
+    try:
+        steps.check(backend, where.results_root)
+    except (BackendError, UrlCheckError) as error:
+        say(f"error: {error}")
+        return EXIT_USAGE
+    progress = steps.new_progress()
+    progress.announce(backend.name)
+    try:
+        _prepare(steps, backend)
+    except (BackendError, DatabaseError) as error:
+        say(f"error: {error}")
+        return EXIT_FAILED
+    record = _open_run(backend, where)
+    context = RunContext(backend, steps.plan, record.run_dir / RAW, progress)
+    try:
+        steps.run(context, record, lambda outcome: _server_done(steps, record, where, outcome))
+    except KeyboardInterrupt:
+        say(f"interrupted; {len(record.outcomes)} finished server(s) kept in {record.run_dir}")
+        return EXIT_INTERRUPTED
+    return finish(read_results(record.run_dir / RESULTS_JSON), record.run_dir, where.image)
+
+
+def _prepare(steps: RunKindSteps, backend: Backend) -> None:
+    """The servers' images or jars, and the database's, before any load."""
+    if not steps.starts_servers():
+        return
+    backend.prepare(steps.plan.servers)
+    if needs_database(steps.plan):
+        backend.database.prepare()
+
+
+def _open_run(backend: Backend, where: Destination) -> RunRecord:
+    """The run's directory, and the host, the engines and the tools as they are now."""
+    stamp = utc_stamp()
+    run_dir = new_run_dir(where.results_root, stamp)
+    engines, versions = backend.engine_records(), backend.versions()
+    return RunRecord(run_dir, stamp, lab_commit(where.repo), collect_host(versions), engines,
+                     versions)
+
+
+def _server_done(steps: RunKindSteps, record: RunRecord, where: Destination,
+                 outcome: ServerOutcome) -> None:
+    """The results rewritten with one more server, and results/latest pointed at them."""
+    record.outcomes.append(outcome)
+    write_results(steps.result(record), record.run_dir, where.image)
+    point_latest(where.results_root, record.run_dir)
