@@ -18,8 +18,8 @@ from httplab.presentation.export import all_exporters
 from httplab.presentation.export.csv_table import DATABASE_COLUMNS
 from httplab.presentation.export.database_markdown import describe_database
 from httplab.presentation.export.markdown import describe_settings
-from httplab.presentation.figures import database_figures
 from httplab.presentation.publish import draw_charts
+from httplab.results.database_figures import database_figures
 
 from tests.database_sample import DB, QUERIES_20, database_sample_result
 from tests.latency_sample import latency_sample_result

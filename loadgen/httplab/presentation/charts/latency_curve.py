@@ -22,10 +22,10 @@ from httplab.model import BenchResult, RateStep
 from httplab.presentation.charts.kit import (
     CEILING_COLOR, GRID_ALPHA, LEGEND_SIZE, SMALL_SIZE, TITLE_SIZE, finish_figure, new_figure,
     save_figure, series_color)
-from httplab.presentation.latency_figures import (is_reference, latency_servers, rate_steps,
-                                                  step_figures)
+from httplab.presentation.latency_figures import is_reference, latency_servers, rate_steps
 from httplab.presentation.latency_texts import rate_text, slo_text
 from httplab.results.stats import median_of_known
+from httplab.results.step_figures import step_figures
 
 PERCENTILES = (("p50", "v"), ("p99", "o"), ("p99.9", "^"))  # (name, marker)
 WIDE_FIGURE_SIZE_IN = (12.5, 6.2)  # the legend beside the axes

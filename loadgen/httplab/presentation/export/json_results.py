@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from httplab.model import BenchResult, Cell
-from httplab.presentation.figures import database_figures
+from httplab.results.database_figures import database_figures
 from httplab.presentation.export.latency_json import with_step_figures
 from httplab.results.serialize import result_to_dict
 from httplab.results.bottleneck import cell_bottleneck
@@ -26,7 +26,7 @@ SUMMARY_AFTER = "reason"  # where the summary sits among a cell's keys
 # derived by results/littles_law.py, after the summary, for delay and blocking cells only;
 # not read back
 BOUND_KEY = "littles_law_bound"
-# derived by presentation/figures.py, after the summary, for db and queries cells only (the
+# derived by results/database_figures.py, after the summary, for db and queries cells only (the
 # server's db_pool and db_driver are in its record); not read back
 DATABASE_KEY = "database_summary"
 BOTTLENECK_KEY = "limited_by"  # derived by results/bottleneck.py; not read back

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from httplab.model import BenchResult
-from httplab.presentation.latency_figures import step_figures
+from httplab.results.step_figures import step_figures
 from httplab.results.step_bottleneck import step_bottleneck
 
 COST_KEYS = ("cpu_us_per_request", "context_switches_per_request")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from httplab.presentation.figures import CellFigures, cell_figures, database_figures
+from httplab.presentation.figures import CellFigures, cell_figures
 from httplab.presentation.formatting import MISSING, format_bytes, format_duration_us, format_rate
 from httplab.model import PLAINTEXT, BenchResult, Cell, Settings, Workload
 from httplab.presentation.export.columns import (cell_status, generator_count, run_notes,
@@ -33,6 +33,7 @@ from httplab.results.ceiling import ceiling_not_applicable, ceiling_share
 from httplab.results.fairness import cell_fairness
 from httplab.run_layout import RESULTS_MD
 from httplab.results.warning_groups import WarningGroup, count_of_cells, warning_groups
+from httplab.results.database_figures import database_figures
 
 HEADER = ("Framework", "Threads", "Connections", "Requests/sec", "Min–max", "CV",
           "Successful req/s", "Latency avg", "Latency stdev", "Latency max", "p50", "p99",

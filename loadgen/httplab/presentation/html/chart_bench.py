@@ -5,7 +5,7 @@ from the figures the tables show (presentation/figures.py)."""
 from __future__ import annotations
 
 from httplab.model import BenchResult, Cell, Workload
-from httplab.presentation.figures import cell_figures, database_figures, measures_database
+from httplab.presentation.figures import cell_figures, measures_database
 from httplab.presentation.formatting import MISSING
 from httplab.presentation.html.chart_bars import (
     HEAD, Bar, BarChart, bar_chart, headline_text, load_line)
@@ -19,6 +19,7 @@ from httplab.results.bottleneck import Limit, cell_bottleneck
 from httplab.results.ceiling import ceiling_share
 from httplab.results.littles_law import cell_wait_bound
 from httplab.results.stats import cell_summary
+from httplab.results.database_figures import database_figures
 
 MIB = 2**20
 PERCENTILES = (("p50", "latency_p50_us"), ("p99", "latency_p99_us"),
