@@ -9,11 +9,10 @@ import json
 
 import pytest
 
-from httplab.model import DatabaseUsage, ResourceUsage, Workload
+from httplab.model import Workload
 from httplab.presentation.export.json_results import JsonExporter
-from httplab.results.serialize import (FORMAT_VERSION, READABLE_VERSIONS, resources_from_dict,
-                                       resources_to_dict, result_from_dict, result_to_dict,
-                                       workload_from_dict, workload_to_dict)
+from httplab.results.serialize import (FORMAT_VERSION, READABLE_VERSIONS, result_from_dict,
+                                       result_to_dict, workload_from_dict, workload_to_dict)
 
 from tests.database_sample import database_sample_result
 from tests.sample_results import workloads_sample_result
@@ -37,24 +36,6 @@ def test_the_database_fields_survive_the_round_trip():
     assert (result.servers[0].db_pool, result.servers[0].db_driver) == (
         4, "Vert.x reactive PostgreSQL client 4.5.22")
     assert result.cells[1].resources[0].database.cpu_cores == 1.84
-
-
-@pytest.mark.parametrize("usage", [
-    ResourceUsage(cpu_cores=0.5, database=DatabaseUsage(
-        cpu_cores=1.2, cpu_seconds=12.0, memory_peak_bytes=2**27, context_switches=900,
-        samples=21, source="cgroup v2")),
-    ResourceUsage(cpu_cores=0.5, database=DatabaseUsage(unavailable="no cgroup access")),
-    ResourceUsage(cpu_cores=0.5),
-])
-def test_the_runners_resources_file_round_trips_with_the_database_nested(usage):
-    data = json.loads(json.dumps(resources_to_dict(usage)))
-    assert resources_from_dict(data) == usage
-
-
-def test_an_older_resources_file_reads_without_a_database():
-    data = resources_to_dict(ResourceUsage(cpu_cores=0.5, samples=3))
-    del data["database"]
-    assert resources_from_dict(data).database is None
 
 
 @pytest.mark.parametrize("workload", [Workload(), Workload("blocking", 10), Workload("db"),

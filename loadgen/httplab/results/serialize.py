@@ -1,17 +1,16 @@
-"""BenchResult <-> plain dicts for results.json, and the runner's record of a run's load
-generators (<stem>.generators.json) <-> GeneratorOutcome. Pure: no files here."""
+"""BenchResult <-> plain dicts for results.json. Pure: no files here."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from httplab.model import (BenchResult, Cell, CellStatus, DatabaseRecord, DatabaseUsage,
-                           EngineRecord, FairnessRun, GeneratorOutcome, HostInfo, HotFrame,
-                           Latency, LatencyResult, RateStep, ResourceUsage, RunProfile,
+from httplab.model import (BenchResult, Cell, CellStatus, DatabaseRecord,
+                           EngineRecord, FairnessRun, HostInfo, HotFrame,
+                           Latency, LatencyResult, RateStep, RunProfile,
                            ServerRecord, Settings,
                            SocketErrors, StepPurpose, StepVerdict, SustainedRate,
                            ThreadRequestRate, Workload, WrkRun)
+from httplab.raw_files import resources_from_dict, resources_to_dict
 
 FORMAT_VERSION = 10
 # Later versions added fields (3: each server's log file; 4: each run's round and the CPU
@@ -62,17 +61,6 @@ def run_to_dict(run: WrkRun) -> dict[str, Any]:
         "engine": run.engine, "start_skew_s": run.start_skew_s, "notes": list(run.notes),
         "generators": [run_to_dict(generator) for generator in run.generators],
     }
-
-
-def resources_to_dict(usage: ResourceUsage) -> dict[str, Any]:
-    """The server's usage, with the database's nested (null without a database)."""
-    return {**vars(usage), "database": _optional(_fields, usage.database)}
-
-
-def resources_from_dict(data: dict[str, Any]) -> ResourceUsage:
-    """Before version 9 there was no database: absent reads as None."""
-    return ResourceUsage(**{**data, "database": _optional(lambda database: DatabaseUsage(
-        **database), data.get("database"))})
 
 
 def workload_to_dict(workload: Workload) -> dict[str, Any]:
@@ -304,39 +292,3 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
         "database": _optional(lambda database: DatabaseRecord(**database),
                               data.get("database")),
         "profile": tuple(data.get("profile", (False,)))})
-
-
-def generators_to_dict(generators: tuple[GeneratorOutcome, ...], stem_dir: Path) -> dict[str, Any]:
-    """What <stem>.generators.json holds: each generator's engine, its share of the load,
-    its raw files (relative to stem_dir, the raw folder) and its failure."""
-    return {"generators": [{
-        "index": generator.index, "engine": generator.engine, "threads": generator.threads,
-        "connections": generator.connections,
-        "text": _relative_name(generator.text_path, stem_dir),
-        "json": _relative_name(generator.json_path, stem_dir), "failure": generator.failure,
-    } for generator in generators]}
-
-
-def generators_from_dict(data: dict[str, Any], directory: Path) -> tuple[GeneratorOutcome, ...]:
-    """ResultsFormatError when data is not what generators_to_dict writes."""
-    try:
-        return tuple(GeneratorOutcome(
-            index=item["index"], engine=item["engine"], threads=item["threads"],
-            connections=item["connections"], text_path=_path_in(item.get("text"), directory),
-            json_path=_path_in(item.get("json"), directory), failure=item.get("failure"),
-        ) for item in data["generators"])
-    except (KeyError, TypeError) as error:
-        raise ResultsFormatError(f"generators file is missing or has an unknown field: {error}") from error
-
-
-def _relative_name(path: Path | None, directory: Path) -> str | None:
-    if path is None:
-        return None
-    try:
-        return str(path.relative_to(directory))
-    except ValueError:
-        return str(path)  # elsewhere: kept whole
-
-
-def _path_in(name: str | None, directory: Path) -> Path | None:
-    return None if name is None else directory / name
