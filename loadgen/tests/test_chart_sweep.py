@@ -14,7 +14,7 @@ from httplab.presentation.charts.sweep import (HOLLOW_MEANING, build_sweep_figur
                                                draw_sweep_chart, sweep_title)
 from httplab.presentation.points import shows_a_sweep
 from httplab.presentation.publish import draw_charts, fairness_chart_path, sweep_chart_path
-from httplab.results.serialize import FORMAT_VERSION
+from httplab.results.results_json.version import FORMAT_VERSION
 
 from tests.test_chart import png_size
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from httplab.model import BenchResult, GeneratorOutcome
 from httplab.raw_files import generators_to_dict
-from httplab.results.serialize import result_from_dict
+from httplab.results.results_json.read import result_from_dict
 from httplab.run_layout import LATEST, RAW, RunFiles
 
 
