@@ -385,8 +385,9 @@ class WarningKind(str, Enum):
 @dataclass(frozen=True)
 class CellWarning:
     """A warning about one cell. `text` is the sentence as a list of warnings says it; the
-    other fields let a reader say once what many cells share: the cause and what to do are the same for
-    each cell with this warning, the detail is this cell's own figure (e.g. its CV)."""
+    other fields let a reader say once what many cells share: the cause and what to do are
+    the same for each cell with this warning, the detail is this cell's own figure (e.g. its
+    CV). results.json keeps them all (an older file's are recovered from `text`)."""
 
     kind: WarningKind
     text: str

@@ -2,10 +2,11 @@
 for the tables of results.md. Pure.
 
 A cell is failed when its status is; warned when a warning of the run is about it (its
-cell, named as results/stability.py's cell_name names it, an older run's too). A table row is failed when its Status or Verdict
-column says so (a failed cell, a failed fixed-rate step), else it takes the mark of the
-cell it shows, found by its Framework, Threads and Connections columns and its workload
-(its Workload column, or the heading it stands under)."""
+cell, named as results/stability.py's cell_name names it, an older run's too). A table row
+is failed when its Status or Verdict column says so (a failed cell, a failed fixed-rate
+step), else it takes the mark of the cell it shows, found by its Framework, Threads and
+Connections columns and its workload (its Workload column, or the heading it stands
+under)."""
 
 from __future__ import annotations
 
