@@ -384,9 +384,10 @@ class WarningKind(str, Enum):
 
 @dataclass(frozen=True)
 class CellWarning:
-    """A warning about one cell. `text` is the sentence results.json keeps; the other fields
-    let a reader say once what many cells share: the cause and what to do are the same for
-    each cell with this warning, the detail is this cell's own figure (e.g. its CV)."""
+    """A warning about one cell. `text` is the sentence as a list of warnings says it; the
+    other fields let a reader say once what many cells share: the cause and what to do are
+    the same for each cell with this warning, the detail is this cell's own figure (e.g. its
+    CV). results.json keeps them all (an older file's are recovered from `text`)."""
 
     kind: WarningKind
     text: str
@@ -628,7 +629,7 @@ class BenchResult:
     servers: tuple[ServerRecord, ...]
     cells: tuple[Cell, ...]
     lab_commit: str | None = None  # the lab's git commit, "+dirty" when the tree had changes
-    warnings: tuple[str, ...] = ()  # each a CellWarning's text
+    warnings: tuple[CellWarning, ...] = ()
     engines: tuple[EngineRecord, ...] = ()  # the other machines' engines, when there were any
     latency: LatencyResult | None = None  # a fixed-rate run's steps and maxima (make latency)
 

@@ -18,7 +18,7 @@ from httplab.model import (BenchResult, Cell, CellStatus, DatabaseRecord, Databa
                            HostInfo, Latency, ResourceUsage, ServerRecord, Settings,
                            SocketErrors, Workload, WrkRun)
 from httplab.results.assemble import with_warnings
-from httplab.results.serialize import FORMAT_VERSION
+from httplab.results.results_json.version import FORMAT_VERSION
 from httplab.workloads import request_path
 
 DB, QUERIES_20 = Workload("db"), Workload("queries", queries=20)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from httplab.model import (BenchResult, HostInfo, Latency, LatencyResult, RateStep,
                            ResourceUsage, ServerRecord, Settings, StepPurpose, StepVerdict,
                            SustainedRate)
-from httplab.results.serialize import FORMAT_VERSION
+from httplab.results.results_json.version import FORMAT_VERSION
 
 SLO_US = 10_000.0
 DURATION_S = 10.0

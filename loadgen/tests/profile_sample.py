@@ -23,7 +23,7 @@ from httplab.model import (BenchResult, Cell, CellStatus, HostInfo, HotFrame, La
                            WrkRun)
 from httplab.results.assemble import with_warnings
 from httplab.results.profile_layers import LAYERS
-from httplab.results.serialize import FORMAT_VERSION
+from httplab.results.results_json.version import FORMAT_VERSION
 
 THREADS, CONNECTIONS, SECONDS = 5, 500, 10.0
 INTERVAL_NS = 5_000_000  # 5 ms of CPU a sample

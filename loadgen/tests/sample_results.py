@@ -9,12 +9,12 @@ workloads_sample_result() is a second one: a run of several workloads (see its d
 import statistics
 from dataclasses import replace
 
-from httplab.results.serialize import FORMAT_VERSION
+from httplab.results.results_json.version import FORMAT_VERSION
 from httplab.results.stability import noisy_warning, skewed_warning
 from httplab.workloads import request_path
-from httplab.model import (PLAINTEXT, BenchResult, Cell, CellStatus, FairnessRun, HostInfo,
-                           Latency, ResourceUsage, ServerRecord, Settings, SocketErrors,
-                           ThreadRequestRate, Workload, WrkRun)
+from httplab.model import (PLAINTEXT, BenchResult, Cell, CellStatus, CellWarning, FairnessRun,
+                           HostInfo, Latency, ResourceUsage, ServerRecord, Settings,
+                           SocketErrors, ThreadRequestRate, WarningKind, Workload, WrkRun)
 
 REQUEST_BYTES = 70  # one h2load request, as the server acknowledges it
 
@@ -138,8 +138,9 @@ def sample_result() -> BenchResult:
                       docker="Docker version 28.2.2", compose="Docker Compose version v2.29.7",
                       java="openjdk version \"17.0.15\"", wrk="wrk 4.1.0", python="3.11.7"),
         servers=servers, cells=cells, lab_commit="0123456789ab+dirty",
-        warnings=("Netty t10 c500: Requests/sec varies by 8.3% (example warning)",
-                  skewed_warning(cells[1], "Netty").text))
+        warnings=(CellWarning(WarningKind.OTHER, "Netty t10 c500: Requests/sec varies by 8.3% "
+                              "(example warning)", "Netty t10 c500"),
+                  skewed_warning(cells[1], "Netty")))
 
 
 def _workload_usage(cores: float, threads: int, pool_threads: int | None) -> ResourceUsage:
@@ -201,4 +202,4 @@ def workloads_sample_result() -> BenchResult:
                           server_cpus="1", loadgen_cpus="0",
                           workloads=(PLAINTEXT, JSON, BLOCKING_10MS)),
         host=sample_result().host, servers=servers, cells=cells, lab_commit="0123456789ab",
-        warnings=(noisy_warning(cells[7], "Undertow (200 workers)", 0.05).text,))
+        warnings=(noisy_warning(cells[7], "Undertow (200 workers)", 0.05),))

@@ -22,14 +22,17 @@ MAY_IMPORT = {
     "paths": set(),
     "loadtools": {"model"},
     "checking": {"manifest", "model", "workloads"},
-    "results": {"model", "manifest", "loadtools", "bench_settings", "workloads"},
+    "results": {"model", "manifest", "loadtools", "bench_settings", "workloads", "raw_files"},
     "presentation": {"model", "manifest", "results", "workloads"},
     "running": {"model", "manifest", "paths", "loadtools", "checking", "results",
-                "bench_settings", "workloads"},
+                "bench_settings", "workloads", "raw_files"},
     "commands": {"model", "manifest", "paths", "loadtools", "checking", "results",
                  "presentation", "running", "workloads"},
     "cli": {"commands", "manifest", "paths", "bench_settings"},
     "run_layout": set(),
+    # The formats of the JSON files the runner writes into raw/ (run_layout names them):
+    # written by running, read back by results; unlike run_layout, it needs the model.
+    "raw_files": {"model"},
 }
 # Leaves that import nothing of the harness, which every part may import.
 ANY_PART_MAY_IMPORT = {"run_layout"}
@@ -116,11 +119,11 @@ PRESENTATION_MAY_IMPORT = {
     "compare": {"views", "wording"},
     "markdown": {"views", "wording"},
     "csv": {"views", "wording"},
-    "export": {"views", "wording"},  # results.json's derived keys
+    "json": set(),  # results.json: written by results/results_json/, its one owner
     "png": {"views", "wording"},
     "plotly": {"views", "wording"},
     "html": {"views", "wording", "plotly", "compare"},  # the pages embed charts, compare.html
-    "exporters": {"export", "markdown", "csv"},
+    "exporters": {"json", "markdown", "csv"},
     "publish": {"exporters", "html", "png", "views"},
 }
 # The one seam between two outputs: the run page shows results.md's tables as rendered.

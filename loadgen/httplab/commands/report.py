@@ -14,7 +14,7 @@ from httplab.manifest import ServerManifest, discover
 from httplab.model import BenchResult, Cell, HostInfo, RunKind, Workload
 from httplab.presentation.publish import write_results
 from httplab.results.store import read_results
-from httplab.results.serialize import FORMAT_VERSION, ResultsFormatError
+from httplab.results.results_json.version import FORMAT_VERSION, ResultsFormatError
 from httplab.commands.common import EXIT_USAGE, finish, say
 from httplab.run_layout import RAW, RESULTS_JSON, run_dir_of
 from httplab.workloads import WORKLOAD_NAMES

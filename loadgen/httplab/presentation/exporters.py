@@ -8,7 +8,7 @@ from typing import Protocol
 
 from httplab.model import BenchResult
 from httplab.presentation.csv.results import CsvExporter
-from httplab.presentation.export.json_results import JsonExporter
+from httplab.presentation.json.results import JsonExporter
 from httplab.presentation.markdown.results import MarkdownExporter
 
 

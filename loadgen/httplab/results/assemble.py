@@ -10,7 +10,7 @@ from httplab.results.latency_steps import latency_result
 from httplab.manifest import ServerManifest
 from httplab.model import (BenchResult, EngineRecord, HostInfo, LatencyResult, RateStep,
                            ServerOutcome, ServerRecord, Settings, StepOutcome)
-from httplab.results.serialize import FORMAT_VERSION
+from httplab.results.results_json.version import FORMAT_VERSION
 from httplab.results.warning_groups import cell_warnings
 
 
@@ -33,7 +33,7 @@ def first_record_per_server(outcomes: list[ServerOutcome]) -> tuple[ServerRecord
 
 
 def with_warnings(result: BenchResult) -> BenchResult:
-    return replace(result, warnings=tuple(warning.text for warning in cell_warnings(result)))
+    return replace(result, warnings=cell_warnings(result))
 
 
 def assemble(outcomes: list[ServerOutcome], settings: Settings, host: HostInfo,

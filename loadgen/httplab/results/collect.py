@@ -21,12 +21,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from httplab.loadtools.h2load.reading import read_fairness_run
+from httplab.raw_files import generators_from_dict, resources_from_dict
 from httplab.model import (Cell, CellOutcome, CellStatus, FairnessRun, GeneratorOutcome,
                            ResourceUsage, RunProfile, ServerRecord, Workload, WrkRun)
 from httplab.results.merge import merge_generator_runs
 from httplab.results.profile_record import record_from_dict
 from httplab.results.profiles import run_profile
-from httplab.results.serialize import generators_from_dict, resources_from_dict
 from httplab.run_layout import (MeasuredName, RunFiles, RunStem, parse_measured_name,
                                 run_dir_of)
 from httplab.workloads import workload_of_key
@@ -278,7 +278,7 @@ class RawFile:
         try:
             recorded = json.loads(self.files.generators.read_text())
             return generators_from_dict(recorded, self.files.stem.parent)
-        except (OSError, ValueError):  # ResultsFormatError and JSON errors are ValueErrors
+        except (OSError, ValueError):  # RawFileError and JSON errors are ValueErrors
             pass
         return tuple(GeneratorOutcome(index, "", 0, 0, self.files.generator(index).text,
                                       _existing(self.files.generator(index).json))

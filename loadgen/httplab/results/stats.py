@@ -59,3 +59,11 @@ def cell_summary(cell: Cell, metric: Metric = requests_per_sec) -> Summary | Non
     if not cell.runs:
         return None
     return summarize(metric(run) for run in cell.runs)
+
+
+def per_request(total: float | None, requests: int, scale: float = 1.0) -> float | None:
+    """A resource total (e.g. CPU seconds) times scale over the requests it served; None
+    when the total is unknown or nothing was served."""
+    if total is None or requests <= 0:
+        return None
+    return total * scale / requests

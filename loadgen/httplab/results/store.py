@@ -8,7 +8,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from httplab.model import BenchResult, GeneratorOutcome
-from httplab.results.serialize import generators_to_dict, result_from_dict
+from httplab.raw_files import generators_to_dict
+from httplab.results.results_json.read import result_from_dict
 from httplab.run_layout import LATEST, RAW, RunFiles
 
 

@@ -1,9 +1,9 @@
 """Every warning of a result, and the same warnings grouped by kind and cause, so that a
 cause many cells share is said once. Pure.
 
-results.json keeps each warning as a sentence. Its kind and cause are recovered by making
-the warnings again from the cells and matching the sentences: one this lab no longer makes
-(an older run's) stays a warning of its own, of kind OTHER."""
+Each warning carries its kind, cause and cell (results.json keeps them since format 11; an
+older file's are recovered from its sentences as it is read). One without a cause (an
+older run's that this lab no longer makes, of kind OTHER) stays a group of its own."""
 
 from __future__ import annotations
 
@@ -61,10 +61,8 @@ def cell_warnings(result: BenchResult) -> tuple[CellWarning, ...]:
 def warning_groups(result: BenchResult) -> tuple[WarningGroup, ...]:
     """result.warnings grouped by kind, cause and advice: the largest group first, then in
     the order of each group's first warning."""
-    known = {warning.text: warning for warning in cell_warnings(result)}
     groups: dict[tuple, list[CellWarning]] = {}
-    for index, text in enumerate(result.warnings):
-        warning = known.get(text) or CellWarning(WarningKind.OTHER, text)
+    for index, warning in enumerate(result.warnings):
         groups.setdefault(_group_key(warning, index), []).append(warning)
     ordered = sorted(groups.values(), key=lambda members: -len(members))
     measured = {cell_name(cell, result.label(cell.server)) for cell in result.cells if cell.runs}

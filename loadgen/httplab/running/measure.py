@@ -19,7 +19,7 @@ from httplab.running.resources.parse import HostCpu, SamplingError
 from httplab.running.resources.probes import ResourceProbe, read_host_cpu
 from httplab.running.resources.sampler import DEFAULT_INTERVAL_S, Sampler, busy_cores
 from httplab.running.run_context import RunContext, Serving
-from httplab.results.serialize import resources_to_dict
+from httplab.raw_files import resources_to_dict
 from httplab.results.store import write_generators_file
 from httplab.loadtools.h2load.command import H2loadRequest
 from httplab.run_layout import RunFiles, RunStem, measured_files, unmeasured_files

@@ -191,7 +191,7 @@ def test_report_rebuilds_each_cells_fairness_runs_as_the_bench_read_them(tmp_pat
     from httplab.results.collect import cells_from_outcomes
     from httplab.results.store import read_results
 
-    from tests.test_collect_fairness import measured_run
+    from tests.results.test_collect_fairness import measured_run
 
     raw = tmp_path / "raw"
     raw.mkdir()

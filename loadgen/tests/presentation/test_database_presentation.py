@@ -18,8 +18,8 @@ from httplab.presentation.exporters import all_exporters
 from httplab.presentation.csv.results import DATABASE_COLUMNS
 from httplab.presentation.wording.settings import describe_database
 from httplab.presentation.wording.settings import describe_settings
-from httplab.presentation.views.figures import database_figures
 from httplab.presentation.publish import write_charts
+from httplab.results.database_figures import database_figures
 
 from tests.database_sample import DB, QUERIES_20, database_sample_result
 from tests.latency_sample import latency_sample_result

@@ -10,10 +10,12 @@ import json
 import pytest
 
 from httplab.presentation.exporters import all_exporters
-from httplab.results.serialize import FORMAT_VERSION, ResultsFormatError, result_from_dict
+from httplab.results.results_json.read import result_from_dict
+from httplab.results.results_json.version import FORMAT_VERSION, ResultsFormatError
 
 from tests.latency_sample import latency_sample_result
 from tests.sample_results import sample_result
+from tests.support.results_formats import as_format
 from tests.support.update_golden import GOLDEN, GOLDEN_CASES, update_golden
 
 
@@ -149,8 +151,7 @@ def test_json_keeps_each_generators_run_but_no_histogram():
 
 
 def test_a_format_4_file_still_reads_with_the_new_fields_unknown():
-    data = json.loads(render("results.json", one_machine(sample_result())))
-    data["format_version"] = 4
+    data = as_format(json.loads(render("results.json", one_machine(sample_result()))), 4)
     for cell in data["cells"]:
         for run in cell["runs"]:
             for key in ("latency_histogram_exact", "latency_samples", "ended_at_s", "engine",
@@ -161,8 +162,7 @@ def test_a_format_4_file_still_reads_with_the_new_fields_unknown():
 
 
 def test_a_format_5_file_reads_one_connection_count_and_no_fairness():
-    data = json.loads(render("results.json", sample_result()))
-    data["format_version"] = 5
+    data = as_format(json.loads(render("results.json", sample_result())), 5)
     data["settings"]["connections"] = 500
     del data["settings"]["fairness"]
     for cell in data["cells"]:

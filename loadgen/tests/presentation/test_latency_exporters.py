@@ -14,11 +14,13 @@ import pytest
 
 from httplab.model import StepVerdict, SustainedRate
 from httplab.presentation.exporters import all_exporters
-from httplab.results.serialize import (FORMAT_VERSION, ResultsFormatError, result_from_dict,
-                                        result_to_dict)
+from httplab.results.results_json.read import result_from_dict
+from httplab.results.results_json.version import FORMAT_VERSION, ResultsFormatError
+from httplab.results.results_json.write import result_to_dict
 
 from tests.latency_sample import latency_sample_result
 from tests.sample_results import sample_result
+from tests.support.results_formats import as_format
 from tests.support.update_golden import GOLDEN
 
 LATENCY_GOLDEN = GOLDEN / "latency"
@@ -50,8 +52,7 @@ def test_a_latency_result_reads_back_exactly_from_dict_and_from_results_json():
 
 @pytest.mark.parametrize("version", [1, 2, 3, 4, 5, 6])
 def test_older_formats_still_read_with_no_latency(version):
-    data = json.loads(render("results.json", sample_result()))
-    data["format_version"] = version
+    data = as_format(json.loads(render("results.json", sample_result())), version)
     del data["latency"]
     assert result_from_dict(data).latency is None
 

@@ -23,7 +23,7 @@ from httplab.presentation.markdown.profile import ITIMER_NOTE
 from httplab.presentation.views.profile_figures import (by_round, carries_profile, cell_check,
                                                         layer_order, profiled_steps)
 from httplab.results.profile_layers import LAYERS
-from httplab.results.serialize import result_from_dict
+from httplab.results.results_json.read import result_from_dict
 
 from tests.latency_profile_sample import (NETTY, NETTY_MISMATCH, UNDERTOW, UNDERTOW_FAILURE,
                                           latency_profile_sample_result)

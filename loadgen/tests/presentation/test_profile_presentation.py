@@ -34,7 +34,7 @@ from tests.sample_results import sample_result, workloads_sample_result
 from tests.support.update_golden import GOLDEN
 
 CASE = GOLDEN / "profiles"
-# The JSON is results/serialize.py's: its golden file is compared with the others' tests.
+# The JSON is results/results_json/'s: its golden file is compared with the others' tests.
 TEXT_EXPORTERS = [e for e in all_exporters() if e.file_name != "results.json"]
 
 

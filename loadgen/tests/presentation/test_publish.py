@@ -14,7 +14,7 @@ from httplab.presentation.publish import (install_chart_library, plotly_script, 
                                           write_run_list)
 from httplab.presentation.publish import write_results
 from httplab.results.store import write_atomically
-from httplab.presentation.export.json_results import JsonExporter
+from httplab.presentation.json.results import JsonExporter
 from httplab.run_layout import RESULTS_JSON, RUN_PAGE
 from tests.sample_results import sample_result
 

@@ -12,10 +12,11 @@ import io
 
 from httplab.model import BenchResult, RateStep, ResourceUsage, SustainedRate
 from httplab.presentation.csv.profile import profile_header, profile_values
-from httplab.presentation.views.latency_figures import (StepFigures, cost_steps, is_reference,
-                                                        latency_servers, rate_steps, step_figures)
+from httplab.presentation.views.latency_figures import (cost_steps, is_reference,
+                                                        latency_servers, rate_steps)
 from httplab.presentation.views.profile_figures import layer_order, profiled_steps
 from httplab.results.step_bottleneck import step_bottleneck
+from httplab.results.step_figures import StepFigures, step_figures
 
 HEAD = ("table", "framework", "server", "role")
 STEP_COLUMNS = (

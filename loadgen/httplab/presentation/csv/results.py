@@ -15,8 +15,7 @@ import csv
 import io
 import math
 
-from httplab.presentation.views.figures import (CellFigures, cell_figures, database_figures,
-                                                measures_database)
+from httplab.presentation.views.figures import CellFigures, cell_figures, measures_database
 from httplab.model import BenchResult, Cell, RunKind
 from httplab.presentation.wording.cells import generator_count, run_notes, server_log
 from httplab.presentation.csv.latency import render_latency_csv
@@ -28,6 +27,7 @@ from httplab.results.fairness import cell_fairness
 from httplab.results.littles_law import (cell_wait_bound, pool_threads_max,
                                          share_of_bound)
 from httplab.run_layout import RESULTS_CSV
+from httplab.results.database_figures import database_figures
 
 # The bound waiting sets (results/littles_law.py), for delay and blocking cells only; the
 # pool's figures on blocking only.
@@ -50,7 +50,7 @@ HEADER = ("framework", "server", "workload", "workload_name", "delay_ms", "threa
           "reason", "notes", "server_log", "fairness_spread", "fairness_cv",
           "fairness_slowest_10pct_share")
 FAIRNESS_COLUMNS = 3
-# Last, in a run that measured a database only (presentation/views/figures.py's DatabaseFigures).
+# Last, in a run that measured a database only (results/database_figures.py's DatabaseFigures).
 DATABASE_COLUMNS = ("queries", "database_cores", "database_cpu_us_per_request", "database_memory_peak_bytes",
                     "database_context_switches", "database_context_switches_per_request",
                     "database_unavailable", "db_pool", "db_driver")

@@ -1,23 +1,23 @@
 """Which rows of a run's page are marked failed or warned, the one rule for the summary and
 for the tables of results.md. Pure.
 
-A cell is failed when its status is; warned when a warning of the run names it (each of
-the lab's warnings begins with the cell's name and a colon, as results/stability.py's
-cell_name writes it, an older run's too). A table row is failed when its Status or Verdict
-column says so (a failed cell, a failed fixed-rate step), else it takes the mark of the
-cell it shows, found by its Framework, Threads and Connections columns and its workload
-(its Workload column, or the heading it stands under)."""
+A cell is failed when its status is; warned when a warning of the run is about it (its
+cell, named as results/stability.py's cell_name names it, an older run's too). A table row
+is failed when its Status or Verdict column says so (a failed cell, a failed fixed-rate
+step), else it takes the mark of the cell it shows, found by its Framework, Threads and
+Connections columns and its workload (its Workload column, or the heading it stands
+under)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
 
-from httplab.model import BenchResult, Cell, CellStatus, CellWarning, StepVerdict, WarningKind
+from httplab.model import BenchResult, Cell, CellStatus, CellWarning, StepVerdict
 from httplab.presentation.wording.workloads import workload_heading
 from httplab.presentation.views.points import run_workloads
 from httplab.results.stability import cell_name
-from httplab.results.warning_groups import KIND_NOUNS, cell_warnings
+from httplab.results.warning_groups import KIND_NOUNS
 
 FAILED, WARNED = CellStatus.FAILED.value, "warned"
 # How results.md's Status column begins for a failed cell, its Verdict for a failed step.
@@ -33,16 +33,10 @@ class RunMarks:
 
     @cached_property
     def warnings_by_cell(self) -> dict[str, tuple[CellWarning, ...]]:
-        """Each warned cell's name and its warnings (of kind OTHER when this lab no longer
-        makes that warning), in the order results.json keeps them."""
-        known = {warning.text: warning for warning in cell_warnings(self.result)}
-        names = [cell_name(cell, self.result.label(cell.server)) for cell in self.result.cells]
+        """Each warned cell's name and its warnings, in the order results.json keeps them."""
         found: dict[str, list[CellWarning]] = {}
-        for text in self.result.warnings:
-            for name in names:
-                if text.startswith(f"{name}: "):
-                    found.setdefault(name, []).append(
-                        known.get(text) or CellWarning(WarningKind.OTHER, text, name))
+        for warning in self.result.warnings:
+            found.setdefault(warning.cell, []).append(warning)
         return {name: tuple(warnings) for name, warnings in found.items()}
 
     def cell_warnings(self, cell: Cell) -> tuple[CellWarning, ...]:

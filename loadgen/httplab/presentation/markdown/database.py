@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from httplab.model import BenchResult, Cell, Workload
 from httplab.presentation.markdown.table import markdown_table
-from httplab.presentation.views.figures import DatabaseFigures, cell_figures, database_figures
+from httplab.presentation.views.figures import cell_figures
 from httplab.presentation.wording.formatting import (MISSING, format_bytes, format_duration_us,
                                                      format_rate)
 from httplab.results.bottleneck import cell_bottleneck
+from httplab.results.database_figures import DatabaseFigures, database_figures
 
 DATABASE_INTRO = ("The database beside each server (one PostgreSQL, started afresh for each "
                   "server; its CPU counts in \"Host busy\" too; the rule of \"Limited by\" is in "

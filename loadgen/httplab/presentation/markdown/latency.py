@@ -33,7 +33,7 @@ def render_latency_markdown(result: BenchResult) -> str:
     if latency.target_url is None:  # a server the user started: the lab knows nothing of it
         lines += run_servers_table(result)
     if result.warnings:
-        lines += ["", "Warnings:", "", *(f"- {warning}" for warning in result.warnings)]
+        lines += ["", "Warnings:", "", *(f"- {warning.text}" for warning in result.warnings)]
     return "\n".join(lines) + "\n"
 
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 from httplab.model import BenchResult, RateStep
 from httplab.presentation.markdown.table import markdown_table
 from httplab.presentation.wording.formatting import MISSING, format_bytes, format_duration_us
-from httplab.presentation.views.latency_figures import (cost_steps, latency_servers, rate_steps,
-                                                        step_figures)
+from httplab.presentation.views.latency_figures import cost_steps, latency_servers, rate_steps
 from httplab.presentation.wording.latency import (broke_at_text, connections_text, errors_text,
                                                   max_rate_text, ms_text, rate_text, rounds_text,
                                                   server_label, slo_text, verdict_text)
 from httplab.results.step_bottleneck import step_bottleneck
+from httplab.results.step_figures import step_figures
 
 STEPS_HEADER = ("Framework", "Round", "Offered (req/s)", "Achieved (req/s)", "Connections",
                 "Failed requests", "p50 (ms)", "p90 (ms)", "p99 (ms)", "p99.9 (ms)", "Max (ms)",

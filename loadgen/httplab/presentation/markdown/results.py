@@ -20,7 +20,7 @@ from httplab.presentation.markdown.profile import profile_sections
 from httplab.presentation.markdown.servers import run_servers_table
 from httplab.presentation.markdown.table import markdown_table
 from httplab.presentation.markdown.workload import bound_table, not_applicable_servers
-from httplab.presentation.views.figures import CellFigures, cell_figures, database_figures
+from httplab.presentation.views.figures import CellFigures, cell_figures
 from httplab.presentation.views.points import of_workload, only_plaintext, run_workloads
 from httplab.presentation.wording.cells import (cell_status, generator_count, run_notes,
                                                 share_of_ceiling_text, socket_errors,
@@ -34,6 +34,7 @@ from httplab.results.bottleneck import cell_bottleneck
 from httplab.results.fairness import cell_fairness
 from httplab.results.warning_groups import warning_groups
 from httplab.run_layout import RESULTS_MD
+from httplab.results.database_figures import database_figures
 
 HEADER = ("Framework", "Threads", "Connections", "Requests/sec", "Min–max", "CV",
           "Successful req/s", "Latency avg", "Latency stdev", "Latency max", "p50", "p99",

@@ -5,7 +5,7 @@ from the figures the tables show (presentation/views/figures.py)."""
 from __future__ import annotations
 
 from httplab.model import BenchResult, Cell, Workload
-from httplab.presentation.views.figures import cell_figures, database_figures, measures_database
+from httplab.presentation.views.figures import cell_figures, measures_database
 from httplab.presentation.wording.formatting import MISSING
 from httplab.presentation.plotly.bars import (HEAD, Bar, BarChart, bar_chart, headline_text,
                                               load_line)
@@ -14,10 +14,12 @@ from httplab.presentation.plotly.parts import (base_layout, drawn, hover_lines, 
                                                server_trace, status_text, table, unmeasured_note)
 from httplab.presentation.views.points import (headline_cell, measured, reference_servers,
                                                server_order, thread_settings)
+from httplab.results.database_figures import database_figures
 from httplab.results.bottleneck import Limit, cell_bottleneck
 from httplab.results.ceiling import ceiling_share
 from httplab.results.littles_law import cell_wait_bound
 from httplab.results.stats import cell_summary
+from httplab.results.database_figures import database_figures
 
 MIB = 2**20
 PERCENTILES = (("p50", "latency_p50_us"), ("p99", "latency_p99_us"),

@@ -16,9 +16,10 @@ from httplab.presentation.png.kit import (GRID_ALPHA, LEGEND_SIZE, SMALL_SIZE, T
                                           bar_slots, finish_figure, mark_unmeasured, new_figure,
                                           png_bytes, series_color, set_server_axis, thread_patches,
                                           unmeasured_text, workload_text)
-from httplab.presentation.views.figures import cell_figures, database_figures, measures_database
+from httplab.presentation.views.figures import cell_figures, measures_database
 from httplab.presentation.views.points import (headline_cell, headline_connections, measured,
                                                reference_servers, server_order, thread_settings)
+from httplab.results.database_figures import database_figures
 
 DATABASE_LABEL = "database (PostgreSQL)"
 DATABASE_HATCH = "xx"  # not kit's "//", which on the other charts means "not limited by the server"

@@ -1,16 +1,16 @@
 """What a cell's table row shows when it has several measured runs. Pure.
 
 Rates and latencies are the median over runs (each metric on its own), error counts are
-summed over runs, CPU is the median and peak memory the largest seen; the database's
-figures (db and queries workloads) likewise."""
+summed over runs, CPU is the median and peak memory the largest seen (the database's, for
+db and queries: results/database_figures.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Callable
 
-from httplab.model import BenchResult, Cell, DatabaseUsage, ResourceUsage, SocketErrors, WrkRun
-from httplab.results.stats import Summary, cell_summary, median_of_known
+from httplab.model import BenchResult, Cell, ResourceUsage, SocketErrors, WrkRun
+from httplab.results.stats import Summary, cell_summary, median_of_known, per_request
 
 
 @dataclass(frozen=True)
@@ -82,49 +82,6 @@ def _per_request(runs: tuple[WrkRun, ...], usages: tuple[ResourceUsage, ...], fi
     """The median over runs of a resource total divided by that run's completed requests."""
     return median_of_known(per_request(getattr(usage, field), run.requests, scale)
                            for run, usage in zip(runs, usages))
-
-
-def per_request(total: float | None, requests: int, scale: float = 1.0) -> float | None:
-    """A resource total (e.g. CPU seconds) times scale over the requests it served; None
-    when the total is unknown or nothing was served."""
-    if total is None or requests <= 0:
-        return None
-    return total * scale / requests
-
-
-@dataclass(frozen=True)
-class DatabaseFigures:
-    """The database's usage while a cell's runs were measured (db and queries workloads):
-    medians over runs, the largest peak memory; per request over each run's requests."""
-
-    cores: float | None
-    cpu_us_per_request: float | None
-    memory_peak_bytes: int | None
-    context_switches: float | None
-    context_switches_per_request: float | None
-    unavailable: str | None
-
-
-def database_figures(cell: Cell) -> DatabaseFigures | None:
-    """None when no measured run of the cell has the database's usage beside it."""
-    pairs = [(run, usage.database) for run, usage in zip(cell.runs, cell.resources)
-             if usage.database is not None]
-    if not pairs:
-        return None
-    usages = [database for _, database in pairs]
-    peaks = [usage.memory_peak_bytes for usage in usages if usage.memory_peak_bytes is not None]
-    reasons = dict.fromkeys(usage.unavailable for usage in usages if usage.unavailable)
-    return DatabaseFigures(
-        median_of_known(usage.cpu_cores for usage in usages),
-        _database_per_request(pairs, "cpu_seconds", 1e6), max(peaks) if peaks else None,
-        median_of_known(usage.context_switches for usage in usages),
-        _database_per_request(pairs, "context_switches", 1.0), "; ".join(reasons) or None)
-
-
-def _database_per_request(pairs: list[tuple[WrkRun, DatabaseUsage]], field: str,
-                          scale: float) -> float | None:
-    return median_of_known(per_request(getattr(usage, field), run.requests, scale)
-                           for run, usage in pairs)
 
 
 def measures_database(result: BenchResult) -> bool:

@@ -9,8 +9,9 @@ from httplab.cli import main
 from httplab.presentation.compare.bench import (RERUN_ADVICE, Side, Verdict, compare_results,
                                                 render_comparison)
 from httplab.model import BenchResult, Cell, CellStatus
-from httplab.results.serialize import result_to_dict
+from httplab.results.results_json.write import result_to_dict
 from tests.sample_results import _run, sample_result
+from tests.support.results_formats import as_format
 
 
 def measured(rates: list[float], server: str = "netty", threads: int = 10,
@@ -193,8 +194,7 @@ def test_sweeps_compare_cell_by_cell_at_each_connection_count():
 
 def as_format_5(result: BenchResult) -> dict:
     """results.json as version 5 wrote it: one connection count, no fairness anywhere."""
-    data = result_to_dict(result)
-    data["format_version"] = 5
+    data = as_format(result_to_dict(result), 5)
     data["settings"]["connections"] = data["settings"]["connections"][0]
     del data["settings"]["fairness"]
     for cell in data["cells"]:

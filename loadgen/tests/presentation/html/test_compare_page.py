@@ -16,7 +16,7 @@ from httplab.presentation.compare.bench import comparability_notes
 from httplab.presentation.html.compare_page import RunRef, render_compare_page
 from httplab.presentation.compare.latency import latency_comparability_notes
 from httplab.presentation.compare.runs import render_run_comparison
-from httplab.results.serialize import result_to_dict
+from httplab.results.results_json.write import result_to_dict
 from tests.latency_sample import latency_sample_result
 from tests.sample_results import _run, sample_result, workloads_sample_result
 from tests.support.page_tables import page_tables, page_text

@@ -11,6 +11,7 @@ import pytest
 from httplab.model import SustainedRate
 from httplab.presentation.wording.formatting import MISSING
 from httplab.presentation.html.summary import latency_summary_rows, summary_rows
+from httplab.results.results_json.read import warnings_of_sentences
 
 from tests.database_sample import database_sample_result
 from tests.latency_sample import latency_sample_result
@@ -20,7 +21,9 @@ from tests.sample_results import sample_result, workloads_sample_result
 
 def _with_old_warning():
     """The sample with a warning this lab no longer makes, naming a measured cell."""
-    return replace(sample_result(), warnings=("Netty t5 c500: an older run's warning",))
+    result = sample_result()
+    return replace(result, warnings=warnings_of_sentences(
+        result, ["Netty t5 c500: an older run's warning"]))
 
 
 def _row(result, framework: str, workload: str = "plaintext"):

@@ -10,8 +10,9 @@ from matplotlib.colors import to_rgba
 
 from httplab.presentation.png.cpu import (DATABASE_HATCH, DATABASE_LABEL, build_cpu_figure,
                                           cpu_label, server_database_label)
-from httplab.presentation.views.figures import cell_figures, database_figures
+from httplab.presentation.views.figures import cell_figures
 from httplab.presentation.views.points import at_connections, headline_connections, of_workload
+from httplab.results.database_figures import database_figures
 
 from tests.database_sample import DB, QUERIES_20, database_sample_result
 from tests.support.png_charts import bars, texts, value_labels

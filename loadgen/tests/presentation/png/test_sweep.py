@@ -15,7 +15,7 @@ from httplab.presentation.png.sweep import (HOLLOW_MEANING, build_sweep_figure, 
 from httplab.presentation.views.points import shows_a_sweep
 from httplab.presentation.publish import write_charts
 from httplab.presentation.views.charts import ChartKind, chart_path
-from httplab.results.serialize import FORMAT_VERSION
+from httplab.results.results_json.version import FORMAT_VERSION
 
 from tests.support.png_charts import png_size
 

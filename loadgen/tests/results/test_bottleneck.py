@@ -19,7 +19,7 @@ from httplab.running.resources.parse import (HostCpu, ResourceSample, SamplingEr
 from httplab.running.resources.probes import ProcProbe, task_counts
 from httplab.running.resources.sampler import busy_cores, summarize_samples
 
-from tests.test_warning_groups import LOADGEN, SERVER, SHARED, result_of, measured
+from tests.results.test_warning_groups import LOADGEN, SERVER, SHARED, result_of, measured
 
 STAT = ("cpu  100 5 50 800 20 3 2 0 0 0\n"
         "cpu0 50 2 25 400 10 1 1 0 0 0\n")

@@ -15,7 +15,9 @@ from httplab.results.collect import cell_from_outcomes
 from httplab.results.merge import merge_generator_runs, pooled_latency
 from httplab.loadtools.wrk.done_json import parse_done_json
 
-HISTOGRAMS = Path(__file__).parent / "fixtures" / "generators"
+from tests.conftest import FIXTURES
+
+HISTOGRAMS = FIXTURES / "generators"
 FOUR = LatencyHistogram(((10, 1), (20, 1), (30, 1), (40, 1)))
 
 
@@ -224,7 +226,7 @@ FAILED_GENERATORS = [
 
 
 def test_a_generator_that_completed_no_request_fails_the_run(tmp_path: Path) -> None:
-    (tmp_path / "g2.txt").write_text((Path(__file__).parent / "fixtures" / "wrk" / "reset-read-errors.txt").read_text())
+    (tmp_path / "g2.txt").write_text((FIXTURES / "wrk" / "reset-read-errors.txt").read_text())
     silent = replace(generator(2, "ssh://b"), text_path=tmp_path / "g2.txt", json_path=None)
     cell = cell_from_outcomes([spread_outcome(generator(1, "ssh://a"), silent)])
     assert cell.status is CellStatus.FAILED

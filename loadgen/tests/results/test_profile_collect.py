@@ -14,7 +14,7 @@ from httplab.results.collect import cells_from_outcomes, find_raw_files, read_pr
 from httplab.results.latency_steps import StepRules, find_step_outcomes, read_step
 from httplab.results.profile_layers import FRAMEWORK, KERNEL
 from httplab.results.profile_record import ProfilerRecord, record_to_dict
-from httplab.results.serialize import resources_to_dict
+from httplab.raw_files import resources_to_dict
 from tests.conftest import FIXTURES
 
 PROFILES = FIXTURES / "profiles"

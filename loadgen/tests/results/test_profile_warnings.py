@@ -12,7 +12,7 @@ from httplab.results.profile_warnings import PROFILE_ADVICE, PROFILE_CAUSE, prof
 from httplab.results.profiles import cpu_mismatch
 from httplab.results.warning_groups import kinds_in_words, warning_groups
 from tests.profile_sample import profile_sample_result
-from tests.test_warning_groups import measured, result_of
+from tests.results.test_warning_groups import measured, result_of
 
 
 def profiled(samples: int, measured_cpu_seconds: float | None = 1.0) -> RunProfile:

@@ -1,7 +1,5 @@
 """The step verdict on real oha captures (tests/fixtures/oha/README.txt says how each was made)."""
 
-from pathlib import Path
-
 import pytest
 
 from httplab.loadtools.oha.report import parse_oha_json
@@ -9,14 +7,16 @@ from httplab.model import StepVerdict
 from httplab.results.bottleneck import CpuFigures
 from httplab.results.step_verdict import error_kinds, judge_step
 
-FIXTURES = Path(__file__).parent / "fixtures" / "oha"
+from tests.conftest import FIXTURES
+
+OHA_FIXTURES = FIXTURES / "oha"
 SLO_10_MS = 10_000.0
 RATES = {"netty-5000": 5000, "netty-behind-200000": 200_000, "freezing-500": 500,
          "refused": 500, "reset": 500, "status-500": 500}
 
 
 def report(name: str):
-    return parse_oha_json((FIXTURES / f"{name}.json").read_text(), RATES[name], name)
+    return parse_oha_json((OHA_FIXTURES / f"{name}.json").read_text(), RATES[name], name)
 
 
 @pytest.mark.parametrize("name, slo_us, verdict", [

@@ -16,6 +16,8 @@ from httplab.results.warning_groups import kinds_in_words, warning_groups
 STABLE, NOISY = (100.0, 100.0, 100.0), (100.0, 130.0, 70.0)  # CV 0 and 30 %
 # (server, wrk, host busy) cores on a 2-core host, wrk at 2 threads
 SHARED, LOADGEN, SERVER = (1.0, 0.9, 1.95), (0.5, 1.9, 1.95), (1.9, 0.05, 1.95)
+# A warning this lab no longer makes: no cause, no cell.
+OLDER_WARNING = CellWarning(WarningKind.OTHER, "an older run's warning")
 
 
 def measured(server: str, threads: int, rates: tuple[float, ...] = STABLE,
@@ -27,7 +29,7 @@ def measured(server: str, threads: int, rates: tuple[float, ...] = STABLE,
     return Cell(server, threads, 100, CellStatus.OK, runs, resources=(usage,) * len(rates))
 
 
-def result_of(*cells: Cell, warnings: tuple[str, ...] | None = None) -> BenchResult:
+def result_of(*cells: Cell, warnings: tuple[CellWarning, ...] | None = None) -> BenchResult:
     """The result as the lab assembles it; given warnings replace the ones it would make."""
     servers = tuple(ServerRecord(name, name.capitalize(), name, "1", "", "nio")
                     for name in dict.fromkeys(cell.server for cell in cells))
@@ -65,9 +67,8 @@ def _groups(result: BenchResult) -> list[tuple[WarningKind, list[str]]]:
      [(WarningKind.NOISY, ["Netty t2 c100"]), (WarningKind.NOISY, ["Vertx t2 c100"])]),
     ("only the warnings results.json lists; those this lab does not make stay one each",
      result_of(measured("netty", 2, NOISY), measured("vertx", 2, NOISY),
-               warnings=("an older run's warning",
-                         *result_of(measured("netty", 2, NOISY)).warnings,
-                         "an older run's warning")),
+               warnings=(OLDER_WARNING, *result_of(measured("netty", 2, NOISY)).warnings,
+                         OLDER_WARNING)),
      [(WarningKind.OTHER, [""]), (WarningKind.NOISY, ["Netty t2 c100"]),
       (WarningKind.OTHER, [""])]),
 ], ids=lambda value: value if isinstance(value, str) else "")
@@ -79,8 +80,8 @@ def test_warning_groups(case, result, expected):
 def test_a_group_keeps_each_cells_sentence_exactly_as_results_json_does():
     result = result_of(measured("netty", 2, NOISY, SHARED), measured("vertx", 2, cpu=SHARED))
     texts = [warning.text for group in warning_groups(result) for warning in group.warnings]
-    assert sorted(texts) == sorted(result.warnings)
-    assert result.warnings == (
+    assert sorted(texts) == sorted(warning.text for warning in result.warnings)
+    assert tuple(warning.text for warning in result.warnings) == (
         "Netty t2 c100: Requests/sec varies by 30.0% (coefficient of variation over 3 runs, "
         "threshold 5%); rerun with more repeats (REPEAT=5), longer runs (DURATION=30s), on a "
         "quieter host, or with wrk and the server on separate CPUs (SERVER_CPUS, LOADGEN_CPUS)",
@@ -134,7 +135,9 @@ def test_markdown_says_a_shared_cause_once(case, result, items):
      "2 cells limited by the shared CPUs, 1 noisy cell (CV above threshold)"),
     (result_of(measured("netty", 2, NOISY), measured("vertx", 2, NOISY[:2], LOADGEN)),
      "2 noisy cells (CV above threshold), 1 cell limited by the load generator"),
-    (result_of(measured("netty", 2), warnings=("one", "two")), "2 other warnings"),
+    (result_of(measured("netty", 2), warnings=(CellWarning(WarningKind.OTHER, "one"),
+                                               CellWarning(WarningKind.OTHER, "two"))),
+     "2 other warnings"),
     (result_of(measured("netty", 2)), ""),
 ])
 def test_the_kinds_in_words_count_the_cells_of_each_kind(result, words):

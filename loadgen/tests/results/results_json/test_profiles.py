@@ -10,10 +10,11 @@ from dataclasses import replace
 import pytest
 
 from httplab.model import HotFrame, RunProfile
-from httplab.presentation.export.json_results import JsonExporter
-from httplab.results.serialize import (profile_from_dict, profile_to_dict, result_from_dict,
-                                       result_to_dict)
+from httplab.presentation.json.results import JsonExporter
+from httplab.results.results_json.read import profile_from_dict, result_from_dict
+from httplab.results.results_json.write import profile_to_dict, result_to_dict
 from tests.latency_sample import latency_sample_result
+from tests.support.results_formats import as_format
 from tests.profile_sample import profile_sample_result
 
 PROFILE = RunProfile(
@@ -56,8 +57,7 @@ def test_a_latency_steps_profile_round_trips():
 
 
 def test_a_format_9_file_reads_with_no_profile():
-    data = result_to_dict(profile_sample_result())
-    data["format_version"] = 9
+    data = as_format(result_to_dict(profile_sample_result()), 9)
     for key in ("profile", "profile_event"):
         del data["settings"][key]
     for server in data["servers"]:

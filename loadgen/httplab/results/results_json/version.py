@@ -1,0 +1,24 @@
+"""The version of results.json's format, and the versions this lab still reads."""
+
+from __future__ import annotations
+
+FORMAT_VERSION = 11
+# Later versions added fields (3: each server's log file; 4: each run's round and the CPU
+# figures beside the server's; 5: each run's end time, latency sample count and whether its
+# histogram was exact, and for a run over several load generators each one's own run and
+# their start skew; 6: the connections as a list (a sweep), whether h2load measured
+# fairness, and each cell's h2load runs; 7: a make latency run's steps and maxima, null for
+# a wrk bench; 8: each cell's and step's workload, the settings' workloads, each server's
+# blocking pool and the pool's live threads in the resources; 9: the db and queries workloads
+# (a workload's queries), the database's usage in the resources, the database as run in the
+# settings, each server's db_pool and db_driver; 10: PROFILE, each run's and step's profile,
+# whether each server was profiled and its framework packages, the settings' profile and
+# profile_event; 11: each warning as an object, its kind, cell, cause, detail and advice
+# beside its sentence, where earlier versions kept the sentence only); older files read
+# with their defaults (plaintext, no database, no profile, each warning's kind recovered
+# from its sentence).
+READABLE_VERSIONS = tuple(range(1, FORMAT_VERSION + 1))
+
+
+class ResultsFormatError(ValueError):
+    """results.json that this version cannot read."""
