@@ -15,6 +15,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "httplab"
 # Each part of the harness and the parts it may import (besides itself).
 MAY_IMPORT = {
     "model": set(),
+    # What the runner hands to results (where each run's raw files went): both read it.
+    "outcomes": {"model"},
     "bench_settings": set(),
     "worker_counts": set(),
     "workloads": {"model", "bench_settings"},
@@ -22,11 +24,11 @@ MAY_IMPORT = {
     "paths": set(),
     "loadtools": {"model"},
     "checking": {"manifest", "model", "workloads"},
-    "results": {"model", "manifest", "loadtools", "bench_settings", "workloads"},
+    "results": {"model", "outcomes", "manifest", "loadtools", "bench_settings", "workloads"},
     "presentation": {"model", "manifest", "results", "workloads"},
-    "running": {"model", "manifest", "paths", "loadtools", "checking", "results",
+    "running": {"model", "outcomes", "manifest", "paths", "loadtools", "checking", "results",
                 "bench_settings", "workloads"},
-    "commands": {"model", "manifest", "paths", "loadtools", "checking", "results",
+    "commands": {"model", "outcomes", "manifest", "paths", "loadtools", "checking", "results",
                  "presentation", "running", "workloads"},
     "cli": {"commands", "manifest", "paths", "bench_settings"},
     "run_layout": set(),

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from httplab.model import (CellOutcome, CellStatus, GeneratorOutcome, Latency, LatencyHistogram,
-                           SocketErrors, WrkRun, wrk_percentile_rank)
+from httplab.model import (CellStatus, Latency, LatencyHistogram, SocketErrors, WrkRun,
+                           wrk_percentile_rank)
+from httplab.outcomes import CellOutcome, GeneratorOutcome
 from httplab.results.collect import cell_from_outcomes
 from httplab.results.merge import merge_generator_runs, pooled_latency
 from httplab.loadtools.wrk.done_json import parse_done_json

@@ -10,7 +10,7 @@ from pathlib import Path
 from httplab.commands.common import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, finish,
                                      interrupt_on_sigterm, say)
 from httplab.manifest import discover
-from httplab.model import ServerOutcome
+from httplab.outcomes import ServerOutcome
 from httplab.paths import LUA_SCRIPT, results_root, servers_dir
 from httplab.presentation.publish import write_results
 from httplab.results.assemble import assemble

@@ -13,8 +13,8 @@ from httplab.commands.bench import make_backend
 from httplab.commands.common import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, finish,
                                      interrupt_on_sigterm, say)
 from httplab.manifest import discover
-from httplab.model import (BenchResult, HostInfo, LatencyResult, RateStep, ServerOutcome,
-                           ServerRecord, StepOutcome, StepPurpose)
+from httplab.model import BenchResult, HostInfo, LatencyResult, RateStep, ServerRecord, StepPurpose
+from httplab.outcomes import ServerOutcome, StepOutcome
 from httplab.paths import results_root, servers_dir
 from httplab.presentation.publish import write_results
 from httplab.results.assemble import assemble_latency, record_of_manifest

@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from httplab.model import (BenchResult, Cell, CellStatus, DatabaseRecord, DatabaseUsage,
-                           EngineRecord, FairnessRun, GeneratorOutcome, HostInfo, HotFrame,
-                           Latency, LatencyResult, RateStep, ResourceUsage, RunProfile,
-                           ServerRecord, Settings,
+                           EngineRecord, FairnessRun, HostInfo, HotFrame, Latency, LatencyResult,
+                           RateStep, ResourceUsage, RunProfile, ServerRecord, Settings,
                            SocketErrors, StepPurpose, StepVerdict, SustainedRate,
                            ThreadRequestRate, Workload, WrkRun)
+from httplab.outcomes import GeneratorOutcome
 
 FORMAT_VERSION = 10
 # Later versions added fields (3: each server's log file; 4: each run's round and the CPU

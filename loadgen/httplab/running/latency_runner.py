@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from httplab.loadtools.oha.command import OhaRequest
-from httplab.model import (PLAINTEXT, RateStep, ServerOutcome, ServerRecord, StepOutcome,
-                           StepPurpose, Workload)
+from httplab.model import PLAINTEXT, RateStep, ServerRecord, StepPurpose, Workload
+from httplab.outcomes import ServerOutcome, StepOutcome
 from httplab.running.backends.base import Backend, StartedServer
 from httplab.running.latency_plan import LatencyPlan
 from httplab.running.measure_step import StepMeasurer

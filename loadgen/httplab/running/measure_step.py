@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from httplab.loadtools.oha.command import OhaRequest
-from httplab.model import PLAINTEXT, StepOutcome, StepPurpose, Workload
+from httplab.model import PLAINTEXT, StepPurpose, Workload
+from httplab.outcomes import StepOutcome
 from httplab.run_layout import step_files, step_stem
 from httplab.running.backends.base import Backend, WrkOutcome
 from httplab.running.measure import sampled_run, sampler_for, tool_failure, write_resources

@@ -16,7 +16,8 @@ from httplab.running.backends.base import Backend, BackendError, StartedServer
 from httplab.running.database.base import DatabaseError, StartedDatabase
 from httplab.results.assemble import record_of_manifest
 from httplab.manifest import ServerManifest
-from httplab.model import CellOutcome, DatabaseRecord, ServerOutcome, ServerRecord, Workload
+from httplab.model import DatabaseRecord, ServerRecord, Workload
+from httplab.outcomes import CellOutcome, ServerOutcome
 from httplab.running.measure import Measurer, RunOutcome
 from httplab.running.plan import BenchPlan, Phase, rotated, target_url
 from httplab.running.profiling.agent import ProfilerError, last_agent_error

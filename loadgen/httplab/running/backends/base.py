@@ -15,7 +15,8 @@ from httplab.running.database.base import Database
 from httplab.running.resources.probes import ResourceProbe
 from httplab.checking.conformance import Verification
 from httplab.checking.ready_line import StartupInfo
-from httplab.model import EngineRecord, GeneratorOutcome, Workload
+from httplab.model import EngineRecord, Workload
+from httplab.outcomes import GeneratorOutcome
 from httplab.running.engines import Engine
 from httplab.running.profiling.control import ProfilerControl
 from httplab.running.tools import first_line

@@ -42,7 +42,8 @@ from httplab.running.backends.docker_profiler import DockerProfilerControl
 from httplab.running.profiling.jvm import jvm_options
 from httplab.running.database.docker import DockerDatabase
 from httplab.running.engines import Engine, Topology
-from httplab.model import EngineRecord, GeneratorOutcome, Workload
+from httplab.model import EngineRecord, Workload
+from httplab.outcomes import GeneratorOutcome
 
 BUILD_TIMEOUT_S = 3600
 WAYS_ON = ("Either install and start Docker (README, \"Installing Docker on Debian\": "

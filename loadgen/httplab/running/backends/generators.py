@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from httplab.model import GeneratorOutcome
+from httplab.outcomes import GeneratorOutcome
 from httplab.running.backends.base import BackendError
 from httplab.running.backends.remote_engines import docker, engine_env
 from httplab.running.engines import Engine, split_load
