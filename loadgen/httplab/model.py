@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from enum import Enum
-from fractions import Fraction
 from typing import Iterable
 
 
@@ -77,7 +75,8 @@ class Latency:
 @dataclass(frozen=True)
 class LatencyHistogram:
     """wrk's latency histogram of a run, or of several generators' runs summed: (value in
-    µs, count) pairs ascending by value. Exact: every distinct value as wrk counted it
+    µs, count) pairs ascending by value (its percentiles, mean and stdev as wrk computes
+    them: loadtools/wrk/stats.py). Exact: every distinct value as wrk counted it
     (with its coordinated-omission correction). Otherwise a quantile grid, whose
     percentiles may be off by up to rank_error_pct percentile points."""
 
@@ -97,39 +96,6 @@ class LatencyHistogram:
     def max(self) -> int | None:
         return self.buckets[-1][0] if self.buckets else None
 
-    def percentile(self, p: float) -> int | None:
-        """wrk's stats_percentile: the smallest value whose cumulative count reaches the
-        rank. None without samples; the maximum past the last rank (p = 100, where wrk 4.x
-        itself returns 0)."""
-        if not self.buckets:
-            return None
-        rank, cumulative = wrk_percentile_rank(p, self.total), 0
-        for value, count in self.buckets:
-            cumulative += count
-            if cumulative >= rank:
-                return value
-        return self.max
-
-    @property
-    def mean(self) -> float | None:
-        total = self.total
-        if total == 0:
-            return None
-        return float(Fraction(sum(value * count for value, count in self.buckets), total))
-
-    @property
-    def stdev(self) -> float | None:
-        """wrk's stats_stdev: the sample standard deviation (n - 1), 0 below two samples;
-        computed exactly, then rounded once."""
-        total = self.total
-        if total == 0:
-            return None
-        if total < 2:
-            return 0.0
-        linear = sum(value * count for value, count in self.buckets)
-        square = sum(value * value * count for value, count in self.buckets)
-        return math.sqrt(Fraction(square * total - linear * linear, total * (total - 1)))
-
     @classmethod
     def merged(cls, histograms: Iterable[LatencyHistogram]) -> LatencyHistogram:
         """The counts summed per value: exact only if every part is; a grid's rank error
@@ -141,29 +107,6 @@ class LatencyHistogram:
                 counts[value] = counts.get(value, 0) + count
         return cls(tuple(sorted(counts.items())), all(h.exact for h in histograms),
                    max((h.rank_error_pct for h in histograms), default=0.0))
-
-
-def wrk_percentile_rank(p: float, total: int) -> int:
-    """stats_percentile's rank (p >= 0), round((p / 100.0) * count + 0.5), as wrk computes it on
-    x86-64: in long double (64-bit significand), converted to double for C's round(),
-    which takes halves away from zero. Exact rationals would differ just below a whole
-    rank: e.g. p = 99.99 (a double a little under 99.99) with 100000 samples."""
-    scaled = _to_significand(_to_significand(Fraction(p) / 100, 64) * total, 64)
-    as_double = _to_significand(_to_significand(scaled + Fraction(1, 2), 64), 53)
-    return math.floor(as_double + Fraction(1, 2))  # p >= 0: the value is positive
-
-
-def _to_significand(value: Fraction, bits: int) -> Fraction:
-    """value rounded to the nearest binary float with a `bits`-bit significand (ties to
-    even), as the FPU rounds each step."""
-    if value == 0:
-        return value
-    magnitude = abs(value)
-    exponent = magnitude.numerator.bit_length() - magnitude.denominator.bit_length()
-    if Fraction(2) ** exponent > magnitude:
-        exponent -= 1
-    scale = Fraction(2) ** (bits - 1 - exponent)
-    return Fraction(round(value * scale)) / scale
 
 
 @dataclass(frozen=True)

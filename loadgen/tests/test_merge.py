@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from httplab.model import (CellStatus, Latency, LatencyHistogram, SocketErrors, WrkRun,
-                           wrk_percentile_rank)
+from httplab.loadtools.wrk.stats import (histogram_mean, histogram_percentile, histogram_stdev,
+                                         wrk_percentile_rank)
+from httplab.model import CellStatus, Latency, LatencyHistogram, SocketErrors, WrkRun
 from httplab.outcomes import CellOutcome, GeneratorOutcome
 from httplab.results.collect import cell_from_outcomes
 from httplab.results.merge import merge_generator_runs, pooled_latency
@@ -53,7 +54,7 @@ PERCENTILES = [
 
 @pytest.mark.parametrize(("histogram", "p", "value"), PERCENTILES)
 def test_percentile_follows_wrks_rule(histogram: LatencyHistogram, p: float, value: int | None) -> None:
-    assert histogram.percentile(p) == value
+    assert histogram_percentile(histogram, p) == value
 
 
 # (histogram, mean, stdev): wrk's stats_mean, and stats_stdev with n - 1
@@ -67,8 +68,8 @@ MOMENTS = [
 
 @pytest.mark.parametrize(("histogram", "mean", "stdev"), MOMENTS)
 def test_mean_and_stdev_are_wrks(histogram: LatencyHistogram, mean, stdev) -> None:
-    assert histogram.mean == pytest.approx(mean)
-    assert histogram.stdev == pytest.approx(stdev)
+    assert histogram_mean(histogram) == pytest.approx(mean)
+    assert histogram_stdev(histogram) == pytest.approx(stdev)
 
 
 def test_merged_histograms_sum_their_counts_and_keep_the_worst_rank_error() -> None:
@@ -89,10 +90,10 @@ def test_merged_p99_is_the_pooled_samples_p99_not_the_average_of_p99s() -> None:
     slow = LatencyHistogram(((50000, 1000),))
     merged = LatencyHistogram.merged([fast, slow])
     pooled = sorted(samples_of(fast) + samples_of(slow))
-    assert merged.percentile(99) == pooled[wrk_percentile_rank(99, len(pooled)) - 1] == 2000
-    assert (fast.percentile(99) + slow.percentile(99)) / 2 == 26000
-    assert merged.mean == pytest.approx(statistics.fmean(pooled))
-    assert merged.stdev == pytest.approx(statistics.stdev(pooled))
+    assert histogram_percentile(merged, 99) == pooled[wrk_percentile_rank(99, len(pooled)) - 1] == 2000
+    assert (histogram_percentile(fast, 99) + histogram_percentile(slow, 99)) / 2 == 26000
+    assert histogram_mean(merged) == pytest.approx(statistics.fmean(pooled))
+    assert histogram_stdev(merged) == pytest.approx(statistics.stdev(pooled))
 
 
 def fixture_run(name: str, engine: str | None = None) -> WrkRun:
@@ -132,7 +133,7 @@ def test_latency_comes_from_the_summed_histograms(pair: list[WrkRun]) -> None:
     summed = LatencyHistogram.merged(run.latency_histogram for run in pair)
     assert merged.latency_histogram == summed
     assert (merged.latency_samples, merged.latency_histogram_exact) == (9476 + 8687, True)
-    assert merged.latency.percentiles_us == tuple((p, summed.percentile(p)) for p in (50, 75, 90, 99, 99.9))
+    assert merged.latency.percentiles_us == tuple((p, histogram_percentile(summed, p)) for p in (50, 75, 90, 99, 99.9))
     assert (merged.latency.min_us, merged.latency.max_us) == (130, 140477)
     # wrk's own figures pooled by sample count give the same mean and stdev
     pooled = pooled_latency(pair, ())
