@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 from httplab.bench_settings import (BENCH_SETTINGS, CHOICES, DEFAULT_IMAGE, IMAGE_HELP,
-                                    LATENCY_FLAGS, LATENCY_LEFT_OUT, PlanError, settings_text)
+                                    LATENCY_FLAGS, LATENCY_LEFT_OUT, settings_text)
+from httplab.plan_error import PlanError
 from httplab.commands.common import EXIT_OK, EXIT_USAGE, say
 from httplab.manifest import ManifestError
 from httplab.paths import DEFAULT_REPO, results_root, servers_dir

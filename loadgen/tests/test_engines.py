@@ -14,7 +14,7 @@ from httplab.running.backends.generators import (JSON_IN_CONTAINER, WAIT_THEN_WR
                                                  create_command, generator_paths, plan_jobs)
 from httplab.running.backends.remote_engines import parse_info, parse_system_time
 from httplab.running.engines import Engine, make_topology, parse_engine, split_evenly, split_load
-from httplab.running.plan import PlanError
+from httplab.plan_error import PlanError
 from httplab.loadtools.wrk.command import WrkRequest
 from tests.docker_support import engine_problem, first_present_image, require
 

@@ -1,7 +1,8 @@
 import pytest
 
 from httplab.manifest import parse_manifest
-from httplab.running.plan import PlanError, make_plan, parse_duration, parse_positive_list
+from httplab.running.plan import make_plan, parse_duration, parse_positive_list
+from httplab.plan_error import PlanError
 
 MANIFEST = """display_name = "X"
 framework = "X"

@@ -7,7 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from httplab.bench_settings import BENCH_SETTINGS, PlanError
+from httplab.bench_settings import BENCH_SETTINGS
+from httplab.plan_error import PlanError
 from httplab.manifest import parse_manifest
 from httplab.model import PROFILE_EVENTS
 from httplab.running.latency_plan import make_latency_plan

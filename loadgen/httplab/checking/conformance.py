@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from httplab.addresses import LOOPBACK
 from httplab.checking.http_wire import Connection, WireError, parse_closed_response, request_bytes
 from httplab.checking.ready_line import StartupInfo
 from httplab.checking.responses import (EXPECTED_BODY, WAIT_SLACK_MS, hello_problems,
@@ -268,7 +269,7 @@ def checks_wait_s(workloads: Iterable[Workload]) -> float:
                for workload in dict.fromkeys(workloads) if workload.waits and workload.delay_ms)
 
 
-def verify_server(port: int, server_header: str, host: str = "127.0.0.1",
+def verify_server(port: int, server_header: str, host: str = LOOPBACK,
                   timeout: float = 5.0, workloads: Iterable[Workload] = ()) -> Verification:
     """Runs the common checks against a server on host:port, then, when they all passed,
     each workload's own (verify_workloads). Never raises for a bad server."""
@@ -280,7 +281,7 @@ def verify_server(port: int, server_header: str, host: str = "127.0.0.1",
 
 
 def verify_workloads(port: int, server_header: str, workloads: Iterable[Workload],
-                     host: str = "127.0.0.1", timeout: float = 5.0) -> tuple[CheckResult, ...]:
+                     host: str = LOOPBACK, timeout: float = 5.0) -> tuple[CheckResult, ...]:
     """Each workload's own checks, marked with its key (plaintext has none beyond the
     common ones; db and queries are checked against the database itself, by
     checking/database.py once it runs). Never raises for a bad server."""
@@ -381,7 +382,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Check that a server answers the httplab "
                                                  "hello world, and each workload's endpoint, "
                                                  "correctly.")
-    parser.add_argument("--host", default="127.0.0.1", help="the server's address")
+    parser.add_argument("--host", default=LOOPBACK, help="the server's address")
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--server-header", required=True, help="expected Server header value")
     parser.add_argument("--workloads", type=workloads_argument, default=(),

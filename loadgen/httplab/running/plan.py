@@ -8,8 +8,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from httplab.bench_settings import (DEFAULT_CV_THRESHOLD, DEFAULTS, LOOPBACK, PRIMER_CONNECTIONS,
-                                    PlanError)
+from httplab.bench_settings import DEFAULT_CV_THRESHOLD, DEFAULTS, PRIMER_CONNECTIONS
+from httplab.addresses import LOOPBACK
+from httplab.plan_error import PlanError
 from httplab.manifest import ServerManifest
 from httplab.model import PLAINTEXT, PROFILE_EVENTS, Settings, Workload
 from httplab.outcomes import ServerOutcome

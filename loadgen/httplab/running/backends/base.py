@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Protocol
 
 from httplab.manifest import ServerManifest
-from httplab.bench_settings import LOOPBACK
+from httplab.addresses import LOOPBACK
 from httplab.running.database.base import Database
 from httplab.running.resources.probes import ResourceProbe
 from httplab.checking.conformance import Verification

@@ -32,8 +32,9 @@ from httplab.loadtools.wrk.command import WrkRequest, wrk_arguments, wrk_time_li
 from httplab.loadtools.h2load.command import H2loadRequest, fairness_script_arguments, h2load_time_limit_s
 from httplab.loadtools.oha.command import OhaRequest, oha_arguments, oha_time_limit_s
 from httplab.running.backends import compose as cmd
-from httplab.running.backends.base import (LOOPBACK, BackendError, StartedServer, WrkOutcome,
+from httplab.running.backends.base import (BackendError, StartedServer, WrkOutcome,
                                            ensure_port_free, oha_version)
+from httplab.addresses import LOOPBACK
 from httplab.running.base_images import (BASE_IMAGES_ENV, BUILD_ARGS, OFFICIAL_PROBE_IMAGE,
                                          local_build_args)
 from httplab.running.backends.generators import run_generators

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from httplab.bench_settings import LOOPBACK
+from httplab.addresses import LOOPBACK
 from httplab.running.backends import compose as cmd
 from httplab.running.backends.base import BackendError
 from httplab.running.backends.remote_engines import engine_env, ship_image

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from httplab.bench_settings import LOOPBACK
+from httplab.addresses import LOOPBACK
 from httplab.running.database.base import (DB_NAME, DB_PORT, DB_USER, DatabaseError,
                                            StartedDatabase)
 from httplab.running.database.probe import ProcessTreeProbe

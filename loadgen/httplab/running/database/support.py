@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from httplab.bench_settings import LOOPBACK
+from httplab.addresses import LOOPBACK
 from httplab.running.backends.base import port_in_use
 from httplab.running.database.base import DatabaseError
 
