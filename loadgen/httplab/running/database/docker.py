@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import os
 import subprocess
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from httplab.addresses import LOOPBACK
+from httplab.checking.polling import poll_until
 from httplab.running.backends import compose as cmd
 from httplab.running.backends.base import BackendError
 from httplab.running.backends.remote_engines import engine_env, ship_image
@@ -31,6 +31,7 @@ LOCAL_IMAGE_VARIABLE = "HTTPLAB_DATABASE_IMAGE"  # in scripts/base-images.env
 OFFICIAL_IMAGE = "postgres:15-bookworm"  # database/Dockerfile's default
 BUILD_TIMEOUT_S = 1800
 START_TIMEOUT_S = 90.0
+HEALTH_POLL_S = 0.2
 QUERY_TIMEOUT_S = 60.0
 HEALTH_TEMPLATE = "{{.State.Health.Status}} {{.State.Running}} {{.State.ExitCode}}"
 LOG_FOLLOW_GRACE_S = 5.0  # `docker logs -f` ends by itself once the container is gone
@@ -139,19 +140,19 @@ class DockerDatabase:
         return ids.stdout.split()[0]
 
     def _wait_healthy(self, container: str, log_path: Path) -> None:
-        deadline = time.monotonic() + self.start_timeout_s
-        while True:
+        def healthy() -> bool | None:
             health, running, code = (self._inspect(container, HEALTH_TEMPLATE).split()
                                      + ["unknown"] * 3)[:3]
             if health == "healthy":
-                return
+                return True
             if running != "true":
                 raise DatabaseError(f"the database's container stopped during its start (exit "
                                     f"code {code}): {last_log_line(log_path)}; log: {log_path}")
-            if time.monotonic() > deadline:
-                raise DatabaseError(f"the database was not healthy within "
-                                    f"{self.start_timeout_s:g} s; log: {log_path}")
-            time.sleep(0.2)
+            return None
+
+        if poll_until(healthy, self.start_timeout_s, HEALTH_POLL_S) is None:
+            raise DatabaseError(f"the database was not healthy within "
+                                f"{self.start_timeout_s:g} s; log: {log_path}")
 
     def _describe(self, container: str, log_path: Path) -> StartedDatabase:
         record = read_record(lambda sql: self._query(container, sql), self.where,
