@@ -77,6 +77,21 @@ def test_every_part_is_listed():
     assert parts - {"__init__"} <= set(MAY_IMPORT)
 
 
+# Inside running: a backend owns its database, never the other way round, and what both
+# need of Docker (running/docker/) imports neither.
+RUNNING_LAYERS = (("httplab.running.database", "httplab.running.backends"),
+                  ("httplab.running.docker", "httplab.running.backends"),
+                  ("httplab.running.docker", "httplab.running.database"))
+
+
+@pytest.mark.parametrize("lower, higher", RUNNING_LAYERS)
+def test_running_imports_one_way_between_backends_and_databases(lower, higher):
+    wrong = sorted(f"{module} imports {target}" for module, file in _modules()
+                   if module.startswith(lower + ".") for target in _imports(file)
+                   if target.startswith(higher + ".") or target == higher)
+    assert not wrong, wrong
+
+
 RUNNING_ONLY = ("httplab.running.runner", "httplab.running.measure",
                 "httplab.running.backends.base", "httplab.running.backends.docker",
                 "httplab.running.backends.local", "httplab.running.resources.sampler")

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from httplab.model import DatabaseRecord
-from httplab.running.backends import compose
+from httplab.running.docker import compose
 from httplab.running.backends.local import server_environment
 from httplab.running.database.base import DB_PORT, DatabaseError, StartedDatabase
-from httplab.running.database.docker import database_build_args
+from httplab.running.database.docker import database_build_args, server_database_environment
 from httplab.running.database.local import LocalDatabase, start_environment
 from httplab.running.database.probe import (ProcessTreeProbe, parse_proc_stat,
                                             tree_cpu_ticks)
@@ -117,10 +117,10 @@ def test_the_db_service_runs_as_a_project_of_its_own_behind_its_profile():
 
 def test_the_server_service_gets_the_databases_variables_or_empty_ones():
     started = StartedDatabase("127.0.0.1", DB_PORT, DatabaseRecord(where="docker"))
-    assert compose.server_database_environment(started.server_environment()) == {
+    assert server_database_environment(started.server_environment()) == {
         "HTTPLAB_DB_HOST": "127.0.0.1", "HTTPLAB_DB_PORT": "15432", "HTTPLAB_DB_NAME": "httplab",
         "HTTPLAB_DB_USER": "httplab", "HTTPLAB_DB_PASSWORD": "httplab"}
-    assert set(compose.server_database_environment(None).values()) == {""}
+    assert set(server_database_environment(None).values()) == {""}
 
 
 ENV_FILE = "HTTPLAB_RUNTIME_IMAGE=a\nHTTPLAB_DATABASE_IMAGE=httplab/debian-postgres:bookworm\n"

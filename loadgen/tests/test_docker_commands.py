@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from httplab.running.backends import compose
+from httplab.running.docker import compose
 from httplab.running.base_images import BASE_IMAGES_ENV, local_build_args, parse_env_file
 
 REPO = Path("/lab")

@@ -5,7 +5,7 @@ folder may hold a copy of the shared recipe, so a fix made to it cannot miss a s
 from difflib import SequenceMatcher
 from pathlib import Path
 
-from httplab.running.backends.compose import dockerfile_for
+from httplab.running.docker.compose import dockerfile_for
 from httplab.running.backends.docker import DockerBackend
 from httplab.paths import servers_dir
 

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from httplab.cli import main
-from httplab.running.backends.compose import WRK_IMAGE, WRK_SCRIPT_IN_IMAGE
-from httplab.running.backends.compose import CONTAINER_NOFILE
+from httplab.running.docker.compose import WRK_IMAGE, WRK_SCRIPT_IN_IMAGE
+from httplab.running.docker.compose import CONTAINER_NOFILE
 from httplab.running.backends.generators import (JSON_IN_CONTAINER, WAIT_THEN_WRK, 
                                                  create_command, generator_paths, plan_jobs)
-from httplab.running.backends.remote_engines import parse_info, parse_system_time
+from httplab.running.docker.remote import parse_info, parse_system_time
 from httplab.running.engines import Engine, make_topology, parse_engine, split_evenly, split_load
 from httplab.plan_error import PlanError
 from httplab.loadtools.wrk.command import WrkRequest

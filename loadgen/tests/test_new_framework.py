@@ -17,7 +17,7 @@ import pytest
 from httplab.manifest import ManifestError, discover
 from httplab.paths import DEFAULT_REPO, servers_dir
 from httplab.presentation.readme_table import servers_table
-from httplab.running.backends.compose import dockerfile_for
+from httplab.running.docker.compose import dockerfile_for
 from httplab.running.backends.docker import DockerBackend
 
 from tests.docker_support import require

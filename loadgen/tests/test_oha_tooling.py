@@ -15,8 +15,10 @@ import pytest
 from httplab.loadtools.oha.command import OHA_VERSION, OhaRequest, oha_arguments
 from httplab.loadtools.oha.report import parse_oha_json
 from httplab.paths import DEFAULT_REPO, LUA_SCRIPT, OHA_IN_REPO, oha_binary, servers_dir
-from httplab.running.backends import compose, local
-from httplab.running.backends.base import OHA_MISSING, BackendError, WrkOutcome, oha_version
+from httplab.running.backends import local
+from httplab.running.docker import compose
+from httplab.running.backends.base import OHA_MISSING, WrkOutcome, oha_version
+from httplab.running.backend_error import BackendError
 from httplab.running.backends.docker import DockerBackend
 from httplab.running.backends.local import LocalBackend
 

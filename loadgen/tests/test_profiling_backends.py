@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from httplab.running.backends.base import BackendError
+from httplab.running.backend_error import BackendError
 from httplab.running.backends.docker_profiler import (AGENT_VARIABLE, DockerProfilerControl,
                                                       copy_out_command, exec_jattach_command,
                                                       remove_command)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from httplab.running.backends.base import BackendError
+from httplab.running.backend_error import BackendError
 from httplab.running.backends.local import LocalBackend
 from httplab.manifest import parse_manifest
 from httplab.paths import LUA_SCRIPT

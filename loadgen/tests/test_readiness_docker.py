@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from httplab.running.backends.base import BackendError
+from httplab.running.backend_error import BackendError
 from httplab.running.backends.docker import DockerBackend
 from httplab.checking.conformance import verify_started
 

@@ -10,7 +10,8 @@ from dataclasses import replace
 import pytest
 
 import httplab.running.runner as runner_module
-from httplab.running.backends.base import BackendError, StartedServer, WrkOutcome
+from httplab.running.backends.base import StartedServer, WrkOutcome
+from httplab.running.backend_error import BackendError
 from httplab.running.database.base import DatabaseError, StartedDatabase
 from httplab.results.collect import cells_from_outcomes
 from httplab.manifest import parse_manifest

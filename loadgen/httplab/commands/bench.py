@@ -16,7 +16,8 @@ from httplab.presentation.publish import write_results
 from httplab.results.assemble import assemble
 from httplab.run_layout import RAW, RESULTS_JSON
 from httplab.results.store import new_run_dir, point_latest, read_results, utc_stamp
-from httplab.running.backends.base import Backend, BackendError
+from httplab.running.backends.base import Backend
+from httplab.running.backend_error import BackendError
 from httplab.running.hostinfo import collect_host, usable_cpu_set
 from httplab.running.labinfo import lab_commit
 from httplab.running.database.base import DatabaseError

@@ -21,7 +21,8 @@ from httplab.results.assemble import assemble_latency, record_of_manifest
 from httplab.results.latency_steps import StepRules, read_step, step_rules
 from httplab.results.store import new_run_dir, point_latest, read_results, utc_stamp
 from httplab.run_layout import RAW, RESULTS_JSON
-from httplab.running.backends.base import Backend, BackendError
+from httplab.running.backends.base import Backend
+from httplab.running.backend_error import BackendError
 from httplab.running.hostinfo import collect_host, usable_cpu_set
 from httplab.running.labinfo import lab_commit
 from httplab.running.latency_plan import LatencyPlan, make_latency_plan

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from httplab.running.backends.base import (Backend, BackendError, check_open_files,
-                                           ensure_port_free)
+from httplab.running.backends.base import Backend, check_open_files, ensure_port_free
+from httplab.running.backend_error import BackendError
 from httplab.running.database.base import DatabaseError
 from httplab.running.plan import BenchPlan, needs_database
 

@@ -12,7 +12,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from httplab.running.backends.base import Backend, BackendError, StartedServer
+from httplab.running.backends.base import Backend, StartedServer
+from httplab.running.backend_error import BackendError
 from httplab.running.database.base import DatabaseError, StartedDatabase
 from httplab.results.assemble import record_of_manifest
 from httplab.manifest import ServerManifest

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -11,7 +10,9 @@ from typing import Protocol
 
 from httplab.manifest import ServerManifest
 from httplab.addresses import LOOPBACK
+from httplab.running.backend_error import BackendError
 from httplab.running.database.base import Database
+from httplab.running.ports import port_in_use
 from httplab.running.resources.probes import ResourceProbe
 from httplab.checking.conformance import Verification
 from httplab.checking.ready_line import StartupInfo
@@ -30,10 +31,6 @@ DESCRIPTOR_HEADROOM = 256
 H2LOAD_MISSING_HINT = "install Debian's nghttp2-client and iproute2, or set FAIRNESS=0"
 OHA_MISSING = f"oha not found: run `make oha` (builds oha {OHA_VERSION} with cargo)"
 
-
-
-class BackendError(Exception):
-    """A backend could not do what was asked; the message is for the user."""
 
 
 @dataclass(frozen=True)
@@ -151,13 +148,6 @@ def check_open_files(connections: int, limit: int | None) -> None:
                            f"{connections + DESCRIPTOR_HEADROOM} open files, over the limit of "
                            f"{limit} that wrk and the servers run under: use at most "
                            f"{limit - DESCRIPTOR_HEADROOM} connections")
-
-
-def port_in_use(port: int, host: str = LOOPBACK) -> bool:
-    """Something already listens on host:port."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.settimeout(0.5)
-        return probe.connect_ex((host, port)) == 0
 
 
 def ensure_port_free(port: int, host: str = LOOPBACK) -> None:

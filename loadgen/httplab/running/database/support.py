@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from httplab.addresses import LOOPBACK
-from httplab.running.backends.base import port_in_use
+from httplab.running.ports import port_in_use
 from httplab.running.database.base import DatabaseError
 
 

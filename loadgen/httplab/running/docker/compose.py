@@ -9,10 +9,7 @@ below are the same for all of them and the environment is passed beside them."""
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Mapping
 from pathlib import Path
-
-from httplab.running.database.base import ENV_HOST, ENV_NAME, ENV_PASSWORD, ENV_PORT, ENV_USER
 
 PROJECT = "httplab"
 COMPOSE_FILE = "docker-compose.yml"
@@ -60,15 +57,6 @@ def server_environment(server: str, dockerfile: str = DOCKERFILE) -> dict[str, s
     Dockerfile relative to the build context servers/. Every Compose command needs them,
     wrk's too, since Compose interpolates the whole file."""
     return {"HTTPLAB_SERVER": server, "HTTPLAB_DOCKERFILE": dockerfile}
-
-
-def server_database_environment(database: Mapping[str, str] | None) -> dict[str, str]:
-    """HTTPLAB_DB_HOST and the rest, which docker-compose.yml passes to the server as
-    DB_HOST...: the database's values (StartedDatabase.server_environment()), or empty
-    ones, always set, so a stray value in the caller's shell is ignored."""
-    database = database or {}
-    return {f"HTTPLAB_{name}": database.get(name, "")
-            for name in (ENV_HOST, ENV_PORT, ENV_NAME, ENV_USER, ENV_PASSWORD)}
 
 
 def base_command(compose: list[str], repo: Path, *profiles: str,

@@ -10,7 +10,7 @@ import subprocess
 import time
 from datetime import datetime
 
-from httplab.running.backends.base import BackendError
+from httplab.running.backend_error import BackendError
 from httplab.model import EngineRecord
 from httplab.running.engines import Engine
 
