@@ -1,4 +1,6 @@
-"""The interface the runner uses to start a server and run wrk against it."""
+"""The interface of a backend, by the roles its callers use: the checks before any load
+(PreflightChecks), the server's start, checks and watching (ServerControl), the load
+tools' runs (LoadGeneration), and Backend, all of them with its build and its records."""
 
 from __future__ import annotations
 
@@ -53,12 +55,10 @@ class WrkOutcome:
     cpu_seconds: float | None = None  # wrk's own CPU time, where the backend can see it
 
 
-class Backend(Protocol):
-    name: str
-    target_address: str  # what wrk aims at and the server binds: 127.0.0.1 on one machine
-    server_engine: Engine | None  # the server's other engine (SERVER_HOST); None: here
-    load_generators: tuple[Engine, ...]  # wrk's other engines (LOADGEN_HOSTS); (): here
-    database: Database  # the db and queries workloads' PostgreSQL, on the server's machine
+class PreflightChecks(Protocol):
+    """What preflight asks of a backend before any load (running/preflight.py)."""
+
+    database: Database  # its check_available(), when a workload reads the database
 
     def check_available(self) -> None:
         """Raises BackendError when a tool is missing: called before any load."""
@@ -73,8 +73,21 @@ class Backend(Protocol):
     def open_file_limit(self) -> int | None:
         """The open-file limit the load generator and the server run under; None: unknown."""
 
-    def prepare(self, servers: tuple[ServerManifest, ...]) -> None:
-        """Builds what the servers need (jars, images)."""
+    def check_oha(self) -> None:
+        """Raises BackendError, saying how to install it, when oha is missing where it
+        would run (fixed-rate runs). Before any load."""
+
+    def check_profiler(self) -> None:
+        """Raises BackendError, saying the way out, when async-profiler cannot be driven
+        where the servers run (PROFILE=1). Before any load."""
+
+
+class ServerControl(Protocol):
+    """What the runner does with each server: start it, check it, watch it, profile it."""
+
+    target_address: str  # what wrk aims at and the server binds: 127.0.0.1 on one machine
+    server_engine: Engine | None  # the server's other engine (SERVER_HOST); None: here
+    database: Database  # the db and queries workloads' PostgreSQL, on the server's machine
 
     def serve(self, manifest: ServerManifest, cpus: str | None = None,
               log_path: Path | None = None, environment: Mapping[str, str] | None = None,
@@ -95,6 +108,16 @@ class Backend(Protocol):
     def resource_probe(self, started: StartedServer) -> ResourceProbe:
         """How to read the server's CPU and memory; never raises: an UnavailableProbe says why."""
 
+    def profiler_control(self, started: StartedServer) -> ProfilerControl:
+        """How to drive async-profiler in the started JVM server: jattach against its java
+        process, and its files brought back to raw/."""
+
+
+class LoadGeneration(Protocol):
+    """What a measured run asks: one load tool's run against the started server."""
+
+    load_generators: tuple[Engine, ...]  # wrk's other engines (LOADGEN_HOSTS); (): here
+
     def run_wrk(self, request: WrkRequest, text_path: Path, json_path: Path,
                 cpus: str | None = None) -> WrkOutcome:
         """Runs wrk once; its report goes to text_path and done()'s JSON to json_path."""
@@ -109,23 +132,21 @@ class Backend(Protocol):
         """Runs h2load once through loadgen/fairness.sh: its output goes to stem.h2load.txt
         and the socket readings taken during it to stem.sockets.txt."""
 
-    def check_oha(self) -> None:
-        """Raises BackendError, saying how to install it, when oha is missing where it
-        would run (fixed-rate runs). Before any load."""
-
     def run_oha(self, request: OhaRequest, json_path: Path,
                 cpus: str | None = None) -> WrkOutcome:
         """Runs oha once at a fixed rate: its JSON summary (stdout) goes to json_path, its
         stderr to the outcome; killed after oha_time_limit_s(request). cpu_seconds: oha's
         own CPU time where the backend can see it."""
 
-    def check_profiler(self) -> None:
-        """Raises BackendError, saying the way out, when async-profiler cannot be driven
-        where the servers run (PROFILE=1). Before any load."""
 
-    def profiler_control(self, started: StartedServer) -> ProfilerControl:
-        """How to drive async-profiler in the started JVM server: jattach against its java
-        process, and its files brought back to raw/."""
+class Backend(PreflightChecks, ServerControl, LoadGeneration, Protocol):
+    """A whole backend, as the commands build and record it: the three roles above,
+    and its build before any load and what it records of itself."""
+
+    name: str
+
+    def prepare(self, servers: tuple[ServerManifest, ...]) -> None:
+        """Builds what the servers need (jars, images)."""
 
     def engine_records(self) -> tuple[EngineRecord, ...]:
         """The other machines' engines this bench drove (none on one machine)."""
