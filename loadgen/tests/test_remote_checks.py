@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from httplab.checking import conformance
+from httplab.checking import conformance_cli
 from httplab.checking.conformance import CheckResult, Verification, with_ready_line
 from httplab.checking.readiness import answers_correctly
 from httplab.checking.verification_json import verification_from_dict, verification_to_dict
@@ -87,7 +87,7 @@ def test_a_common_check_has_no_workload_field_and_old_json_reads_as_common_check
 
 def test_the_check_prints_one_json_object_for_the_harness(capsys):
     with FakeServer(hello_answer) as server:
-        code = conformance.main(["--host", "127.0.0.1", "--port", str(server.port),
+        code = conformance_cli.main(["--host", "127.0.0.1", "--port", str(server.port),
                                  "--server-header", "Fake", "--json"])
     printed = capsys.readouterr().out
     assert code == 0 and printed.count("\n") == 1
@@ -96,7 +96,7 @@ def test_the_check_prints_one_json_object_for_the_harness(capsys):
 
 
 def test_a_failed_check_still_prints_its_json_and_exits_1(capsys):
-    code = conformance.main(["--port", str(free_port()), "--server-header", "Fake", "--json"])
+    code = conformance_cli.main(["--port", str(free_port()), "--server-header", "Fake", "--json"])
     verification = verification_from_output(capsys.readouterr().out)
     assert code == 1 and not verification.passed
     assert "ConnectionRefusedError" in verification.failures[0].detail
@@ -105,7 +105,7 @@ def test_a_failed_check_still_prints_its_json_and_exits_1(capsys):
 def test_the_check_needs_the_stdlib_only():
     """The wrk image has Python's stdlib and no more: no site-packages, no venv."""
     probe = ("import sys\nsys.path.insert(0, sys.argv[1])\n"
-             "import httplab.checking.conformance, httplab.checking.verification_json\n"
+             "import httplab.checking.conformance_cli\n"
              "print(' '.join(sorted({m.split('.')[0] for m in sys.modules}"
              " - set(sys.stdlib_module_names))))")
     loaded = subprocess.run([sys.executable, "-S", "-c", probe, str(LOADGEN)],
@@ -116,7 +116,7 @@ def test_the_check_needs_the_stdlib_only():
 def test_the_conformance_command_runs_the_check_in_the_wrk_image_on_the_host_network():
     assert conformance_command("10.0.0.7", 8081, "Netty") == [
         "docker", "run", "--rm", "--network", "host", "--entrypoint", "python3", WRK_IMAGE,
-        "-m", "httplab.checking.conformance", "--host", "10.0.0.7", "--port", "8081",
+        "-m", "httplab.checking.conformance_cli", "--host", "10.0.0.7", "--port", "8081",
         "--server-header", "Netty", "--json"]
 
 
@@ -136,7 +136,7 @@ def test_a_remote_check_of_workloads_reads_back_which_failed(capsys):
     with FakeServer(hello_answer) as server:  # no /json: its check fails, the server passes
         command = conformance_command("127.0.0.1", server.port, "Fake",
                                       workloads=(Workload("json"),))
-        code = conformance.main(command[command.index(CONFORMANCE_MODULE) + 1:])
+        code = conformance_cli.main(command[command.index(CONFORMANCE_MODULE) + 1:])
     verification = verification_from_output(capsys.readouterr().out)
     assert code == 1 and verification.passed
     assert list(verification.failed_workloads()) == ["json"]

@@ -11,9 +11,9 @@ from httplab.checking.http_wire import (Response, WireError, parse_closed_respon
 from httplab.manifest import parse_manifest
 from httplab.checking.ready_line import parse_startup_line
 from httplab.checking.conformance import (CheckResult, Verification, blocking_pool_problem, checks_wait_s,
-                                          http10_problems, main, pipelined_paths,
+                                          http10_problems, pipelined_paths,
                                           startup_problems, verify_server,
-                                          verify_workloads, workloads_argument)
+                                          verify_workloads)
 from httplab.checking.responses import (WAIT_SLACK_MS, not_allowed_problem, parse_http_date,
                                         refusal_problem, wait_problem)
 from httplab.model import Workload
@@ -383,32 +383,3 @@ def test_a_method_not_allowed_names_the_allowed_ones(status, headers, problem):
 def test_a_remote_check_may_wait_as_long_as_the_waits_it_asks_for():
     assert checks_wait_s((Workload(), JSON)) == 0
     assert checks_wait_s((DELAY, BLOCKING, DELAY)) == pytest.approx(2 * 4 * (20 + 250) / 1000)
-
-
-@pytest.mark.parametrize("keys, workloads", [
-    ("json,delay-20ms", (JSON, DELAY)), ("plaintext", (Workload(),)),
-    (" blocking-20ms , json ", (BLOCKING, JSON)), ("", ()),
-])
-def test_workload_keys_name_the_workloads_to_check(keys, workloads):
-    assert workloads_argument(keys) == workloads
-
-
-@pytest.mark.parametrize("keys", ["delay", "json,sleep-1ms", "delay-0ms", "blocking-10001ms"])
-def test_the_cli_refuses_what_is_no_workload_key(keys, capsys):
-    with pytest.raises(SystemExit) as exit_:
-        main(["--server-header", "Fake", "--workloads", keys])
-    assert exit_.value.code == 2 and "is not a workload key" in capsys.readouterr().err
-
-
-def test_the_cli_checks_the_workloads_it_is_given(capsys):
-    with FakeServer(endpoints_answer) as server:
-        code = main(["--port", str(server.port), "--server-header", "Fake",
-                     "--workloads", "json,delay-20ms"])
-    printed = capsys.readouterr().out
-    assert code == 0 and "ok   [json] GET /json" in printed and "[delay-20ms] GET /delay" in printed
-
-
-def test_the_cli_exits_1_when_only_a_workloads_check_failed(capsys):
-    with FakeServer(hello_answer) as server:
-        code = main(["--port", str(server.port), "--server-header", "Fake", "--workloads", "json"])
-    assert code == 1 and "FAIL [json] GET /json status 404" in capsys.readouterr().out
