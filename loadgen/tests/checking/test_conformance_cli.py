@@ -6,7 +6,7 @@ import pytest
 from httplab.checking.conformance_cli import main, workloads_argument
 from httplab.model import Workload
 from tests.fake_server import FakeServer, endpoints_answer, hello_answer
-from tests.test_verify import BLOCKING, DELAY, JSON
+from tests.checking.test_conformance import BLOCKING, DELAY, JSON
 
 
 @pytest.mark.parametrize("keys, workloads", [

@@ -1,17 +1,16 @@
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from httplab.loadtools.h2load.sockets import SocketReading, connection_deltas, parse_sockets
+from tests.conftest import FIXTURES
 
-FIXTURES = Path(__file__).parent / "fixtures" / "h2load"
+H2LOAD_FIXTURES = FIXTURES / "h2load"
 TOOL = "h2load nghttp2/1.52.0"
 
 
 def captured(name: str):
-    return parse_sockets((FIXTURES / f"{name}.sockets.txt").read_text(), name)
+    return parse_sockets((H2LOAD_FIXTURES / f"{name}.sockets.txt").read_text(), name)
 
 
 # (at_s, port, established sockets) of each reading, copied by hand from the fixtures.

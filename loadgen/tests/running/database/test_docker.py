@@ -11,7 +11,7 @@ import pytest
 from httplab.running.database.base import DB_PORT, DatabaseError
 from httplab.running.database.docker import DockerDatabase
 from tests.conftest import port_is_listening
-from tests.test_database_local import assert_seeded_and_measured, assert_start_refused_on_a_taken_port
+from tests.running.database.test_local import assert_seeded_and_measured, assert_start_refused_on_a_taken_port
 from tests.docker_support import engine_problem, require
 
 

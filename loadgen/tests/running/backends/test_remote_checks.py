@@ -12,7 +12,6 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
 
@@ -29,12 +28,12 @@ from httplab.running.backends.remote_checks import (ANSWER_PROBE_TIMEOUT_S,
                                                     conformance_command,
                                                     verification_from_output)
 
-from tests.conftest import free_port
+from tests.conftest import TESTS_DIR, free_port
 from tests.docker_support import engine_problem, first_present_image, require
 from tests.fake_server import FakeServer, hello_answer
 from tests.test_plan import MANIFEST
 
-LOADGEN = Path(__file__).resolve().parents[1]
+LOADGEN = TESTS_DIR.parent
 NETTY_IMAGE = "httplab/netty:latest"
 MIXED = Verification((CheckResult("GET /", True), CheckResult("Date refreshed", False,
                                                                "Date stayed 'x' over 1.2 s")))

@@ -1,13 +1,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from httplab.loadtools.oha.report import OhaJsonError, parse_oha_json
+from tests.conftest import FIXTURES
 
-FIXTURES = Path(__file__).parent / "fixtures" / "oha"
+OHA_FIXTURES = FIXTURES / "oha"
 DEADLINE = "aborted due to deadline"
 
 # What each captured run's JSON says, copied by hand from the files (see README.txt there):
@@ -32,7 +32,7 @@ EXPECTED = {
 
 
 def read(name: str, offered: float):
-    return parse_oha_json((FIXTURES / f"{name}.json").read_text(), offered, f"{name}.json")
+    return parse_oha_json((OHA_FIXTURES / f"{name}.json").read_text(), offered, f"{name}.json")
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

@@ -4,7 +4,6 @@ own. The docker backend must wait for the line, or fail naming it, and keep the 
 
 from __future__ import annotations
 
-
 import pytest
 
 from httplab.running.backend_error import BackendError

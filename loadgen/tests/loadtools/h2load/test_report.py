@@ -1,12 +1,11 @@
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from httplab.loadtools.h2load.report import H2loadReport, parse_h2load
+from tests.conftest import FIXTURES
 
-FIXTURES = Path(__file__).parent / "fixtures" / "h2load"
+H2LOAD_FIXTURES = FIXTURES / "h2load"
 
 # What each captured run's summary says, copied by hand from the .h2load.txt files.
 EXPECTED = {
@@ -24,12 +23,12 @@ EXPECTED = {
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_reads_captured_summaries(name):
-    text = (FIXTURES / f"{name}.h2load.txt").read_text()
+    text = (H2LOAD_FIXTURES / f"{name}.h2load.txt").read_text()
     assert parse_h2load(text, name) == EXPECTED[name]
 
 
 def test_a_run_h2load_never_finished_has_no_summary():
-    text = (FIXTURES / "hung-c50.h2load.txt").read_text()
+    text = (H2LOAD_FIXTURES / "hung-c50.h2load.txt").read_text()
     with pytest.raises(ValueError, match=r"^hung-c50: no h2load summary: no 'finished in'"):
         parse_h2load(text, "hung-c50")
 

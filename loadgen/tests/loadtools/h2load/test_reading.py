@@ -7,14 +7,15 @@ import pytest
 from httplab.loadtools.h2load.reading import read_fairness_run
 from httplab.model import FairnessRun
 from httplab.run_layout import RunFiles
+from tests.conftest import FIXTURES
 
-FIXTURES = Path(__file__).parent / "fixtures" / "h2load"
+H2LOAD_FIXTURES = FIXTURES / "h2load"
 TOOL = "h2load nghttp2/1.52.0"
 
 
 def texts(name: str) -> tuple[str, str]:
-    return ((FIXTURES / f"{name}.h2load.txt").read_text(),
-            (FIXTURES / f"{name}.sockets.txt").read_text())
+    return ((H2LOAD_FIXTURES / f"{name}.h2load.txt").read_text(),
+            (H2LOAD_FIXTURES / f"{name}.sockets.txt").read_text())
 
 
 def sources(stem: str) -> tuple[str, str]:
@@ -23,7 +24,7 @@ def sources(stem: str) -> tuple[str, str]:
     return str(files.h2load), str(files.sockets)
 
 
-# h2load's figures of nginx-c50, as in test_h2load_report.
+# h2load's figures of nginx-c50, as in test_report.py.
 NGINX_SUMMARY = dict(connections=50, duration_s=3.0, requests_per_sec=87174.33,
                      succeeded=261523, failed=0, client_rps_min=1376.24,
                      client_rps_max=2108.54, client_rps_mean=1743.37, client_rps_sd=362.92)

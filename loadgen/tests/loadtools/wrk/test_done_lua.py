@@ -21,8 +21,9 @@ from httplab.loadtools.wrk.done_json import parse_done_json
 from httplab.loadtools.wrk.text_report import parse_report
 
 from tests.fake_server import FakeServer, hello_answer
+from tests.conftest import TESTS_DIR
 
-DONE_LUA = Path(__file__).resolve().parent.parent / "done.lua"
+DONE_LUA = TESTS_DIR.parent / "done.lua"
 WRK_TIME_LIMIT_S = 30
 
 

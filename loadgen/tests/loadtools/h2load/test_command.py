@@ -11,8 +11,9 @@ import pytest
 from httplab.loadtools.h2load.command import (H2loadRequest, fairness_script_arguments, h2load_arguments,
                                     h2load_time_limit_s, reading_times)
 from httplab.run_layout import H2LOAD_SUFFIX, SOCKETS_SUFFIX
+from tests.conftest import TESTS_DIR
 
-SCRIPT = Path(__file__).resolve().parents[1] / "fairness.sh"
+SCRIPT = TESTS_DIR.parent / "fairness.sh"
 REQUEST = H2loadRequest(threads=2, connections=50, duration_s=3, url="http://127.0.0.1:8080/")
 
 

@@ -23,7 +23,7 @@ from httplab.running.backends.docker import DockerBackend
 from httplab.running.backends.local import LocalBackend
 
 from tests.docker_support import engine_problem, require
-from tests.test_oha_freezing import freezing_server_url  # noqa: F401 (a fixture)
+from tests.loadtools.oha.test_freezing import freezing_server_url  # noqa: F401 (a fixture)
 
 DOCKERFILE_PIN = re.compile(r"^ARG OHA_VERSION=(\S+)$", re.MULTILINE)
 SYSTEM_PATH = "/usr/bin:/bin"  # without rustup's ~/.cargo/bin

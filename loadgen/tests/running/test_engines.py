@@ -3,7 +3,6 @@ generators' commands and the engines' clocks; pure but for one docker test of th
 
 import subprocess
 import time
-from pathlib import Path
 
 import pytest
 
@@ -17,8 +16,9 @@ from httplab.running.engines import Engine, make_topology, parse_engine, split_e
 from httplab.plan_error import PlanError
 from httplab.loadtools.wrk.command import WrkRequest
 from tests.docker_support import engine_problem, first_present_image, require
+from tests.conftest import TESTS_DIR
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = TESTS_DIR.parents[1]
 
 
 @pytest.mark.parametrize("text, kind, host", [

@@ -1,15 +1,15 @@
 from __future__ import annotations
 
 from dataclasses import fields, is_dataclass
-from pathlib import Path
 from typing import Callable
 
 import pytest
 
 from httplab.model import Latency, SocketErrors, ThreadRequestRate, WrkRun
 from httplab.loadtools.wrk.text_report import WrkParseError, parse_report
+from tests.conftest import FIXTURES
 
-FIXTURES = Path(__file__).parent / "fixtures" / "wrk"
+WRK_FIXTURES = FIXTURES / "wrk"
 KB, MB, GB = 1024.0, 1024.0**2, 1024.0**3
 NGINX = "http://127.0.0.1:18081"
 PYTHON = "http://127.0.0.1:18082/"
@@ -115,11 +115,11 @@ def assert_same_run(actual: object, expected: object, path: str = "run") -> None
 
 
 def read_fixture(name: str) -> str:
-    return (FIXTURES / name).read_text()
+    return (WRK_FIXTURES / name).read_text()
 
 
 def test_every_text_fixture_has_expected_values() -> None:
-    assert sorted(path.name for path in FIXTURES.glob("*.txt")) == sorted(EXPECTED)
+    assert sorted(path.name for path in WRK_FIXTURES.glob("*.txt")) == sorted(EXPECTED)
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

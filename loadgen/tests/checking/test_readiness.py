@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -15,7 +14,7 @@ from httplab.checking.readiness import Readiness, ServerProbes, not_ready_reason
 from httplab.checking.ready_line import find_startup_line, parse_startup_line
 from httplab.checking.conformance import verify_started
 
-from tests.conftest import free_port, port_is_listening
+from tests.conftest import TESTS_DIR, free_port, port_is_listening
 
 LINE = ("httplab-ready framework=X version=1 transport=epoll workers=2 observed_workers=2 "
         "bind=127.0.0.1:8080")
@@ -121,7 +120,7 @@ def test_an_empty_output_is_said_to_be_empty():
 
 
 # The same rule with a real process and no JVM: the local backend runs a stand-in for java.
-LATE_READY_SERVER = Path(__file__).parent / "support" / "late_ready_server.py"
+LATE_READY_SERVER = TESTS_DIR / "support" / "late_ready_server.py"
 FAKE_MANIFEST = """display_name = "Fake"
 framework = "Fake"
 version = "1"

@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any, Callable
 
 import pytest
@@ -12,11 +11,12 @@ from httplab.model import Latency, LatencyHistogram, SocketErrors, ThreadRequest
 from httplab.loadtools.wrk.done_json import WrkJsonError, parse_done_json
 from httplab.loadtools.wrk.text_report import parse_report
 
-from tests.test_wrk_text import assert_same_run
+from tests.loadtools.wrk.test_text_report import assert_same_run
+from tests.conftest import FIXTURES
 
-FIXTURES = Path(__file__).parent / "fixtures" / "wrk"
-HISTOGRAMS = Path(__file__).parent / "fixtures" / "generators"
-JSON_NAMES = sorted(path.name for path in FIXTURES.glob("*.json"))
+WRK_FIXTURES = FIXTURES / "wrk"
+HISTOGRAMS = FIXTURES / "generators"
+JSON_NAMES = sorted(path.name for path in WRK_FIXTURES.glob("*.json"))
 NGINX = "http://127.0.0.1:18081"
 PYTHON = "http://127.0.0.1:18082/"
 
@@ -34,7 +34,7 @@ EXPECTED: dict[str, tuple[int, int, int, SocketErrors, int, float | None, float 
 
 
 def read_fixture(name: str) -> str:
-    return (FIXTURES / name).read_text()
+    return (WRK_FIXTURES / name).read_text()
 
 
 def test_every_json_fixture_has_expected_values() -> None:

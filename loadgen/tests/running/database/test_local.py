@@ -16,7 +16,7 @@ from httplab.running.database.local import LocalDatabase
 from tests.conftest import port_is_listening
 
 
-# The checks every database, local or in Docker (test_database_docker.py), must pass.
+# The checks every database, local or in Docker (running/database/test_docker.py), must pass.
 def assert_seeded_and_measured(database: Database, started: StartedDatabase) -> None:
     """The world table whole, pg_stat_statements counting, the probe reading CPU and memory."""
     rows = database.query(started, "SELECT count(*), min(randomnumber), max(randomnumber) "
