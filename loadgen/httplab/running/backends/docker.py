@@ -99,8 +99,8 @@ class DockerBackend:
 
     def prepare(self, servers: tuple[ServerManifest, ...]) -> None:
         self.images.build_all(self.compose, servers, self._env)
-        server_images = [f"httplab/{name}:latest" for name in dict.fromkeys(s.name for s in servers)]
-        wanted = ([(self.server_engine, image) for image in server_images]
+        names = dict.fromkeys(server.name for server in servers)
+        wanted = ([(self.server_engine, cmd.server_image(name)) for name in names]
                   if self.server_engine else [])
         self.images.ship(wanted + [(engine, cmd.WRK_IMAGE) for engine in self.load_generators])
 
@@ -179,7 +179,7 @@ class DockerBackend:
 
     def _describe(self, manifest: ServerManifest, container: str, startup_seconds: float,
                   startup: StartupInfo | None, log_path: Path | None) -> StartedServer:
-        image = f"httplab/{manifest.name}:latest"
+        image = cmd.server_image(manifest.name)
         # nginx's image may hold a JRE (the local base image has one), which it does not run.
         java = (java_version(["docker", "exec", container, "java"], self._on_server_engine())
                 if manifest.is_maven_module else None)

@@ -46,6 +46,11 @@ def detect_compose(preferred: str | None = None) -> list[str] | None:
     return None
 
 
+def server_image(server: str) -> str:
+    """The server service's image in docker-compose.yml, for the server HTTPLAB_SERVER names."""
+    return f"httplab/{server}:latest"
+
+
 def dockerfile_for(servers_dir: Path, server: str) -> Path:
     """servers/<name>/Dockerfile when the folder brings its own, else the shared one."""
     own = servers_dir / server / DOCKERFILE
