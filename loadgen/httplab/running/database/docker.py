@@ -36,7 +36,7 @@ BUILD_TIMEOUT_S = 1800
 START_TIMEOUT_S = 90.0
 HEALTH_POLL_S = 0.2
 QUERY_TIMEOUT_S = 60.0
-HEALTH_TEMPLATE = "{{.State.Health.Status}} {{.State.Running}} {{.State.ExitCode}}"
+HEALTH_TEMPLATE = "{{.State.Health.Status}}"
 LOG_FOLLOW_GRACE_S = 5.0  # `docker logs -f` ends by itself once the container is gone
 
 
@@ -148,11 +148,10 @@ class DockerDatabase:
 
     def _wait_healthy(self, container: str, log_path: Path) -> None:
         def healthy() -> bool | None:
-            health, running, code = (self._inspect(container, HEALTH_TEMPLATE).split()
-                                     + ["unknown"] * 3)[:3]
-            if health == "healthy":
+            if self._inspect(container, HEALTH_TEMPLATE) == "healthy":
                 return True
-            if running != "true":
+            code = stopped_exit_code(container, engine_env(self.engine), DatabaseError)
+            if code is not None:
                 raise DatabaseError(f"the database's container stopped during its start (exit "
                                     f"code {code}): {last_log_line(log_path)}; log: {log_path}")
             return None
