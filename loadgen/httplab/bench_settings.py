@@ -1,13 +1,14 @@
 """The bench settings, stated only here: each flag of `httplab bench` with its default and
-meaning, the facts those defaults name, and the error a bad setting stops with. The
-Makefile passes a VARIABLE (the flag in capitals, - as _) only when the user sets it.
-Imports nothing of httplab, so parsing the command line loads no runner."""
+meaning, and the facts those defaults name. The Makefile passes a VARIABLE (the flag in
+capitals, - as _) only when the user sets it. Imports only the leaf addresses.py, so
+parsing the command line loads no runner."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-LOOPBACK = "127.0.0.1"  # the target address on one machine: the server binds it, wrk aims at it
+from httplab.addresses import LOOPBACK
+
 PRIMER_CONNECTIONS = 8
 DEFAULT_CV_THRESHOLD = 0.05
 BACKENDS = ("docker", "local")
@@ -76,10 +77,6 @@ LATENCY_FLAGS = tuple(row for row in BENCH_SETTINGS if row[0] not in LATENCY_LEF
     + LATENCY_SETTINGS
 CHOICES = {"backend": BACKENDS, "base-images": BASE_IMAGE_CHOICES}
 DEFAULTS = {flag: default for flag, default, _ in BENCH_SETTINGS + LATENCY_SETTINGS}
-
-
-class PlanError(ValueError):
-    """Bad bench input; the message is the one line the user sees."""
 
 
 def variable(flag: str) -> str:

@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 from httplab.bench_settings import (BENCH_SETTINGS, CHOICES, DEFAULT_IMAGE, IMAGE_HELP,
-                                    LATENCY_FLAGS, LATENCY_LEFT_OUT, PlanError, settings_text)
+                                    LATENCY_FLAGS, LATENCY_LEFT_OUT, settings_text)
+from httplab.plan_error import PlanError
 from httplab.commands.common import EXIT_OK, EXIT_USAGE, say
 from httplab.manifest import ManifestError
 from httplab.paths import DEFAULT_REPO, results_root, servers_dir
@@ -17,20 +18,25 @@ from httplab.run_layout import LATEST
 # then never load the runner, the backends or the sampler, and parsing loads none of them.
 
 
+def _add_settings(parser: argparse.ArgumentParser,
+                  settings: tuple[tuple[str, str, str], ...]) -> None:
+    for flag, default, meaning in settings:
+        # argparse expands %-formats in help: a meaning's "5 %" is literal text
+        help_text = f"{meaning} (default: {default or 'empty'})".replace("%", "%%")
+        parser.add_argument(f"--{flag}", default=default, choices=CHOICES.get(flag),
+                            help=help_text)
+
+
 def _add_bench(sub) -> None:
     bench = sub.add_parser("bench", help="run wrk against each server, one at a time")
-    for flag, default, meaning in BENCH_SETTINGS:
-        bench.add_argument(f"--{flag}", default=default, choices=CHOICES.get(flag),
-                           help=f"{meaning} (default: {default or 'empty'})")
+    _add_settings(bench, BENCH_SETTINGS)
     bench.add_argument("--results-dir", type=Path, default=None, help="default: REPO/results")
 
 
 def _add_latency(sub) -> None:
     latency = sub.add_parser("latency", help="fixed-rate runs: latency by offered rate, the "
                                              "highest rate that holds a p99 target")
-    for flag, default, meaning in LATENCY_FLAGS:
-        latency.add_argument(f"--{flag}", default=default, choices=CHOICES.get(flag),
-                             help=f"{meaning} (default: {default or 'empty'})")
+    _add_settings(latency, LATENCY_FLAGS)
     for flag in LATENCY_LEFT_OUT:  # accepted only to be refused with a clear line
         latency.add_argument(f"--{flag}", default=None, help=argparse.SUPPRESS)
     latency.add_argument("--results-dir", type=Path, default=None, help="default: REPO/results")
@@ -57,7 +63,7 @@ def _add_compare(sub) -> None:
                               "REPO/results/compare/<base>-vs-<new>)")
 
 
-def _parser() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="httplab", description=__doc__)
     parser.add_argument("--repo", type=Path, default=DEFAULT_REPO, help="the lab's repository")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -99,7 +105,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    args = build_parser().parse_args(argv)
     try:
         if args.command == "bench":
             return _bench(args)

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from enum import Enum
-from fractions import Fraction
-from pathlib import Path
 from typing import Iterable
 
 
@@ -78,7 +75,8 @@ class Latency:
 @dataclass(frozen=True)
 class LatencyHistogram:
     """wrk's latency histogram of a run, or of several generators' runs summed: (value in
-    µs, count) pairs ascending by value. Exact: every distinct value as wrk counted it
+    µs, count) pairs ascending by value (its percentiles, mean and stdev as wrk computes
+    them: loadtools/wrk/stats.py). Exact: every distinct value as wrk counted it
     (with its coordinated-omission correction). Otherwise a quantile grid, whose
     percentiles may be off by up to rank_error_pct percentile points."""
 
@@ -98,39 +96,6 @@ class LatencyHistogram:
     def max(self) -> int | None:
         return self.buckets[-1][0] if self.buckets else None
 
-    def percentile(self, p: float) -> int | None:
-        """wrk's stats_percentile: the smallest value whose cumulative count reaches the
-        rank. None without samples; the maximum past the last rank (p = 100, where wrk 4.x
-        itself returns 0)."""
-        if not self.buckets:
-            return None
-        rank, cumulative = wrk_percentile_rank(p, self.total), 0
-        for value, count in self.buckets:
-            cumulative += count
-            if cumulative >= rank:
-                return value
-        return self.max
-
-    @property
-    def mean(self) -> float | None:
-        total = self.total
-        if total == 0:
-            return None
-        return float(Fraction(sum(value * count for value, count in self.buckets), total))
-
-    @property
-    def stdev(self) -> float | None:
-        """wrk's stats_stdev: the sample standard deviation (n - 1), 0 below two samples;
-        computed exactly, then rounded once."""
-        total = self.total
-        if total == 0:
-            return None
-        if total < 2:
-            return 0.0
-        linear = sum(value * count for value, count in self.buckets)
-        square = sum(value * value * count for value, count in self.buckets)
-        return math.sqrt(Fraction(square * total - linear * linear, total * (total - 1)))
-
     @classmethod
     def merged(cls, histograms: Iterable[LatencyHistogram]) -> LatencyHistogram:
         """The counts summed per value: exact only if every part is; a grid's rank error
@@ -142,29 +107,6 @@ class LatencyHistogram:
                 counts[value] = counts.get(value, 0) + count
         return cls(tuple(sorted(counts.items())), all(h.exact for h in histograms),
                    max((h.rank_error_pct for h in histograms), default=0.0))
-
-
-def wrk_percentile_rank(p: float, total: int) -> int:
-    """stats_percentile's rank (p >= 0), round((p / 100.0) * count + 0.5), as wrk computes it on
-    x86-64: in long double (64-bit significand), converted to double for C's round(),
-    which takes halves away from zero. Exact rationals would differ just below a whole
-    rank: e.g. p = 99.99 (a double a little under 99.99) with 100000 samples."""
-    scaled = _to_significand(_to_significand(Fraction(p) / 100, 64) * total, 64)
-    as_double = _to_significand(_to_significand(scaled + Fraction(1, 2), 64), 53)
-    return math.floor(as_double + Fraction(1, 2))  # p >= 0: the value is positive
-
-
-def _to_significand(value: Fraction, bits: int) -> Fraction:
-    """value rounded to the nearest binary float with a `bits`-bit significand (ties to
-    even), as the FPU rounds each step."""
-    if value == 0:
-        return value
-    magnitude = abs(value)
-    exponent = magnitude.numerator.bit_length() - magnitude.denominator.bit_length()
-    if Fraction(2) ** exponent > magnitude:
-        exponent -= 1
-    scale = Fraction(2) ** (bits - 1 - exponent)
-    return Fraction(round(value * scale)) / scale
 
 
 @dataclass(frozen=True)
@@ -647,67 +589,3 @@ class BenchResult:
     @property
     def failed_cells(self) -> tuple[Cell, ...]:
         return tuple(cell for cell in self.cells if cell.status is CellStatus.FAILED)
-
-
-@dataclass(frozen=True)
-class GeneratorOutcome:
-    """One load generator's part of a measured run spread over several generators: the
-    engine that ran it and where its raw files went (<stem>.g<index>.txt and .json)."""
-
-    index: int  # from 1, in the order of LOADGEN_HOSTS
-    engine: str  # as the user named it: ssh://user@host, a context name, unix:///path
-    threads: int
-    connections: int
-    text_path: Path | None = None
-    json_path: Path | None = None
-    failure: str | None = None
-
-
-@dataclass(frozen=True)
-class CellOutcome:
-    """One measured run as the runner left it: where its raw files went (read later by
-    collect.py), or why it could not run. Repeats count from 1. With more than one load
-    generator, `generators` holds each one's part and text_path/json_path are None."""
-
-    server: str
-    threads: int
-    connections: int
-    text_path: Path | None = None
-    json_path: Path | None = None
-    failure: str | None = None
-    repeat: int = 1
-    resources_path: Path | None = None
-    generators: tuple[GeneratorOutcome, ...] = ()
-    # h2load's output and the socket snapshot taken during it (FAIRNESS=1), when it ran.
-    h2load_path: Path | None = None
-    sockets_path: Path | None = None
-    workload: Workload = PLAINTEXT
-    profile_path: Path | None = None  # PROFILE=1: raw/<stem>.profile.json, the profiler's record
-
-
-@dataclass(frozen=True)
-class StepOutcome:
-    """One fixed-rate step as the runner left it: where the tool's output went (read later
-    by results/latency.py), or why it could not run."""
-
-    server: str
-    offered_rate: float
-    connections: int
-    purpose: StepPurpose
-    json_path: Path | None = None
-    resources_path: Path | None = None
-    failure: str | None = None
-    repeat: int = 1
-    attempt: int = 1  # 2: run again at the same rate to confirm that it broke
-    workload: Workload = PLAINTEXT
-    profile_path: Path | None = None  # PROFILE=1: raw/<step>.profile.json
-
-
-@dataclass(frozen=True)
-class ServerOutcome:
-    """One server as run: its record and every measured run of its cells."""
-
-    record: ServerRecord
-    cells: tuple[CellOutcome, ...]
-    steps: tuple[StepOutcome, ...] = ()  # make latency: its fixed-rate steps
-    database: DatabaseRecord | None = None  # the database it read (db and queries), as it ran

@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from httplab.model import DatabaseUsage, GeneratorOutcome, ResourceUsage
+from httplab.model import DatabaseUsage, ResourceUsage
+from httplab.outcomes import GeneratorOutcome
 
 
 class RawFileError(ValueError):

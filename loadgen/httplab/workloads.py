@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from httplab.bench_settings import PlanError
+from httplab.plan_error import PlanError
 from httplab.model import DATABASE_WORKLOADS, PLAINTEXT, WAITING_WORKLOADS, Workload
 
 WORKLOAD_NAMES = ("plaintext", "json") + WAITING_WORKLOADS + DATABASE_WORKLOADS

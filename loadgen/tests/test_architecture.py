@@ -15,27 +15,34 @@ PACKAGE = Path(__file__).resolve().parents[1] / "httplab"
 # Each part of the harness and the parts it may import (besides itself).
 MAY_IMPORT = {
     "model": set(),
+    # What the runner hands to results (where each run's raw files went): both read it.
+    "outcomes": {"model"},
     "bench_settings": set(),
     "worker_counts": set(),
-    "workloads": {"model", "bench_settings"},
+    "workloads": {"model", "bench_settings", "plan_error"},
     "manifest": {"worker_counts"},
     "paths": set(),
     "loadtools": {"model"},
     "checking": {"manifest", "model", "workloads"},
-    "results": {"model", "manifest", "loadtools", "bench_settings", "workloads", "raw_files"},
+    "results": {"model", "outcomes", "manifest", "loadtools", "bench_settings", "workloads",
+                "raw_files"},
     "presentation": {"model", "manifest", "results", "workloads"},
-    "running": {"model", "manifest", "paths", "loadtools", "checking", "results",
-                "bench_settings", "workloads", "raw_files"},
-    "commands": {"model", "manifest", "paths", "loadtools", "checking", "results",
+    "running": {"model", "outcomes", "manifest", "paths", "loadtools", "checking", "results",
+                "bench_settings", "workloads", "plan_error", "raw_files"},
+    "commands": {"model", "outcomes", "manifest", "paths", "loadtools", "checking", "results",
                  "presentation", "running", "workloads"},
-    "cli": {"commands", "manifest", "paths", "bench_settings"},
+    "cli": {"commands", "manifest", "paths", "bench_settings", "plan_error"},
+    # The error of a bad setting, a leaf: its validators raise it, cli prints it unloaded.
+    "plan_error": set(),
     "run_layout": set(),
     # The formats of the JSON files the runner writes into raw/ (run_layout names them):
     # written by running, read back by results; unlike run_layout, it needs the model.
-    "raw_files": {"model"},
+    "raw_files": {"model", "outcomes"},
+    # The loopback address, a leaf: the settings' help, the checks and the runner say it.
+    "addresses": set(),
 }
 # Leaves that import nothing of the harness, which every part may import.
-ANY_PART_MAY_IMPORT = {"run_layout"}
+ANY_PART_MAY_IMPORT = {"run_layout", "addresses"}
 
 
 def _part(module: str) -> str:
@@ -72,6 +79,39 @@ def test_imports_run_toward_the_model(module, file):
 def test_every_part_is_listed():
     parts = {_part(module) for module, _ in _modules() if module.count(".") >= 1}
     assert parts - {"__init__"} <= set(MAY_IMPORT)
+
+
+# Inside running: a backend owns its database, never the other way round, and what both
+# need of Docker (running/docker/) imports neither.
+RUNNING_LAYERS = (("httplab.running.database", "httplab.running.backends"),
+                  ("httplab.running.docker", "httplab.running.backends"),
+                  ("httplab.running.docker", "httplab.running.database"))
+
+
+@pytest.mark.parametrize("lower, higher", RUNNING_LAYERS)
+def test_running_imports_one_way_between_backends_and_databases(lower, higher):
+    wrong = sorted(f"{module} imports {target}" for module, file in _modules()
+                   if module.startswith(lower + ".") for target in _imports(file)
+                   if target.startswith(higher + ".") or target == higher)
+    assert not wrong, wrong
+
+
+def _reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen, todo = set(), list(graph[start])
+    while todo:
+        module = todo.pop()
+        if module in graph and module not in seen:
+            seen.add(module)
+            todo.extend(graph[module])
+    return seen
+
+
+def test_no_module_imports_itself_back():
+    """No cycle, not even through an import inside a function (the remote conformance
+    check's command line is a module of its own for that)."""
+    graph = {module.removesuffix(".__init__"): _imports(file) for module, file in _modules()}
+    cycles = sorted(module for module in graph if module in _reachable(graph, module))
+    assert not cycles, cycles
 
 
 RUNNING_ONLY = ("httplab.running.runner", "httplab.running.measure",

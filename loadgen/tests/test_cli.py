@@ -1,8 +1,11 @@
-"""Bad input gets one clear line and exit 2, before anything starts."""
+"""The command line: bad input gets one clear line and exit 2, before anything starts, and
+every --help prints its usage."""
+
+import argparse
 
 import pytest
 
-from httplab.cli import main
+from httplab.cli import build_parser, main
 
 
 @pytest.mark.parametrize("arguments, message", [
@@ -25,3 +28,20 @@ def test_missing_wrk_is_reported_before_any_load(tmp_path, capsys, monkeypatch):
     assert code == 2
     assert "not found on PATH" in capsys.readouterr().err
     assert not (tmp_path / "r").exists()
+
+
+def _subcommands() -> list[str]:
+    """Every subcommand, as the parser knows them."""
+    parser = build_parser()
+    choices = next(action.choices for action in parser._actions
+                   if isinstance(action, argparse._SubParsersAction))
+    return sorted(choices)
+
+
+@pytest.mark.parametrize("arguments", [[]] + [[command] for command in _subcommands()],
+                         ids=lambda arguments: " ".join(arguments) or "httplab")
+def test_every_help_prints_usage_and_exits_0(capsys, arguments):
+    with pytest.raises(SystemExit) as leaving:
+        main([*arguments, "--help"])
+    assert leaving.value.code == 0
+    assert capsys.readouterr().out.startswith("usage: httplab")

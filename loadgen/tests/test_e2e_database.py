@@ -16,7 +16,7 @@ import pytest
 from httplab.checking.database import verify_database
 from httplab.cli import main
 from httplab.model import Workload
-from httplab.running.backends.compose import DATABASE_PROJECT
+from httplab.running.docker.compose import DATABASE_PROJECT
 from httplab.running.database.base import DB_PORT, DatabaseError
 from httplab.running.database.local import LocalDatabase
 

@@ -3,7 +3,7 @@ in its manifest and build file, is found, tabled, checked and given an image wit
 edit anywhere. Its manifest brings what every framework states: the blocking pool /blocking
 runs on and the pages its /json, /delay and /blocking follow (a copy missing them is
 refused, naming its file); the jar's answers at those endpoints are checked with every
-other jar's by tests/test_conformance.py."""
+other jar's by tests/checking/test_server_jars.py."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 from httplab.manifest import ManifestError, discover
 from httplab.paths import DEFAULT_REPO, servers_dir
 from httplab.presentation.markdown.readme_table import readme_servers_table
-from httplab.running.backends.compose import dockerfile_for
+from httplab.running.docker.compose import dockerfile_for
 from httplab.running.backends.docker import DockerBackend
 
 from tests.docker_support import require

@@ -17,7 +17,7 @@ from httplab.model import CPU_PROFILE_EVENTS
 from httplab.results.profile_record import record_from_dict
 from httplab.run_layout import RunFiles
 from httplab.running.backends.docker_profiler import DockerProfilerControl
-from httplab.running.backends.remote_engines import engine_env
+from httplab.running.docker.remote import engine_env
 from httplab.running.profiling.attach import attach
 from httplab.running.profiling.jvm import jvm_options
 from httplab.running.profiling.session import profiled

@@ -13,7 +13,8 @@ from httplab.checking.conformance import verify_started
 from httplab.model import Workload
 from httplab.manifest import discover
 from httplab.paths import DEFAULT_REPO, LUA_SCRIPT, servers_dir
-from httplab.running.backends.base import BackendError, StartedServer
+from httplab.running.backends.base import StartedServer
+from httplab.running.backend_error import BackendError
 from httplab.running.backends.local import (HOST_NGINX, REFERENCE_START_SCRIPT, LocalBackend,
                                             reference_command, reference_environment,
                                             run_reference)

@@ -609,7 +609,7 @@ def test_exec_probe_reads_what_the_cgroup_probe_reads_around_it():
     """After a short load, each ExecProbe reading lies between two CgroupProbe readings of
     the same container taken just before and after it: the same counters, seen from
     inside; the exec'd shell is not among the threads."""
-    from tests.test_remote_checks import running_netty
+    from tests.running.backends.test_remote_checks import running_netty
 
     with running_netty() as (container, port):
         subprocess.run(["docker", "run", "--rm", "--network", "host", "httplab/wrk:latest",

@@ -9,7 +9,8 @@ import pytest
 
 from httplab.manifest import ManifestError, discover, parse_manifest
 from httplab.paths import DEFAULT_REPO, servers_dir
-from httplab.running.plan import PlanError, make_plan
+from httplab.running.plan import make_plan
+from httplab.plan_error import PlanError
 from httplab.worker_counts import WorkerCountError, worker_count
 
 from tests.support.plans import MANIFEST, plan_settings

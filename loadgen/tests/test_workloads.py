@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from httplab.bench_settings import PlanError
+from httplab.plan_error import PlanError
 from httplab.model import PLAINTEXT, Workload
 from httplab.run_layout import WORKLOAD_KEY_PATTERN, RunStem, StepStem
 from httplab.running.latency_plan import make_latency_plan

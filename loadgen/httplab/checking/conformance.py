@@ -4,19 +4,17 @@ each workload's endpoint (/json, /delay, /blocking) it will be loaded at?
 The conformance tests run it against every jar, and the harness runs it before any
 load, so a server that answers wrongly is never benchmarked: the common checks (the
 hello world) decide whether a server runs at all; a workload's own checks only whether
-it is loaded at that workload. For a server on another host the harness runs
-`python3 -m httplab.checking.conformance --json` in the wrk image on a load generator
-host: this module and what it imports need the stdlib only."""
+it is loaded at that workload. For a server on another host the harness runs it through
+its command line (conformance_cli.py) in the wrk image on a load generator host: this
+module and what it imports need the stdlib only."""
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from httplab.addresses import LOOPBACK
 from httplab.checking.http_wire import Connection, WireError, parse_closed_response, request_bytes
 from httplab.checking.ready_line import StartupInfo
 from httplab.checking.responses import (EXPECTED_BODY, WAIT_SLACK_MS, hello_problems,
@@ -24,8 +22,7 @@ from httplab.checking.responses import (EXPECTED_BODY, WAIT_SLACK_MS, hello_prob
                                         status_problem, wait_problem)
 from httplab.manifest import ServerManifest
 from httplab.model import Workload
-from httplab.workloads import (JSON_PATH, MAX_DELAY_MS, MIN_DELAY_MS, WAIT_PARAMETER,
-                               request_path, workload_of_key)
+from httplab.workloads import JSON_PATH, MAX_DELAY_MS, WAIT_PARAMETER, request_path
 
 HELLO_PATHS = ("/", "/plaintext")
 UNKNOWN_PATH = "/httplab-no-such-path"
@@ -268,7 +265,7 @@ def checks_wait_s(workloads: Iterable[Workload]) -> float:
                for workload in dict.fromkeys(workloads) if workload.waits and workload.delay_ms)
 
 
-def verify_server(port: int, server_header: str, host: str = "127.0.0.1",
+def verify_server(port: int, server_header: str, host: str = LOOPBACK,
                   timeout: float = 5.0, workloads: Iterable[Workload] = ()) -> Verification:
     """Runs the common checks against a server on host:port, then, when they all passed,
     each workload's own (verify_workloads). Never raises for a bad server."""
@@ -280,7 +277,7 @@ def verify_server(port: int, server_header: str, host: str = "127.0.0.1",
 
 
 def verify_workloads(port: int, server_header: str, workloads: Iterable[Workload],
-                     host: str = "127.0.0.1", timeout: float = 5.0) -> tuple[CheckResult, ...]:
+                     host: str = LOOPBACK, timeout: float = 5.0) -> tuple[CheckResult, ...]:
     """Each workload's own checks, marked with its key (plaintext has none beyond the
     common ones; db and queries are checked against the database itself, by
     checking/database.py once it runs). Never raises for a bad server."""
@@ -360,52 +357,3 @@ def with_ready_line(answers: Verification, startup: StartupInfo | None,
     here, or on a load generator host)."""
     line_check = _run_check("ready line", lambda: startup_problems(startup, manifest, cpus))
     return Verification((line_check, *answers.checks))
-
-
-def workloads_argument(text: str) -> tuple[Workload, ...]:
-    """--workloads: workload keys, comma-separated ("json,delay-10ms")."""
-    keys = [key.strip() for key in text.split(",") if key.strip()]
-    workloads = [workload_of_key(key) for key in keys]
-    for key, workload in zip(keys, workloads):
-        if workload is None or (workload.waits and not
-                                MIN_DELAY_MS <= (workload.delay_ms or 0) <= MAX_DELAY_MS):
-            raise argparse.ArgumentTypeError(
-                f"{key!r} is not a workload key: plaintext, json, delay-<N>ms or "
-                f"blocking-<N>ms with N from {MIN_DELAY_MS} to {MAX_DELAY_MS}")
-    return tuple(workload for workload in workloads if workload is not None)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Exits 0 when every check passed, 1 when one failed, common or a workload's (--json
-    prints them either way), 2 on wrong arguments."""
-    parser = argparse.ArgumentParser(description="Check that a server answers the httplab "
-                                                 "hello world, and each workload's endpoint, "
-                                                 "correctly.")
-    parser.add_argument("--host", default="127.0.0.1", help="the server's address")
-    parser.add_argument("--port", type=int, default=8080)
-    parser.add_argument("--server-header", required=True, help="expected Server header value")
-    parser.add_argument("--workloads", type=workloads_argument, default=(),
-                        help="workload keys to check as well, e.g. json,delay-10ms")
-    parser.add_argument("--json", action="store_true",
-                        help="print the result as one JSON object, for the harness")
-    args = parser.parse_args(argv)
-    verification = verify_server(args.port, args.server_header, host=args.host,
-                                 workloads=args.workloads)
-    print(_as_json(verification) if args.json else _as_lines(verification))
-    return 1 if verification.failures else 0
-
-
-def _as_lines(verification: Verification) -> str:
-    return "\n".join(f"{'ok  ' if check.passed else 'FAIL'} "
-                     f"{f'[{check.workload}] ' if check.workload else ''}{check.name} "
-                     f"{check.detail}".rstrip() for check in verification.checks)
-
-
-def _as_json(verification: Verification) -> str:
-    # Imported here: verification_json imports this module, for Verification.
-    from httplab.checking.verification_json import verification_to_dict
-    return json.dumps(verification_to_dict(verification))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -8,6 +8,8 @@ import socket
 import time
 from dataclasses import dataclass
 
+from httplab.addresses import LOOPBACK
+
 MAX_HEADER_BYTES = 16 * 1024
 
 
@@ -30,7 +32,7 @@ class Response:
 
 
 def request_bytes(path: str, method: str = "GET", version: str = "HTTP/1.1",
-                  host: str = "127.0.0.1", body: bytes | None = None) -> bytes:
+                  host: str = LOOPBACK, body: bytes | None = None) -> bytes:
     """One request, without a Connection header; a body, even an empty one, goes with
     its Content-Length."""
     head = f"{method} {path} {version}\r\nHost: {host}\r\nAccept: */*\r\n"
@@ -42,7 +44,7 @@ def request_bytes(path: str, method: str = "GET", version: str = "HTTP/1.1",
 class Connection:
     """One kept-alive TCP connection that reads responses in order."""
 
-    def __init__(self, host: str, port: int, timeout: float, host_header: str = "127.0.0.1"):
+    def __init__(self, host: str, port: int, timeout: float, host_header: str = LOOPBACK):
         self._sock = socket.create_connection((host, port), timeout=timeout)
         self._buffer, self._host_header = b"", host_header
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from httplab.checking.http_wire import Connection, WireError
+from httplab.checking.polling import poll_until
 from httplab.checking.ready_line import StartupInfo, find_startup_line
 from httplab.checking.responses import hello_problems
 
@@ -55,22 +56,32 @@ def wait_until_ready(probes: ServerProbes, timeout_s: float = READY_TIMEOUT_S,
                      sleep: Callable[[float], None] = time.sleep) -> Readiness:
     """Polls until the server has answered correctly and printed its ready line, the time
     runs out, or the server stops. Never raises for a bad server."""
-    started = clock()
-    first_answer_s: float | None = None
-    startup: StartupInfo | None = None
-    while True:
-        if first_answer_s is None and probes.answers():
-            first_answer_s = clock() - started
-        if startup is None:
-            startup = find_startup_line(probes.output())
-        if startup is not None and first_answer_s is not None:
-            return Readiness(startup, first_answer_s)
-        if not probes.running():
+    watch = _Watch(probes, clock)
+    return (poll_until(watch.look, timeout_s, POLL_S, clock, sleep)
+            or Readiness(watch.startup, watch.first_answer_s))
+
+
+class _Watch:
+    """What one wait has seen so far of a server: its first correct answer, its ready line."""
+
+    def __init__(self, probes: ServerProbes, clock: Callable[[], float]):
+        self.probes, self.clock, self.started = probes, clock, clock()
+        self.first_answer_s: float | None = None
+        self.startup: StartupInfo | None = None
+
+    def look(self) -> Readiness | None:
+        """The Readiness once the server is ready or has stopped; None while it may be."""
+        if self.first_answer_s is None and self.probes.answers():
+            self.first_answer_s = self.clock() - self.started
+        if self.startup is None:
+            self.startup = find_startup_line(self.probes.output())
+        if self.startup is not None and self.first_answer_s is not None:
+            return Readiness(self.startup, self.first_answer_s)
+        if not self.probes.running():
             # A last look: the line may have been printed just before the exit.
-            return Readiness(startup or find_startup_line(probes.output()), first_answer_s, True)
-        if clock() - started >= timeout_s:
-            return Readiness(startup, first_answer_s)
-        sleep(POLL_S)
+            startup = self.startup or find_startup_line(self.probes.output())
+            return Readiness(startup, self.first_answer_s, True)
+        return None
 
 
 def not_ready_reason(readiness: Readiness, timeout_s: float, output: str,

@@ -1,4 +1,4 @@
-"""A Verification as JSON, for a conformance check run on another host: conformance.main
+"""A Verification as JSON, for a conformance check run on another host: conformance_cli.py
 --json prints verification_to_dict's object, the harness reads it back with
 verification_from_dict. Pure; stdlib only, as the check runs in the wrk image."""
 

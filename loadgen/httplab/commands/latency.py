@@ -13,8 +13,8 @@ from httplab.commands.common import interrupt_on_sigterm
 from httplab.commands.run_lifecycle import (Destination, RunRecord, ServerDone, make_backend,
                                             run_lifecycle)
 from httplab.manifest import discover
-from httplab.model import (BenchResult, LatencyResult, RateStep, ServerRecord, StepOutcome,
-                           StepPurpose)
+from httplab.model import BenchResult, LatencyResult, RateStep, ServerRecord, StepPurpose
+from httplab.outcomes import StepOutcome
 from httplab.paths import servers_dir
 from httplab.results.assemble import assemble_latency, record_of_manifest
 from httplab.results.latency_steps import StepRules, read_step, step_rules

@@ -14,12 +14,14 @@ from typing import Protocol
 
 from httplab.checking.url_check import UrlCheckError
 from httplab.commands.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, finish, say
-from httplab.model import BenchResult, EngineRecord, HostInfo, ServerOutcome
+from httplab.model import BenchResult, EngineRecord, HostInfo
+from httplab.outcomes import ServerOutcome
 from httplab.paths import LUA_SCRIPT, results_root, servers_dir
 from httplab.presentation.publish import write_results
 from httplab.results.store import new_run_dir, point_latest, read_results, utc_stamp
 from httplab.run_layout import RAW, RESULTS_JSON
-from httplab.running.backends.base import Backend, BackendError
+from httplab.running.backend_error import BackendError
+from httplab.running.backends.base import Backend
 from httplab.running.database.base import DatabaseError
 from httplab.running.hostinfo import collect_host
 from httplab.running.labinfo import lab_commit

@@ -9,7 +9,8 @@ from httplab.results.collect import cells_from_outcomes
 from httplab.results.latency_steps import latency_result
 from httplab.manifest import ServerManifest
 from httplab.model import (BenchResult, EngineRecord, HostInfo, LatencyResult, RateStep,
-                           ServerOutcome, ServerRecord, Settings, StepOutcome)
+                           ServerRecord, Settings)
+from httplab.outcomes import ServerOutcome, StepOutcome
 from httplab.results.results_json.version import FORMAT_VERSION
 from httplab.results.warning_groups import cell_warnings
 

@@ -22,8 +22,9 @@ from pathlib import Path
 
 from httplab.loadtools.h2load.reading import read_fairness_run
 from httplab.raw_files import generators_from_dict, resources_from_dict
-from httplab.model import (Cell, CellOutcome, CellStatus, FairnessRun, GeneratorOutcome,
-                           ResourceUsage, RunProfile, ServerRecord, Workload, WrkRun)
+from httplab.model import (Cell, CellStatus, FairnessRun, ResourceUsage, RunProfile, ServerRecord,
+                           Workload, WrkRun)
+from httplab.outcomes import CellOutcome, GeneratorOutcome
 from httplab.results.merge import merge_generator_runs
 from httplab.results.profile_record import record_from_dict
 from httplab.results.profiles import run_profile

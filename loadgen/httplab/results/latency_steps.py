@@ -12,7 +12,8 @@ from httplab.loadtools.oha.command import oha_connections
 from httplab.loadtools.oha.report import OhaReport, parse_oha_json
 from httplab.loadtools.json_fields import ToolJsonError
 from httplab.model import (PLAINTEXT, LatencyResult, RateStep, ResourceUsage, ServerRecord,
-                           Settings, StepOutcome, StepPurpose)
+                           Settings, StepPurpose)
+from httplab.outcomes import StepOutcome
 from httplab.results.bottleneck import CpuFigures, cpuset_size, database_usage
 from httplab.results.collect import framework_packages_of, read_profile, read_resources
 from httplab.results.step_verdict import error_kinds, judge_step

@@ -7,7 +7,8 @@ import os
 from datetime import datetime, timezone
 from pathlib import Path
 
-from httplab.model import BenchResult, GeneratorOutcome
+from httplab.model import BenchResult
+from httplab.outcomes import GeneratorOutcome
 from httplab.raw_files import generators_to_dict
 from httplab.results.results_json.read import result_from_dict
 from httplab.run_layout import LATEST, RAW, RunFiles

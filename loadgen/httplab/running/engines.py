@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from httplab.bench_settings import LOOPBACK, PlanError
+from httplab.addresses import LOOPBACK
+from httplab.plan_error import PlanError
 
 _CONTEXT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 _HOST_NAME = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$")

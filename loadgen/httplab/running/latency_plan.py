@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from httplab.bench_settings import DEFAULTS, LATENCY_LEFT_OUT, PlanError
+from httplab.bench_settings import DEFAULTS, LATENCY_LEFT_OUT
+from httplab.plan_error import PlanError
 from httplab.loadtools.oha.command import oha_connections
 from httplab.manifest import ServerManifest
 from httplab.model import Workload

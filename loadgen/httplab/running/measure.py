@@ -12,7 +12,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from httplab.running.backends.base import Backend, WrkOutcome
-from httplab.model import DatabaseUsage, PLAINTEXT, GeneratorOutcome, ResourceUsage, Workload
+from httplab.model import DatabaseUsage, PLAINTEXT, ResourceUsage, Workload
+from httplab.outcomes import GeneratorOutcome
 from httplab.running.database.base import StartedDatabase
 from httplab.running.profiling.session import ProfileOutcome, profiled
 from httplab.running.resources.parse import HostCpu, SamplingError

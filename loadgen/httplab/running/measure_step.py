@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from httplab.loadtools.oha.command import OhaRequest
-from httplab.model import PLAINTEXT, StepOutcome, StepPurpose, Workload
+from httplab.model import PLAINTEXT, StepPurpose, Workload
+from httplab.outcomes import StepOutcome
 from httplab.run_layout import step_files, step_stem
 from httplab.running.backends.base import WrkOutcome
 from httplab.running.database.base import StartedDatabase

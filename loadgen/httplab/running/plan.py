@@ -8,10 +8,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from httplab.bench_settings import (DEFAULT_CV_THRESHOLD, DEFAULTS, LOOPBACK, PRIMER_CONNECTIONS,
-                                    PlanError)
+from httplab.bench_settings import DEFAULT_CV_THRESHOLD, DEFAULTS, PRIMER_CONNECTIONS
+from httplab.addresses import LOOPBACK
+from httplab.plan_error import PlanError
 from httplab.manifest import ServerManifest
-from httplab.model import PLAINTEXT, PROFILE_EVENTS, ServerOutcome, Settings, Workload
+from httplab.model import PLAINTEXT, PROFILE_EVENTS, Settings, Workload
+from httplab.outcomes import ServerOutcome
 from httplab.run_layout import RAW, database_log
 from httplab.running.engines import Engine, Topology, make_topology, split_load
 from httplab.workloads import answers, parse_workloads, request_path

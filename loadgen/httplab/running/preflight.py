@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from httplab.running.backends.base import (Backend, BackendError, check_open_files,
-                                           ensure_port_free)
+from httplab.running.backends.base import PreflightChecks, check_open_files, ensure_port_free
+from httplab.running.backend_error import BackendError
 from httplab.running.database.base import DatabaseError
 from httplab.running.plan import BenchPlan, needs_database
 
 
-def preflight(plan: BenchPlan, backend: Backend, results_root: Path | None = None) -> None:
+def preflight(plan: BenchPlan, backend: PreflightChecks, results_root: Path | None = None) -> None:
     """Every check before any load, in the order they run; BackendError at the first that
     fails. results_root: where the run's folder is made (REPO/results or --results-dir)."""
     backend.check_available()  # the tools: docker and Compose, or java and wrk

@@ -10,7 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from httplab.loadtools.oha.command import OhaRequest
-from httplab.model import RateStep, ServerOutcome, ServerRecord, StepOutcome, StepPurpose, Workload
+from httplab.model import RateStep, ServerRecord, StepPurpose, Workload
+from httplab.outcomes import ServerOutcome, StepOutcome
 from httplab.running.latency_plan import LatencyPlan
 from httplab.running.measure_step import StepMeasurer, StepTarget
 from httplab.running.plan import target_url

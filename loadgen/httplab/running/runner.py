@@ -14,11 +14,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Protocol
 
-from httplab.running.backends.base import BackendError, StartedServer
+from httplab.running.backends.base import StartedServer
+from httplab.running.backend_error import BackendError
 from httplab.running.database.base import DatabaseError, StartedDatabase
 from httplab.results.assemble import record_of_manifest
 from httplab.manifest import ServerManifest
-from httplab.model import DatabaseRecord, ServerOutcome, ServerRecord, Workload
+from httplab.model import DatabaseRecord, ServerRecord, Workload
+from httplab.outcomes import ServerOutcome
 from httplab.running.measure import Measurer
 from httplab.running.plan import Phase, rotated, target_url
 from httplab.running.profiling.agent import ProfilerError, last_agent_error

@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from httplab.loadtools.wrk.command import WrkRequest
-from httplab.model import CellOutcome, ServerOutcome, ServerRecord, Workload
+from httplab.model import ServerRecord, Workload
+from httplab.outcomes import CellOutcome, ServerOutcome
 from httplab.running.measure import Measurer, RunOutcome
 from httplab.running.run_context import RunContext, Serving
 from httplab.running.runner import wrk_requests, workload_label

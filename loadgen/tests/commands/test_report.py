@@ -104,7 +104,7 @@ GENERATOR_FIXTURES = FIXTURES / "generators"
 def spread_run_dir(raw, stem_name: str = "undertow-t2-c50", failure: str | None = None):
     """A run over two generators as the bench leaves it: each one's report and JSON, and
     the record of which engine wrote which; returns the bench-side outcome."""
-    from httplab.model import CellOutcome, GeneratorOutcome
+    from httplab.outcomes import CellOutcome, GeneratorOutcome
     from httplab.results.store import write_generators_file
 
     generators = []

@@ -5,7 +5,8 @@ import shutil
 
 import pytest
 
-from httplab.model import CellOutcome, CellStatus
+from httplab.model import CellStatus
+from httplab.outcomes import CellOutcome
 from httplab.results.collect import cell_from_outcomes, find_raw_files
 from httplab.results.fairness import cell_fairness
 from httplab.run_layout import parse_measured_name

@@ -1,5 +1,6 @@
-"""Latency histograms by wrk's rules, and runs over several load generators merged into one:
-counts summed, latency from the summed histograms, Requests/sec over the common window."""
+"""Latency histograms merged, and runs over several load generators merged into one:
+counts summed, latency from the summed histograms (by wrk's rules: loadtools/wrk/test_stats.py),
+Requests/sec over the common window."""
 
 from __future__ import annotations
 
@@ -9,67 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from httplab.model import (CellOutcome, CellStatus, GeneratorOutcome, Latency, LatencyHistogram,
-                           SocketErrors, WrkRun, wrk_percentile_rank)
+from httplab.loadtools.wrk.stats import (histogram_mean, histogram_percentile, histogram_stdev,
+                                         wrk_percentile_rank)
+from httplab.model import CellStatus, Latency, LatencyHistogram, SocketErrors, WrkRun
+from httplab.outcomes import CellOutcome, GeneratorOutcome
 from httplab.results.collect import cell_from_outcomes
 from httplab.results.merge import merge_generator_runs, pooled_latency
 from httplab.loadtools.wrk.done_json import parse_done_json
+from tests.loadtools.wrk.test_stats import FOUR
 
 from tests.conftest import FIXTURES
 
 HISTOGRAMS = FIXTURES / "generators"
-FOUR = LatencyHistogram(((10, 1), (20, 1), (30, 1), (40, 1)))
-
-
-# (p, samples, wrk's rank), checked against wrk's own C expression compiled on x86-64
-RANKS = [
-    (50.0, 4, 3),  # round(2 + 0.5) takes the half away from zero: not Python's round()
-    (25.0, 4, 2),
-    (74.9, 4, 3),
-    (0.0, 5, 1),
-    (100.0, 7, 8),  # past the last sample: wrk 4.x returns 0 there
-    (99.0, 100, 100),
-    (99.9, 1000, 1000),
-    (99.99, 100000, 99991),  # exact rationals give 99990: wrk rounds to a double first
-]
-
-
-@pytest.mark.parametrize(("p", "samples", "rank"), RANKS)
-def test_percentile_rank_is_wrks(p: float, samples: int, rank: int) -> None:
-    assert wrk_percentile_rank(p, samples) == rank
-
-
-# (histogram, p, value)
-PERCENTILES = [
-    (FOUR, 0.0, 10),
-    (FOUR, 25.0, 20),
-    (FOUR, 50.0, 30),  # the rank of the median of four is 3
-    (FOUR, 75.0, 40),
-    (FOUR, 100.0, 40),  # wrk itself would say 0: the maximum is the useful answer
-    (LatencyHistogram(((1, 99990), (2, 10))), 99.99, 2),
-    (LatencyHistogram(((7, 3),)), 99.9, 7),
-    (LatencyHistogram(()), 50.0, None),
-]
-
-
-@pytest.mark.parametrize(("histogram", "p", "value"), PERCENTILES)
-def test_percentile_follows_wrks_rule(histogram: LatencyHistogram, p: float, value: int | None) -> None:
-    assert histogram.percentile(p) == value
-
-
-# (histogram, mean, stdev): wrk's stats_mean, and stats_stdev with n - 1
-MOMENTS = [
-    (FOUR, 25.0, statistics.stdev([10, 20, 30, 40])),
-    (LatencyHistogram(((5, 2), (9, 6))), 8.0, statistics.stdev([5, 5] + [9] * 6)),
-    (LatencyHistogram(((7, 1),)), 7.0, 0.0),
-    (LatencyHistogram(()), None, None),
-]
-
-
-@pytest.mark.parametrize(("histogram", "mean", "stdev"), MOMENTS)
-def test_mean_and_stdev_are_wrks(histogram: LatencyHistogram, mean, stdev) -> None:
-    assert histogram.mean == pytest.approx(mean)
-    assert histogram.stdev == pytest.approx(stdev)
 
 
 def test_merged_histograms_sum_their_counts_and_keep_the_worst_rank_error() -> None:
@@ -90,10 +42,10 @@ def test_merged_p99_is_the_pooled_samples_p99_not_the_average_of_p99s() -> None:
     slow = LatencyHistogram(((50000, 1000),))
     merged = LatencyHistogram.merged([fast, slow])
     pooled = sorted(samples_of(fast) + samples_of(slow))
-    assert merged.percentile(99) == pooled[wrk_percentile_rank(99, len(pooled)) - 1] == 2000
-    assert (fast.percentile(99) + slow.percentile(99)) / 2 == 26000
-    assert merged.mean == pytest.approx(statistics.fmean(pooled))
-    assert merged.stdev == pytest.approx(statistics.stdev(pooled))
+    assert histogram_percentile(merged, 99) == pooled[wrk_percentile_rank(99, len(pooled)) - 1] == 2000
+    assert (histogram_percentile(fast, 99) + histogram_percentile(slow, 99)) / 2 == 26000
+    assert histogram_mean(merged) == pytest.approx(statistics.fmean(pooled))
+    assert histogram_stdev(merged) == pytest.approx(statistics.stdev(pooled))
 
 
 def fixture_run(name: str, engine: str | None = None) -> WrkRun:
@@ -133,7 +85,7 @@ def test_latency_comes_from_the_summed_histograms(pair: list[WrkRun]) -> None:
     summed = LatencyHistogram.merged(run.latency_histogram for run in pair)
     assert merged.latency_histogram == summed
     assert (merged.latency_samples, merged.latency_histogram_exact) == (9476 + 8687, True)
-    assert merged.latency.percentiles_us == tuple((p, summed.percentile(p)) for p in (50, 75, 90, 99, 99.9))
+    assert merged.latency.percentiles_us == tuple((p, histogram_percentile(summed, p)) for p in (50, 75, 90, 99, 99.9))
     assert (merged.latency.min_us, merged.latency.max_us) == (130, 140477)
     # wrk's own figures pooled by sample count give the same mean and stdev
     pooled = pooled_latency(pair, ())

@@ -2,7 +2,7 @@
 
 import pytest
 
-from httplab.bench_settings import PlanError
+from httplab.plan_error import PlanError
 from httplab.checking.url_check import UrlCheckError, check_answers
 from httplab.loadtools.oha.command import MAX_CONNECTIONS, MIN_CONNECTIONS, oha_connections
 from httplab.running.latency_plan import make_latency_plan, parse_rates, parse_slo

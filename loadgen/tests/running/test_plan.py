@@ -1,6 +1,8 @@
 import pytest
 
-from httplab.running.plan import PlanError, make_plan, parse_duration, parse_positive_list
+from httplab.manifest import parse_manifest
+from httplab.running.plan import make_plan, parse_duration, parse_positive_list
+from httplab.plan_error import PlanError
 
 from tests.support.plans import CPUS, KNOWN, plan_settings
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from httplab.bench_settings import BENCH_SETTINGS, PlanError
+from httplab.bench_settings import BENCH_SETTINGS
+from httplab.plan_error import PlanError
 from httplab.model import PROFILE_EVENTS
 from httplab.running.latency_plan import make_latency_plan
 from httplab.running.plan import make_plan, settings_of

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from httplab.running.backends.base import BackendError
+from httplab.running.backend_error import BackendError
 from httplab.running.plan import make_plan
 from httplab.running.preflight import preflight
 

@@ -9,7 +9,7 @@ import pytest
 from httplab.commands.common import EXIT_USAGE
 from httplab.commands.bench import bench
 from httplab.commands.latency import latency
-from httplab.running.backends.base import BackendError
+from httplab.running.backend_error import BackendError
 from httplab.running.latency_plan import make_latency_plan
 from httplab.running.plan import make_plan
 from httplab.running.preflight import check_profile_folder, preflight

@@ -1,8 +1,9 @@
-"""The interface the runner uses to start a server and run wrk against it."""
+"""The interface of a backend, by the roles its callers use: the checks before any load
+(PreflightChecks), the server's start, checks and watching (ServerControl), the load
+tools' runs (LoadGeneration), and Backend, all of them with its build and its records."""
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -10,12 +11,15 @@ from pathlib import Path
 from typing import Protocol
 
 from httplab.manifest import ServerManifest
-from httplab.bench_settings import LOOPBACK
+from httplab.addresses import LOOPBACK
+from httplab.running.backend_error import BackendError
 from httplab.running.database.base import Database
+from httplab.running.ports import port_in_use
 from httplab.running.resources.probes import ResourceProbe
 from httplab.checking.conformance import Verification
 from httplab.checking.ready_line import StartupInfo
-from httplab.model import EngineRecord, GeneratorOutcome, Workload
+from httplab.model import EngineRecord, Workload
+from httplab.outcomes import GeneratorOutcome
 from httplab.running.engines import Engine
 from httplab.running.profiling.control import ProfilerControl
 from httplab.running.tools import first_line
@@ -29,10 +33,6 @@ DESCRIPTOR_HEADROOM = 256
 H2LOAD_MISSING_HINT = "install Debian's nghttp2-client and iproute2, or set FAIRNESS=0"
 OHA_MISSING = f"oha not found: run `make oha` (builds oha {OHA_VERSION} with cargo)"
 
-
-
-class BackendError(Exception):
-    """A backend could not do what was asked; the message is for the user."""
 
 
 @dataclass(frozen=True)
@@ -55,12 +55,10 @@ class WrkOutcome:
     cpu_seconds: float | None = None  # wrk's own CPU time, where the backend can see it
 
 
-class Backend(Protocol):
-    name: str
-    target_address: str  # what wrk aims at and the server binds: 127.0.0.1 on one machine
-    server_engine: Engine | None  # the server's other engine (SERVER_HOST); None: here
-    load_generators: tuple[Engine, ...]  # wrk's other engines (LOADGEN_HOSTS); (): here
-    database: Database  # the db and queries workloads' PostgreSQL, on the server's machine
+class PreflightChecks(Protocol):
+    """What preflight asks of a backend before any load (running/preflight.py)."""
+
+    database: Database  # its check_available(), when a workload reads the database
 
     def check_available(self) -> None:
         """Raises BackendError when a tool is missing: called before any load."""
@@ -75,8 +73,21 @@ class Backend(Protocol):
     def open_file_limit(self) -> int | None:
         """The open-file limit the load generator and the server run under; None: unknown."""
 
-    def prepare(self, servers: tuple[ServerManifest, ...]) -> None:
-        """Builds what the servers need (jars, images)."""
+    def check_oha(self) -> None:
+        """Raises BackendError, saying how to install it, when oha is missing where it
+        would run (fixed-rate runs). Before any load."""
+
+    def check_profiler(self) -> None:
+        """Raises BackendError, saying the way out, when async-profiler cannot be driven
+        where the servers run (PROFILE=1). Before any load."""
+
+
+class ServerControl(Protocol):
+    """What the runner does with each server: start it, check it, watch it, profile it."""
+
+    target_address: str  # what wrk aims at and the server binds: 127.0.0.1 on one machine
+    server_engine: Engine | None  # the server's other engine (SERVER_HOST); None: here
+    database: Database  # the db and queries workloads' PostgreSQL, on the server's machine
 
     def serve(self, manifest: ServerManifest, cpus: str | None = None,
               log_path: Path | None = None, environment: Mapping[str, str] | None = None,
@@ -97,6 +108,16 @@ class Backend(Protocol):
     def resource_probe(self, started: StartedServer) -> ResourceProbe:
         """How to read the server's CPU and memory; never raises: an UnavailableProbe says why."""
 
+    def profiler_control(self, started: StartedServer) -> ProfilerControl:
+        """How to drive async-profiler in the started JVM server: jattach against its java
+        process, and its files brought back to raw/."""
+
+
+class LoadGeneration(Protocol):
+    """What a measured run asks: one load tool's run against the started server."""
+
+    load_generators: tuple[Engine, ...]  # wrk's other engines (LOADGEN_HOSTS); (): here
+
     def run_wrk(self, request: WrkRequest, text_path: Path, json_path: Path,
                 cpus: str | None = None) -> WrkOutcome:
         """Runs wrk once; its report goes to text_path and done()'s JSON to json_path."""
@@ -111,23 +132,21 @@ class Backend(Protocol):
         """Runs h2load once through loadgen/fairness.sh: its output goes to stem.h2load.txt
         and the socket readings taken during it to stem.sockets.txt."""
 
-    def check_oha(self) -> None:
-        """Raises BackendError, saying how to install it, when oha is missing where it
-        would run (fixed-rate runs). Before any load."""
-
     def run_oha(self, request: OhaRequest, json_path: Path,
                 cpus: str | None = None) -> WrkOutcome:
         """Runs oha once at a fixed rate: its JSON summary (stdout) goes to json_path, its
         stderr to the outcome; killed after oha_time_limit_s(request). cpu_seconds: oha's
         own CPU time where the backend can see it."""
 
-    def check_profiler(self) -> None:
-        """Raises BackendError, saying the way out, when async-profiler cannot be driven
-        where the servers run (PROFILE=1). Before any load."""
 
-    def profiler_control(self, started: StartedServer) -> ProfilerControl:
-        """How to drive async-profiler in the started JVM server: jattach against its java
-        process, and its files brought back to raw/."""
+class Backend(PreflightChecks, ServerControl, LoadGeneration, Protocol):
+    """A whole backend, as the commands build and record it: the three roles above,
+    and its build before any load and what it records of itself."""
+
+    name: str
+
+    def prepare(self, servers: tuple[ServerManifest, ...]) -> None:
+        """Builds what the servers need (jars, images)."""
 
     def engine_records(self) -> tuple[EngineRecord, ...]:
         """The other machines' engines this bench drove (none on one machine)."""
@@ -150,13 +169,6 @@ def check_open_files(connections: int, limit: int | None) -> None:
                            f"{connections + DESCRIPTOR_HEADROOM} open files, over the limit of "
                            f"{limit} that wrk and the servers run under: use at most "
                            f"{limit - DESCRIPTOR_HEADROOM} connections")
-
-
-def port_in_use(port: int, host: str = LOOPBACK) -> bool:
-    """Something already listens on host:port."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.settimeout(0.5)
-        return probe.connect_ex((host, port)) == 0
 
 
 def ensure_port_free(port: int, host: str = LOOPBACK) -> None:

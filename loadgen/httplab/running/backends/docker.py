@@ -1,70 +1,61 @@
 """The docker backend: each server in turn and wrk in containers from docker-compose.yml,
 on host networking, so load stays on the target address (127.0.0.1 unless TARGET_ADDRESS says
 otherwise) as in the original benchmark. The file's
-one `server` service becomes the server that HTTPLAB_SERVER names."""
+one `server` service becomes the server that HTTPLAB_SERVER names. Here: the server's
+container (start, readiness, stop, its log, its state) and the checks; its images are
+docker_images.py's, the load generators on this machine docker_loadgen.py's, on several
+engines generators.py's."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import time
-from dataclasses import replace
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
-from httplab.manifest import ServerManifest
-from httplab.paths import servers_dir
-from httplab.running.resources.probes import (ResourceProbe, probe_for_container,
-                                              probe_for_remote_container)
+from httplab.addresses import LOOPBACK
 from httplab.checking.conformance import (Verification, checks_wait_s, verify_started,
                                           with_ready_line)
+from httplab.checking.readiness import (READY_TIMEOUT_S, Readiness, ServerProbes,
+                                        answers_correctly, not_ready_reason, wait_until_ready)
+from httplab.checking.ready_line import StartupInfo
+from httplab.loadtools.h2load.command import (H2loadRequest, fairness_script_arguments,
+                                              h2load_time_limit_s)
+from httplab.loadtools.oha.command import OhaRequest, oha_arguments, oha_time_limit_s
+from httplab.loadtools.wrk.command import WrkRequest, wrk_arguments, wrk_time_limit_s
+from httplab.manifest import ServerManifest
+from httplab.model import EngineRecord, Workload
+from httplab.outcomes import GeneratorOutcome
+from httplab.running.backend_error import BackendError
+from httplab.running.backends.base import StartedServer, WrkOutcome, ensure_port_free
+from httplab.running.backends.docker_images import DockerImages, tail
+from httplab.running.backends.docker_loadgen import (docker_versions, loadgen_container_name,
+                                                     loadgen_environment, run_loadgen)
+from httplab.running.backends.docker_profiler import DockerProfilerControl
+from httplab.running.backends.generators import run_generators
 from httplab.running.backends.remote_checks import (ANSWER_PROBE_TIMEOUT_S,
                                                     CONFORMANCE_TIMEOUT_S, RemoteCheckError,
                                                     answer_probe_command, conformance_command,
                                                     verification_from_output)
-from httplab.running.process import ServerProcess
-from httplab.checking.readiness import (READY_TIMEOUT_S, Readiness, ServerProbes,
-                                        answers_correctly, not_ready_reason, wait_until_ready)
-from httplab.checking.ready_line import StartupInfo
-from httplab.running.tools import command_output, first_line, java_version
-from httplab.loadtools.wrk.command import WrkRequest, wrk_arguments, wrk_time_limit_s
-from httplab.loadtools.h2load.command import H2loadRequest, fairness_script_arguments, h2load_time_limit_s
-from httplab.loadtools.oha.command import OhaRequest, oha_arguments, oha_time_limit_s
-from httplab.running.backends import compose as cmd
-from httplab.running.backends.base import (LOOPBACK, BackendError, StartedServer, WrkOutcome,
-                                           ensure_port_free, oha_version)
-from httplab.running.base_images import (BASE_IMAGES_ENV, BUILD_ARGS, OFFICIAL_PROBE_IMAGE,
-                                         local_build_args)
-from httplab.running.backends.generators import run_generators
-from httplab.running.backends.remote_engines import engine_env, inspect_engine, ship_image
-from httplab.running.backends.docker_profiler import DockerProfilerControl
-from httplab.running.profiling.jvm import jvm_options
-from httplab.running.database.docker import DockerDatabase
+from httplab.running.database.docker import DockerDatabase, server_database_environment
+from httplab.running.docker import compose as cmd
+from httplab.running.docker.containers import inspect, run_docker, stopped_exit_code
+from httplab.running.docker.remote import engine_env, inspect_engine
 from httplab.running.engines import Engine, Topology
-from httplab.model import EngineRecord, GeneratorOutcome, Workload
+from httplab.running.process import ServerProcess
+from httplab.running.profiling.jvm import jvm_options
+from httplab.running.resources.probes import (ResourceProbe, probe_for_container,
+                                              probe_for_remote_container)
+from httplab.running.tools import command_output, java_version
 
-BUILD_TIMEOUT_S = 3600
 WAYS_ON = ("Either install and start Docker (README, \"Installing Docker on Debian\": "
            "`apt-get install docker.io docker-compose` then `dockerd &` or `systemctl start "
            "docker`), or run without containers: `make bench BACKEND=local` (needs a JDK 17+ "
            "and wrk on this host)")
 LOG_FOLLOW_GRACE_S = 5.0  # `docker logs -f` ends by itself once the container is gone
-UNPRIVILEGED_ID = 10001  # the user the lab's images run as
-
-
-def _run(command: list[str], env: dict[str, str] | None = None, timeout: float = 120,
-         ) -> subprocess.CompletedProcess[str]:
-    try:
-        return subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired as error:
-        raise BackendError(f"`{' '.join(command[:6])} ...` did not finish in {timeout:g} s") from error
-    except OSError as error:
-        raise BackendError(f"cannot run {command[0]}: {error}") from error
-
-
-def _tail(text: str, lines: int = 15) -> str:
-    return "\n".join(text.strip().splitlines()[-lines:])
 
 
 class DockerBackend:
@@ -72,25 +63,24 @@ class DockerBackend:
 
     def __init__(self, repo: Path, base_images: str = "auto", compose: str | None = None,
                  ready_timeout_s: float = READY_TIMEOUT_S, topology: Topology | None = None):
-        self.repo, self.base_images_choice = repo.resolve(), base_images
+        self.repo = repo.resolve()
+        self.images = DockerImages(self.repo, base_images)
         self.ready_timeout_s = ready_timeout_s
         self.preferred_compose = compose
         self.compose: list[str] = []
-        self.build_args: dict[str, str] = {}
         self.serving: str | None = None  # the server whose container is up, for wrk's runs
         # Other machines' engines (issue 11); None: everything on this machine's engine.
         self.server_engine: Engine | None = topology.server if topology else None
         self.load_generators: tuple[Engine, ...] = topology.generators if topology else ()
         self.target_address = topology.target_address if topology else LOOPBACK
         self.engines: list[EngineRecord] = []  # every other engine's machine, for the record
-        self.image_ids: dict[str, dict[str, str]] = {}  # engine -> image -> id it ran
         # On the server's engine, so that the server reaches it on its own loopback.
         self.database = DockerDatabase(self.repo, base_images, compose, self.server_engine)
 
     def check_available(self) -> None:
         if command_output(["docker", "--version"]) is None:
             raise BackendError(f"docker not found. {WAYS_ON}")
-        info = _run(["docker", "info", "--format", "{{.ServerVersion}}"], timeout=30)
+        info = run_docker(["docker", "info", "--format", "{{.ServerVersion}}"], timeout=30)
         if info.returncode != 0:
             raise BackendError("no Docker engine answers (is dockerd running, and may this user "
                                f"use it? docker said: {first_line(info.stderr) or 'nothing'}). "
@@ -108,45 +98,16 @@ class DockerBackend:
         self.engines = [inspect_engine(engine, role) for engine, role in roles]
 
     def prepare(self, servers: tuple[ServerManifest, ...]) -> None:
-        self.build_args = self._resolve_base_images()
-        for name in dict.fromkeys(server.name for server in servers):  # one image per folder
-            label = f"{name} (servers/{self._dockerfile(name)})"
-            self._build(cmd.SERVER_SERVICE, name, label)
-        if servers:  # Compose reads the whole file: wrk's build needs a server named too
-            self._build(cmd.WRK_SERVICE, servers[0].name, "wrk")
-        self._ship([f"httplab/{name}:latest" for name in dict.fromkeys(s.name for s in servers)])
-
-    def _ship(self, server_images: list[str]) -> None:
-        """The images built here, sent to the engines that run them where they differ."""
-        wanted = ([(self.server_engine, image) for image in server_images]
+        self.images.build_all(self.compose, servers, self._env)
+        names = dict.fromkeys(server.name for server in servers)
+        wanted = ([(self.server_engine, cmd.server_image(name)) for name in names]
                   if self.server_engine else [])
-        wanted += [(engine, cmd.WRK_IMAGE) for engine in self.load_generators]
-        for engine, image in wanted:
-            self.image_ids.setdefault(engine.spec, {})[image] = ship_image(image, engine)
-
-    def _build(self, service: str, server: str, label: str) -> None:
-        build = _run(cmd.build_command(self.compose, self.repo, service), self._env(server),
-                     BUILD_TIMEOUT_S)
-        if build.returncode != 0:
-            raise BackendError(f"image build failed for {label}:\n"
-                               f"{_tail(build.stdout + build.stderr)}")
-
-    def _resolve_base_images(self) -> dict[str, str]:
-        choice = self.base_images_choice
-        if any(arg in os.environ for arg in BUILD_ARGS):
-            return {arg: os.environ[arg] for arg in BUILD_ARGS if arg in os.environ}
-        if choice == "official" or (choice == "auto" and _official_images_reachable()):
-            return {}
-        args = local_build_args((self.repo / BASE_IMAGES_ENV).read_text())
-        missing = [image for image in set(args.values()) if not _image_exists(image)]
-        if missing:
-            raise BackendError(f"official base images cannot be pulled and local ones are "
-                               f"missing ({', '.join(sorted(missing))}): run `make base-images`")
-        return args
+        self.images.ship(wanted + [(engine, cmd.WRK_IMAGE) for engine in self.load_generators])
 
     def _env(self, server: str, **extra: str) -> dict[str, str]:
         """The Compose command's environment, with `server` as the file's server."""
-        return {**os.environ, **self.build_args, **self.server_environment(server), **extra}
+        return {**os.environ, **self.images.build_args, **self.server_environment(server),
+                **extra}
 
     def _server_env(self, server: str, **extra: str) -> dict[str, str]:
         """The same, aimed at the engine that runs the server (SERVER_HOST, if set)."""
@@ -157,14 +118,7 @@ class DockerBackend:
         return engine_env(self.server_engine)
 
     def server_environment(self, server: str) -> dict[str, str]:
-        """HTTPLAB_SERVER and HTTPLAB_DOCKERFILE, which make the Compose file's one server
-        service this server; set always, so a stray value in the caller's shell is ignored."""
-        return cmd.server_environment(server, self._dockerfile(server))
-
-    def _dockerfile(self, server: str) -> str:
-        """The server's Dockerfile, relative to the build context servers/."""
-        folder = servers_dir(self.repo)
-        return cmd.dockerfile_for(folder, server).relative_to(folder).as_posix()
+        return self.images.server_environment(server)
 
     @contextmanager
     def serve(self, manifest: ServerManifest, cpus: str | None = None,
@@ -183,7 +137,7 @@ class DockerBackend:
             yield self._describe(manifest, container, up_seconds + (readiness.first_answer_s or 0),
                                  readiness.startup, log_path)
         finally:
-            _run(cmd.down_command(self.compose, self.repo), self._server_env(manifest.name))
+            run_docker(cmd.down_command(self.compose, self.repo), self._server_env(manifest.name))
             self.serving = None
             if follower is not None:
                 follower.stop(let_finish_s=LOG_FOLLOW_GRACE_S)
@@ -192,14 +146,14 @@ class DockerBackend:
                environment: Mapping[str, str] | None) -> tuple[str, float]:
         """Starts the container; returns its id and the seconds `up` took."""
         started_at = time.monotonic()
-        up = _run(cmd.up_command(self.compose, self.repo),
+        up = run_docker(cmd.up_command(self.compose, self.repo),
                   self._server_env(manifest.name, JAVA_OPTS=jvm_options(manifest),
                                    HTTPLAB_SERVER_CPUS=cpus or "",
                                    HTTPLAB_WORKERS=manifest.workers_variable,
                                    HTTPLAB_BIND_ADDRESS=self.target_address,
-                                   **cmd.server_database_environment(environment)))
+                                   **server_database_environment(environment)))
         if up.returncode != 0:
-            raise BackendError(f"cannot start {manifest.name}: {_tail(up.stderr, 5)}")
+            raise BackendError(f"cannot start {manifest.name}: {tail(up.stderr, 5)}")
         return self._container_id(manifest.name), time.monotonic() - started_at
 
     def _wait_ready(self, manifest: ServerManifest, container: str,
@@ -208,7 +162,8 @@ class DockerBackend:
                               lambda: self._is_running(container))
         readiness = wait_until_ready(probes, self.ready_timeout_s)
         if not readiness.ready:
-            exit_note = f" with code {self._inspect(container, '{{.State.ExitCode}}')}"
+            code = stopped_exit_code(container, self._on_server_engine()) or "unknown"
+            exit_note = f" with code {code}"
             raise BackendError(f"{manifest.name} " + not_ready_reason(
                 readiness, self.ready_timeout_s, follower.output(), exit_note))
         return readiness
@@ -219,12 +174,12 @@ class DockerBackend:
         if self.server_engine is None:
             return answers_correctly(self.target_address, manifest.port, manifest.server_header)
         probe = answer_probe_command(container, self.target_address, manifest.port)
-        return _run(probe, self._on_server_engine(),
-                    ANSWER_PROBE_TIMEOUT_S).returncode == 0
+        return run_docker(probe, self._on_server_engine(),
+                          ANSWER_PROBE_TIMEOUT_S).returncode == 0
 
     def _describe(self, manifest: ServerManifest, container: str, startup_seconds: float,
                   startup: StartupInfo | None, log_path: Path | None) -> StartedServer:
-        image = f"httplab/{manifest.name}:latest"
+        image = cmd.server_image(manifest.name)
         # nginx's image may hold a JRE (the local base image has one), which it does not run.
         java = (java_version(["docker", "exec", container, "java"], self._on_server_engine())
                 if manifest.is_maven_module else None)
@@ -235,18 +190,14 @@ class DockerBackend:
                              log_path=log_path)
 
     def _inspect(self, target: str, template: str) -> str:
-        return _run(["docker", "inspect", "-f", template, target],
-                    self._on_server_engine()).stdout.strip()
+        return inspect(target, template, self._on_server_engine())
 
     def _is_running(self, container: str) -> bool:
-        return self._inspect(container, "{{.State.Running}}") == "true"
+        return stopped_exit_code(container, self._on_server_engine()) is None
 
     def exit_status(self, started: StartedServer) -> str | None:
-        state = self._inspect(started.container or "", "{{.State.Running}} {{.State.ExitCode}}")
-        if state.startswith("true"):
-            return None
-        code = state.split()[-1] if state else "unknown"
-        return f"the server's container stopped (exit code {code})"
+        code = stopped_exit_code(started.container or "", self._on_server_engine())
+        return None if code is None else f"the server's container stopped (exit code {code})"
 
     def resource_probe(self, started: StartedServer) -> ResourceProbe:
         # The blocking pool's threads, by name, counted in every sample ("": none counted).
@@ -257,10 +208,10 @@ class DockerBackend:
         return probe_for_container(started.container or "", pool_prefix)
 
     def _container_id(self, server: str) -> str:
-        ids = _run(cmd.container_id_command(self.compose, self.repo), self._server_env(server))
+        ids = run_docker(cmd.container_id_command(self.compose, self.repo), self._server_env(server))
         container = ids.stdout.strip()
         if not container:
-            raise BackendError(f"{server} started no container: {_tail(ids.stderr, 5)}")
+            raise BackendError(f"{server} started no container: {tail(ids.stderr, 5)}")
         return container.splitlines()[0]
 
     def run_wrk(self, request: WrkRequest, text_path: Path, json_path: Path,
@@ -294,23 +245,13 @@ class DockerBackend:
     def _loadgen_container(self) -> str:
         if self.serving is None:
             raise BackendError("the load runs only while a server is up (inside serve())")
-        return f"httplab-wrk-{os.getpid()}"
+        return loadgen_container_name()
 
     def _run_loadgen(self, command: list[str], name: str, raw_dir: Path, cpus: str | None,
                      stdout, limit: tuple[str, int]) -> WrkOutcome:
-        """A load generator's container, writing to raw_dir; removed whatever happens."""
-        uid, gid = _wrk_user(raw_dir)
-        env = self._env(self.serving or "", HTTPLAB_RAW_DIR=str(raw_dir.resolve()),
-                        HTTPLAB_UID=str(uid), HTTPLAB_GID=str(gid), HTTPLAB_LOADGEN_CPUS=cpus or "")
-        tool, limit_s = limit
-        try:
-            completed = subprocess.run(command, env=env, stdout=stdout, stderr=subprocess.PIPE,
-                                       text=True, timeout=limit_s)
-        except subprocess.TimeoutExpired:
-            return WrkOutcome(-1, f"{tool} did not finish within {limit_s} s")
-        finally:
-            command_output(["docker", "rm", "-f", name])
-        return WrkOutcome(completed.returncode, _tail(completed.stderr, 5))
+        """A load generator's container, writing to raw_dir."""
+        env = self._env(self.serving or "", **loadgen_environment(raw_dir, cpus))
+        return run_loadgen(command, name, env, stdout, limit)
 
     def check_fairness_tools(self) -> None:
         """h2load and ss are in the wrk image, built in prepare()."""
@@ -333,8 +274,8 @@ class DockerBackend:
         """wrk on every engine of LOADGEN_HOSTS at once, the load split between them."""
         if self.serving is None:
             raise BackendError("wrk runs only while a server is up (inside serve())")
-        return run_generators(request, self.load_generators, stem,
-                              f"httplab-wrk-{os.getpid()}", cpus)
+        return run_generators(request, self.load_generators, stem, loadgen_container_name(),
+                              cpus)
 
     def verify(self, started: StartedServer,
                workloads: tuple[Workload, ...] = ()) -> Verification:
@@ -346,7 +287,7 @@ class DockerBackend:
         engine = self.load_generators[0] if self.load_generators else None
         command = conformance_command(self.target_address, manifest.port, manifest.server_header,
                                       workloads=workloads)
-        checked = _run(command, engine_env(engine),
+        checked = run_docker(command, engine_env(engine),
                        timeout=CONFORMANCE_TIMEOUT_S + checks_wait_s(workloads))
         try:
             answers = verification_from_output(checked.stdout, checked.stderr)
@@ -357,36 +298,9 @@ class DockerBackend:
 
     def engine_records(self) -> tuple[EngineRecord, ...]:
         """The other engines' machines, each with the image ids it ran."""
-        return tuple(replace(engine, images=tuple(sorted(self.image_ids.get(engine.engine, {})
+        return tuple(replace(engine, images=tuple(sorted(self.images.ids.get(engine.engine, {})
                                                          .items())))
                      for engine in self.engines)
 
     def versions(self) -> dict[str, str | None]:
-        wrk = command_output(["docker", "run", "--rm", "--network", "none", cmd.WRK_IMAGE, "-v"])
-        oha = command_output(["docker", "run", "--rm", "--network", "none",
-                              "--entrypoint", cmd.OHA_IN_IMAGE, cmd.WRK_IMAGE, "--version"])
-        return {"docker": first_line(command_output(["docker", "version", "--format",
-                                                     "client {{.Client.Version}}, engine {{.Server.Version}}"])),
-                "compose": first_line(command_output([*self.compose, "version"])),
-                "wrk": first_line(wrk), "oha": oha_version(oha)}
-
-
-def _wrk_user(raw_dir: Path) -> tuple[int, int]:
-    """wrk writes its JSON as the calling user, so the files are theirs; never as root:
-    a root caller lends the raw directory to the images' unprivileged user instead."""
-    if os.getuid() != 0:
-        return os.getuid(), os.getgid()
-    os.chown(raw_dir, UNPRIVILEGED_ID, UNPRIVILEGED_ID)
-    return UNPRIVILEGED_ID, UNPRIVILEGED_ID
-
-
-def _image_exists(image: str) -> bool:
-    return _run(["docker", "image", "inspect", image]).returncode == 0
-
-
-def _official_images_reachable() -> bool:
-    if _image_exists(OFFICIAL_PROBE_IMAGE):
-        return True
-    return _run(["docker", "pull", "-q", OFFICIAL_PROBE_IMAGE], timeout=300).returncode == 0
-
-
+        return docker_versions(self.compose)

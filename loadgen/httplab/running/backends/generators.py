@@ -10,12 +10,12 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from httplab.model import GeneratorOutcome
-from httplab.running.backends.base import BackendError
-from httplab.running.backends.remote_engines import docker, engine_env
+from httplab.outcomes import GeneratorOutcome
+from httplab.running.backend_error import BackendError
+from httplab.running.docker.remote import docker, engine_env
 from httplab.running.engines import Engine, split_load
 from httplab.loadtools.wrk.command import JSON_PATH_VARIABLE, WrkRequest, wrk_arguments, wrk_time_limit_s
-from httplab.running.backends.compose import CONTAINER_NOFILE, WRK_IMAGE, WRK_SCRIPT_IN_IMAGE
+from httplab.running.docker.compose import CONTAINER_NOFILE, WRK_IMAGE, WRK_SCRIPT_IN_IMAGE
 from httplab.run_layout import RunFiles
 
 JSON_IN_CONTAINER = "/tmp/httplab-wrk.json"

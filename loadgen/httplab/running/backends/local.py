@@ -26,9 +26,10 @@ from httplab.checking.ready_line import StartupInfo
 from httplab.model import Workload
 from httplab.running.tools import command_output, java_version, wrk_version
 from httplab.loadtools.wrk.command import JSON_PATH_VARIABLE, WrkRequest, wrk_arguments, wrk_time_limit_s
-from httplab.running.backends.base import (H2LOAD_MISSING_HINT, LOOPBACK, OHA_MISSING,
-                                           BackendError, StartedServer, WrkOutcome,
-                                           ensure_port_free, oha_version)
+from httplab.running.backends.base import (H2LOAD_MISSING_HINT, OHA_MISSING, StartedServer,
+                                           WrkOutcome, ensure_port_free, oha_version)
+from httplab.running.backend_error import BackendError
+from httplab.addresses import LOOPBACK
 from httplab.loadtools.h2load.command import H2loadRequest, fairness_script_arguments, h2load_time_limit_s
 from httplab.loadtools.oha.command import OhaRequest, oha_arguments, oha_time_limit_s
 from httplab.paths import ASYNC_PROFILER_LIB, FAIRNESS_SCRIPT, oha_binary

@@ -7,7 +7,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from httplab.running.backends.base import BackendError
+from httplab.running.backend_error import BackendError
 from httplab.running.profiling.agent import AgentReply, read_reply
 from httplab.running.profiling.control import run_bounded
 

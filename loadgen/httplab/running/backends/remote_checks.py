@@ -15,9 +15,9 @@ import json
 from httplab.checking.conformance import Verification
 from httplab.checking.verification_json import verification_from_dict
 from httplab.model import Workload
-from httplab.running.backends.compose import WRK_IMAGE
+from httplab.running.docker.compose import WRK_IMAGE
 
-CONFORMANCE_MODULE = "httplab.checking.conformance"
+CONFORMANCE_MODULE = "httplab.checking.conformance_cli"
 # A right server passes in about 2 s; each wait inside the check is at most 5 s.
 CONFORMANCE_TIMEOUT_S = 120.0
 ANSWER_PROBE_TIMEOUT_S = 10.0

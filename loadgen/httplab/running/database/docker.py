@@ -7,17 +7,20 @@ from __future__ import annotations
 
 import os
 import subprocess
-import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
-from httplab.bench_settings import LOOPBACK
-from httplab.running.backends import compose as cmd
-from httplab.running.backends.base import BackendError
-from httplab.running.backends.remote_engines import engine_env, ship_image
+from httplab.addresses import LOOPBACK
+from httplab.checking.polling import poll_until
+from httplab.running.docker import compose as cmd
+from httplab.running.docker.containers import (image_reachable, inspect, run_docker,
+                                               stopped_exit_code)
+from httplab.running.backend_error import BackendError
+from httplab.running.docker.remote import engine_env, ship_image
 from httplab.running.base_images import BASE_IMAGES_ENV, parse_env_file
-from httplab.running.database.base import DB_PORT, DatabaseError, StartedDatabase
+from httplab.running.database.base import (DB_PORT, ENV_HOST, ENV_NAME, ENV_PASSWORD, ENV_PORT,
+                                           ENV_USER, DatabaseError, StartedDatabase)
 from httplab.running.database.support import ensure_port_free, last_log_line
 from httplab.running.database.record import (one_line, parse_rows, psql_arguments,
                                              query_failed, read_record)
@@ -31,19 +34,24 @@ LOCAL_IMAGE_VARIABLE = "HTTPLAB_DATABASE_IMAGE"  # in scripts/base-images.env
 OFFICIAL_IMAGE = "postgres:15-bookworm"  # database/Dockerfile's default
 BUILD_TIMEOUT_S = 1800
 START_TIMEOUT_S = 90.0
+HEALTH_POLL_S = 0.2
 QUERY_TIMEOUT_S = 60.0
-HEALTH_TEMPLATE = "{{.State.Health.Status}} {{.State.Running}} {{.State.ExitCode}}"
+HEALTH_TEMPLATE = "{{.State.Health.Status}}"
 LOG_FOLLOW_GRACE_S = 5.0  # `docker logs -f` ends by itself once the container is gone
 
 
 def _run(command: list[str], env: dict[str, str], timeout: float = 120,
          ) -> subprocess.CompletedProcess[str]:
-    try:
-        return subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired as error:
-        raise DatabaseError(f"`{' '.join(command[:6])} ...` did not finish in {timeout:g} s") from error
-    except OSError as error:
-        raise DatabaseError(f"cannot run {command[0]}: {error}") from error
+    return run_docker(command, env, timeout, DatabaseError)
+
+
+def server_database_environment(database: Mapping[str, str] | None) -> dict[str, str]:
+    """HTTPLAB_DB_HOST and the rest, which docker-compose.yml passes to the server as
+    DB_HOST...: the database's values (StartedDatabase.server_environment()), or empty
+    ones, always set, so a stray value in the caller's shell is ignored."""
+    database = database or {}
+    return {f"HTTPLAB_{name}": database.get(name, "")
+            for name in (ENV_HOST, ENV_PORT, ENV_NAME, ENV_USER, ENV_PASSWORD)}
 
 
 def database_build_args(environment: dict[str, str], base_images: str, official_reachable: bool,
@@ -94,7 +102,7 @@ class DockerDatabase:
                 raise DatabaseError(str(error)) from error
 
     def _resolve_build_args(self) -> dict[str, str]:
-        reachable = self.base_images == "auto" and _official_image_reachable()
+        reachable = self.base_images == "auto" and image_reachable(OFFICIAL_IMAGE, error=DatabaseError)
         args = database_build_args(dict(os.environ), self.base_images, reachable,
                                    (self.repo / BASE_IMAGES_ENV).read_text())
         local = args.get(BUILD_ARG)
@@ -139,19 +147,18 @@ class DockerDatabase:
         return ids.stdout.split()[0]
 
     def _wait_healthy(self, container: str, log_path: Path) -> None:
-        deadline = time.monotonic() + self.start_timeout_s
-        while True:
-            health, running, code = (self._inspect(container, HEALTH_TEMPLATE).split()
-                                     + ["unknown"] * 3)[:3]
-            if health == "healthy":
-                return
-            if running != "true":
+        def healthy() -> bool | None:
+            if self._inspect(container, HEALTH_TEMPLATE) == "healthy":
+                return True
+            code = stopped_exit_code(container, engine_env(self.engine), DatabaseError)
+            if code is not None:
                 raise DatabaseError(f"the database's container stopped during its start (exit "
                                     f"code {code}): {last_log_line(log_path)}; log: {log_path}")
-            if time.monotonic() > deadline:
-                raise DatabaseError(f"the database was not healthy within "
-                                    f"{self.start_timeout_s:g} s; log: {log_path}")
-            time.sleep(0.2)
+            return None
+
+        if poll_until(healthy, self.start_timeout_s, HEALTH_POLL_S) is None:
+            raise DatabaseError(f"the database was not healthy within "
+                                f"{self.start_timeout_s:g} s; log: {log_path}")
 
     def _describe(self, container: str, log_path: Path) -> StartedDatabase:
         record = read_record(lambda sql: self._query(container, sql), self.where,
@@ -165,8 +172,7 @@ class DockerDatabase:
         return f"{cmd.DATABASE_IMAGE} FROM {base}, {image_id}"
 
     def _inspect(self, target: str, template: str) -> str:
-        return _run(["docker", "inspect", "-f", template, target],
-                    engine_env(self.engine)).stdout.strip()
+        return inspect(target, template, engine_env(self.engine), DatabaseError)
 
     def query(self, started: StartedDatabase, sql: str) -> list[tuple[str, ...]]:
         return self._query(started.container or "", sql)
@@ -180,21 +186,10 @@ class DockerDatabase:
         return parse_rows(completed.stdout)
 
     def exit_status(self, started: StartedDatabase) -> str | None:
-        state = self._inspect(started.container or "", "{{.State.Running}} {{.State.ExitCode}}")
-        if state.startswith("true"):
-            return None
-        code = state.split()[-1] if state else "unknown"
-        return f"the database's container stopped (exit code {code})"
+        code = stopped_exit_code(started.container or "", engine_env(self.engine), DatabaseError)
+        return None if code is None else f"the database's container stopped (exit code {code})"
 
     def resource_probe(self, started: StartedDatabase) -> ResourceProbe:
         if self.engine is not None:
             return probe_for_remote_container(started.container or "", engine_env(self.engine))
         return probe_for_container(started.container or "")
-
-
-def _official_image_reachable() -> bool:
-    env = dict(os.environ)
-    if _run(["docker", "image", "inspect", OFFICIAL_IMAGE], env).returncode == 0:
-        return True
-    return _run(["docker", "pull", "-q", OFFICIAL_IMAGE], env, timeout=300).returncode == 0
-

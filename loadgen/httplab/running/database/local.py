@@ -11,12 +11,12 @@ import shutil
 import signal
 import subprocess
 import tempfile
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from httplab.bench_settings import LOOPBACK
+from httplab.addresses import LOOPBACK
+from httplab.checking.polling import poll_until
 from httplab.running.database.base import (DB_NAME, DB_PORT, DB_USER, DatabaseError,
                                            StartedDatabase)
 from httplab.running.database.probe import ProcessTreeProbe
@@ -29,6 +29,7 @@ START_SCRIPT, SEED = "start.sh", "seed.sql"  # in the repository's database/
 SERVICE_USER = "postgres"  # created by Debian's postgresql-15 (postgresql-common)
 PACKAGE_HINT = "install Debian's postgresql-15 (`apt-get install postgresql-15`) or use BACKEND=docker"
 START_TIMEOUT_S = 60.0
+START_POLL_S = 0.1
 STOP_GRACE_S = 10.0
 QUERY_TIMEOUT_S = 60.0
 
@@ -114,15 +115,17 @@ class LocalDatabase:
 
     def _wait_started(self, process: subprocess.Popen, data_dir: Path,
                       log_path: Path) -> StartedDatabase:
-        deadline = time.monotonic() + self.start_timeout_s
-        while not self._is_ready(data_dir):
+        def ready() -> bool | None:
+            if self._is_ready(data_dir):
+                return True
             if process.poll() is not None:
                 raise DatabaseError(f"the database exited during its start (code "
                                     f"{process.returncode}): {last_log_line(log_path)}; log: {log_path}")
-            if time.monotonic() > deadline:
-                raise DatabaseError(f"the database did not answer within "
-                                    f"{self.start_timeout_s:g} s; log: {log_path}")
-            time.sleep(0.1)
+            return None
+
+        if poll_until(ready, self.start_timeout_s, START_POLL_S) is None:
+            raise DatabaseError(f"the database did not answer within "
+                                f"{self.start_timeout_s:g} s; log: {log_path}")
         record = read_record(lambda sql: self._query(data_dir, sql), self.where,
                              binaries=self.binaries)
         return StartedDatabase(LOOPBACK, self.port, record, pid=process.pid, log_path=log_path)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from httplab.bench_settings import LOOPBACK
-from httplab.running.backends.base import port_in_use
+from httplab.addresses import LOOPBACK
+from httplab.running.ports import port_in_use
 from httplab.running.database.base import DatabaseError
 
 

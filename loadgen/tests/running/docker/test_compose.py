@@ -1,0 +1,62 @@
+"""The Compose command lines and base-image choice: pure parts of the docker backend."""
+
+from pathlib import Path
+
+import pytest
+
+from httplab.running.docker import compose
+from httplab.running.base_images import BASE_IMAGES_ENV, local_build_args, parse_env_file
+
+REPO = Path("/lab")
+V2, V1 = ["docker", "compose"], ["docker-compose"]
+PREFIX = ["-p", "httplab", "-f", "/lab/docker-compose.yml", "--project-directory", "/lab"]
+
+
+@pytest.mark.parametrize("tool", [V2, V1])
+def test_server_lifecycle_commands_name_the_one_server_service(tool):
+    assert compose.up_command(tool, REPO) == [*tool, *PREFIX, "up", "-d", "--no-build", "server"]
+    assert compose.down_command(tool, REPO) == \
+        [*tool, *PREFIX, "down", "--remove-orphans", "-t", "10"]
+    assert compose.container_id_command(tool, REPO) == [*tool, *PREFIX, "ps", "-a", "-q", "server"]
+
+
+@pytest.mark.parametrize("service, expected", [
+    ("server", [*V2, *PREFIX, "build", "server"]),
+    ("wrk", [*V2, *PREFIX, "--profile", "wrk", "build", "wrk"]),
+])
+def test_build_names_the_service_and_wrks_profile(service, expected):
+    assert compose.build_command(V2, REPO, service) == expected
+
+
+@pytest.mark.parametrize("server, dockerfile, expected", [
+    ("netty", None, {"HTTPLAB_SERVER": "netty", "HTTPLAB_DOCKERFILE": "Dockerfile"}),
+    ("grizzly", "grizzly/Dockerfile",
+     {"HTTPLAB_SERVER": "grizzly", "HTTPLAB_DOCKERFILE": "grizzly/Dockerfile"}),
+])
+def test_the_server_is_picked_by_the_environment_not_the_command_line(server, dockerfile,
+                                                                       expected):
+    arguments = (server,) if dockerfile is None else (server, dockerfile)
+    assert compose.server_environment(*arguments) == expected
+
+
+def test_wrk_runs_named_removed_and_writes_json_into_the_mount():
+    command = compose.wrk_run_command(V2, REPO, "httplab-wrk-1", "netty-t10-c500.json",
+                                      ["-t10", "http://127.0.0.1:8080/"])
+    assert command[len(V2) + len(PREFIX):] == [
+        "--profile", "wrk", "run", "--rm", "-T", "--name", "httplab-wrk-1",
+        "-e", "HTTPLAB_WRK_JSON=/out/netty-t10-c500.json", "wrk", "-t10", "http://127.0.0.1:8080/"]
+
+
+def test_env_file_lines():
+    assert parse_env_file("# c\n\nA=x\n B = y \nnot a pair\n") == {"A": "x", "B": "y"}
+
+
+def test_the_repositorys_base_images_file_names_every_build_arg(repo):
+    args = local_build_args((repo / BASE_IMAGES_ENV).read_text())
+    assert set(args) == {"BUILD_IMAGE", "RUNTIME_IMAGE", "WRK_BASE_IMAGE", "NGINX_IMAGE"}
+    assert all(image.startswith("httplab/") for image in args.values())
+
+
+def test_a_base_images_file_missing_a_name_is_refused():
+    with pytest.raises(ValueError, match="HTTPLAB_WRK_BASE_IMAGE"):
+        local_build_args("HTTPLAB_BUILD_IMAGE=a\nHTTPLAB_RUNTIME_IMAGE=b\n")
