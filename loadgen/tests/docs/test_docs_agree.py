@@ -1,7 +1,7 @@
 """The docs held to the code where a fact can drift: the results format the docs state,
 the committed runs docs/findings.md lists (against the folders under results/, with each
-run's lab commit), and docs/settings.md (against its generator). Each check is first
-shown to fail on a hand-broken copy."""
+run's lab commit), docs/settings.md (against its generator), and the README sections the
+harness cites by name. Each check is first shown to fail on a hand-broken copy."""
 
 from __future__ import annotations
 
@@ -139,3 +139,37 @@ def test_the_settings_doc_is_its_generators_output():
 def test_a_hand_edited_settings_doc_is_caught(lab_copy):
     _edit(lab_copy / "docs" / "settings.md", "| `THREADS` | `10,5` |", "| `THREADS` | `8` |")
     assert settings_drift(lab_copy) != []
+
+
+
+CITED_SECTION = re.compile(r'README, \\?"([^"\\]+)\\?"')
+
+
+def cited_sections(repo: Path) -> set[tuple[str, str]]:
+    """(module, section) for each README section the harness's messages and results cite
+    by name, as `README, "Bottlenecks"`."""
+    return {(source.relative_to(repo).as_posix(), name)
+            for source in (repo / "loadgen" / "httplab").rglob("*.py")
+            for name in CITED_SECTION.findall(source.read_text())}
+
+
+def cited_sections_drift(repo: Path) -> list[str]:
+    headings = set(re.findall(r"^#+ (.+)$", (repo / "README.md").read_text(), re.M))
+    return [f"{source} cites the README's section {name!r}, which it lacks"
+            for source, name in sorted(cited_sections(repo)) if name not in headings]
+
+
+def test_the_readme_has_every_section_the_harness_cites():
+    cited = {name for _, name in cited_sections(DEFAULT_REPO)}
+    assert {"Bottlenecks", "Installing Docker on Debian"} <= cited
+    assert cited_sections_drift(DEFAULT_REPO) == []
+
+
+def test_a_cited_section_the_readme_lost_is_caught(lab_copy):
+    shutil.copytree(DEFAULT_REPO / "loadgen" / "httplab", lab_copy / "loadgen" / "httplab")
+    _edit(lab_copy / "README.md", "### Bottlenecks\n", "### Limits\n")
+    problems = cited_sections_drift(lab_copy)
+    citing = {source for source, name in cited_sections(lab_copy) if name == "Bottlenecks"}
+    assert problems == [f"{source} cites the README's section 'Bottlenecks', which it lacks"
+                        for source in sorted(citing)]
+    assert citing
