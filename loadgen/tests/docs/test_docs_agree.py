@@ -1,7 +1,8 @@
 """The docs held to the code where a fact can drift: the results format the docs state,
 the committed runs docs/findings.md lists (against the folders under results/, with each
-run's lab commit), docs/settings.md (against its generator), and the README sections the
-harness cites by name. Each check is first shown to fail on a hand-broken copy."""
+run's lab commit), docs/settings.md (against its generator), and the sections of the
+README and method.md that the harness cites by name. Each check is first shown to fail
+on a hand-broken copy."""
 
 from __future__ import annotations
 
@@ -142,34 +143,50 @@ def test_a_hand_edited_settings_doc_is_caught(lab_copy):
 
 
 
-CITED_SECTION = re.compile(r'README, \\?"([^"\\]+)\\?"')
+
+# `README, \"Bottlenecks\"` or `docs/method.md, &ldquo;Comparing two runs&rdquo;` in the
+# harness's source, once adjacent string literals are joined.
+CITED_SECTION = re.compile(r'(README|docs/method\.md), (?:\\"|&ldquo;)([^"\\&]+)(?:\\"|&rdquo;)')
+ADJACENT_LITERALS = re.compile(r'"\s*\n\s*"')
+CITING_FILES = ("*.py", "*.j2")
+DOC_OF = {"README": "README.md", "docs/method.md": "docs/method.md"}
 
 
-def cited_sections(repo: Path) -> set[tuple[str, str]]:
-    """(module, section) for each README section the harness's messages and results cite
-    by name, as `README, "Bottlenecks"`."""
-    return {(source.relative_to(repo).as_posix(), name)
-            for source in (repo / "loadgen" / "httplab").rglob("*.py")
-            for name in CITED_SECTION.findall(source.read_text())}
+def cited_sections(repo: Path) -> set[tuple[str, str, str]]:
+    """(module, doc, section) for each section of the README or method.md that the
+    harness's messages, results and pages cite by name."""
+    harness = repo / "loadgen" / "httplab"
+    sources = sorted(path for pattern in CITING_FILES for path in harness.rglob(pattern))
+    return {(source.relative_to(repo).as_posix(), DOC_OF[doc], name)
+            for source in sources
+            for doc, name in CITED_SECTION.findall(ADJACENT_LITERALS.sub("", source.read_text()))}
+
+
+def _has_heading(text: str, name: str) -> bool:
+    """"Bottlenecks" names "## Bottlenecks: where the CPU went" too."""
+    return re.search(rf"^#+ {re.escape(name)}(?:$|:| \()", text, re.M) is not None
 
 
 def cited_sections_drift(repo: Path) -> list[str]:
-    headings = set(re.findall(r"^#+ (.+)$", (repo / "README.md").read_text(), re.M))
-    return [f"{source} cites the README's section {name!r}, which it lacks"
-            for source, name in sorted(cited_sections(repo)) if name not in headings]
+    return [f"{source} cites the section {name!r} of {doc}, which it lacks"
+            for source, doc, name in sorted(cited_sections(repo))
+            if not _has_heading((repo / doc).read_text(), name)]
 
 
-def test_the_readme_has_every_section_the_harness_cites():
-    cited = {name for _, name in cited_sections(DEFAULT_REPO)}
-    assert {"Bottlenecks", "Installing Docker on Debian"} <= cited
+def test_the_docs_have_every_section_the_harness_cites():
+    cited = {(doc, name) for _, doc, name in cited_sections(DEFAULT_REPO)}
+    assert {("README.md", "Bottlenecks"), ("README.md", "Installing Docker on Debian"),
+            ("docs/method.md", "Profiles"), ("docs/method.md", "Comparing two runs")} <= cited
     assert cited_sections_drift(DEFAULT_REPO) == []
 
 
-def test_a_cited_section_the_readme_lost_is_caught(lab_copy):
+def test_a_cited_section_the_docs_lost_is_caught(lab_copy):
     shutil.copytree(DEFAULT_REPO / "loadgen" / "httplab", lab_copy / "loadgen" / "httplab")
     _edit(lab_copy / "README.md", "### Bottlenecks\n", "### Limits\n")
-    problems = cited_sections_drift(lab_copy)
-    citing = {source for source, name in cited_sections(lab_copy) if name == "Bottlenecks"}
-    assert problems == [f"{source} cites the README's section 'Bottlenecks', which it lacks"
-                        for source in sorted(citing)]
-    assert citing
+    _edit(lab_copy / "docs" / "method.md", "## Workloads\n", "## What is asked\n")
+    lost = {("README.md", "Bottlenecks"), ("docs/method.md", "Workloads")}
+    citing = sorted(cited for cited in cited_sections(lab_copy) if cited[1:] in lost)
+    assert {cited[1:] for cited in citing} == lost
+    assert cited_sections_drift(lab_copy) == [
+        f"{source} cites the section {name!r} of {doc}, which it lacks"
+        for source, doc, name in citing]
