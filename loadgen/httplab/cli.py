@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
 
             return compare(args.base, args.new, args.out, results_root(args.repo))
         if args.command == "settings" and args.markdown:
-            from httplab.commands.settings_doc import settings_markdown
+            from httplab.bench_settings import settings_markdown
 
             print(settings_markdown(), end="")
             return EXIT_OK

@@ -9,7 +9,9 @@ import subprocess
 
 import pytest
 
-from httplab.bench_settings import BENCH_SETTINGS, LATENCY_SETTINGS, settings_text
+from httplab.bench_settings import (BENCH_SETTINGS, LATENCY_SETTINGS, settings_markdown,
+                                    settings_table, settings_text, variable)
+from httplab.cli import main
 
 FLAGS = {flag for flag, _, _ in BENCH_SETTINGS}
 DEFAULTS = {flag.upper().replace("-", "_"): default for flag, default, _ in BENCH_SETTINGS}
@@ -83,3 +85,22 @@ def test_the_settings_doc_states_make_latencys_defaults(repo):
     for variable, default in LATENCY_DEFAULTS.items():
         assert variable in rows, f"docs/settings.md's make latency table lacks {variable}"
         assert rows[variable].strip().strip("`") == (default or EMPTY)
+
+
+def test_the_settings_doc_has_a_row_per_setting_with_its_default_and_meaning():
+    table = settings_table(BENCH_SETTINGS)
+    assert "| `THREADS` | `10,5` | wrk threads; one run per value |\n" in table
+    assert "| `SERVER_CPUS` | empty | " in table
+    assert len(table.splitlines()) == 2 + len(BENCH_SETTINGS)
+
+
+def test_the_settings_doc_lists_both_commands_and_names_what_latency_refuses():
+    text = settings_markdown()
+    for flag, _, _ in BENCH_SETTINGS + LATENCY_SETTINGS:
+        assert f"| `{variable(flag)}` |" in text
+    assert "but `FAIRNESS` and `LOADGEN_HOSTS`, which `make latency` refuses" in text
+
+
+def test_httplab_settings_markdown_prints_the_settings_doc(capsys):
+    assert main(["settings", "--markdown"]) == 0
+    assert capsys.readouterr().out == settings_markdown()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from httplab.commands.settings_doc import settings_markdown
+from httplab.bench_settings import settings_markdown
 from httplab.paths import DEFAULT_REPO
 from httplab.results.serialize import FORMAT_VERSION
 from httplab.results.store import read_results
