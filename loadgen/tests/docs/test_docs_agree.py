@@ -1,6 +1,6 @@
 """The docs held to the code where a fact can drift: the results format the docs state,
 the committed runs docs/findings.md lists (against the folders under results/, with each
-run's lab commit), docs/settings.md (against its generator), and the sections of the
+run's JDK and lab commit), docs/settings.md (against its generator), and the sections of the
 README and method.md that the harness cites by name. Each check is first shown to fail
 on a hand-broken copy."""
 
@@ -19,7 +19,9 @@ from httplab.results.store import read_results
 from httplab.run_layout import RESULTS_JSON
 
 FORMAT_STATED = re.compile(r"\bformat\s+(\d+)\b")
-RUN_ROW = re.compile(r"^\| \[`([0-9TZ-]+)`\]\([^)]*\) \|.*\| ([^|]*) \| [^|]* \|$", re.M)
+# | [`run`](link) | what | host | JDK | lab commit | charts |
+RUN_ROW = re.compile(r"^\| \[`([0-9TZ-]+)`\]\([^)]*\) \|.*\| ([^|]*) \| ([^|]*) \| [^|]* \|$", re.M)
+JDK_VERSION = re.compile(r"\b\d+\.\d+\.\d+\b")
 NOT_RECORDED = "not recorded"
 
 
@@ -49,22 +51,34 @@ def _committed_runs_table(findings: str) -> str:
     return findings.split("## The committed runs", 1)[1].split("\n## ", 1)[0]
 
 
+def _record_drift(run: str, jdk: str, commit: str, results: Path) -> list[str]:
+    """A row's JDK is the one every server of the run reported; its commit, the run's."""
+    result = read_results(results)
+    problems = []
+    if commit.strip().strip("`") != (result.lab_commit or NOT_RECORDED):
+        problems.append(f"findings.md gives {run} the commit {commit.strip()}; it records "
+                        f"{result.lab_commit}")
+    version = JDK_VERSION.search(jdk)
+    reported = {server.java_version for server in result.servers if server.java_version}
+    if not version or not reported or any(version.group(0) not in java for java in reported):
+        problems.append(f"findings.md gives {run} the JDK {jdk.strip()}; its servers "
+                        f"reported {sorted(reported)}")
+    return problems
+
+
 def runs_drift(repo: Path) -> list[str]:
-    """findings.md's table names every committed run once, with the commit it records."""
+    """findings.md's table names every committed run once, with its JDK and commit."""
     rows = RUN_ROW.findall(_committed_runs_table((repo / "docs" / "findings.md").read_text()))
-    listed = [run for run, _ in rows]
+    listed = [run for run, _, _ in rows]
     runs = committed_runs(repo)
     problems = [f"findings.md lists {run} {listed.count(run)} times" for run in sorted(set(listed))
                 if listed.count(run) > 1]
     problems += [f"findings.md does not list results/{run}" for run in runs if run not in listed]
     problems += [f"findings.md lists {run}, which results/ does not hold" for run in listed
                  if run not in runs]
-    for run, commit in rows:
+    for run, jdk, commit in rows:
         if run in runs:
-            recorded = read_results(runs[run]).lab_commit
-            if commit.strip().strip("`") != (recorded or NOT_RECORDED):
-                problems.append(f"findings.md gives {run} the commit {commit.strip()}; it "
-                                f"records {recorded}")
+            problems += _record_drift(run, jdk, commit, runs[run])
     return problems
 
 
@@ -131,6 +145,17 @@ def test_a_run_findings_does_not_know_or_a_wrong_commit_is_caught(lab_copy):
     _edit(lab_copy / "docs" / "findings.md", f"`{commit}`", "`0000000`")
     assert runs_drift(lab_copy) == [f"findings.md gives {newest} the commit `0000000`; it "
                                     f"records {commit}"]
+
+
+def test_a_wrong_jdk_is_caught(lab_copy):
+    findings = lab_copy / "docs" / "findings.md"
+    newest = max(committed_runs(lab_copy))
+    row = next(line for line in findings.read_text().splitlines() if f"[`{newest}`]" in line)
+    jdk = RUN_ROW.match(row).group(2)
+    _edit(findings, row, row.replace(f"| {jdk} |", "| Temurin 21.0.5 |"))
+    problems = runs_drift(lab_copy)
+    assert len(problems) == 1 and problems[0].startswith(
+        f"findings.md gives {newest} the JDK Temurin 21.0.5; its servers reported")
 
 
 def test_the_settings_doc_is_its_generators_output():
