@@ -34,7 +34,7 @@ PROFILER_AGENT := $(shell cd loadgen && $(PYTHON) -c 'from httplab.paths import 
 OHA_VERSION := $(shell sed -n 's/^OHA_VERSION = "\([^"]*\)".*/\1/p' loadgen/httplab/loadtools/oha/command.py)
 OHA_ROOT := .tools/oha
 
-.PHONY: help bench sweep latency report compare test golden jars oha venv base-images servers-table clean
+.PHONY: help bench sweep latency report compare test golden jars oha venv base-images servers-table docs-settings clean
 # make sweep: the concurrency sweep's own points, before the user's settings (which win).
 SWEEP_SETTINGS := --threads=10 --connections=16,64,256,500,1024
 
@@ -106,6 +106,9 @@ base-images: ## Build local base images from Debian packages (no registry needed
 
 servers-table: venv ## Rewrite the servers table in README.md from the manifests
 	$(HTTPLAB) servers --update-readme
+
+docs-settings: venv ## Rewrite docs/settings.md from the settings' one statement (bench_settings.py)
+	$(HTTPLAB) settings --markdown > docs/.settings.md.tmp && mv docs/.settings.md.tmp docs/settings.md
 
 clean: ## Remove the venv and Maven build output (results/ and image/ are kept)
 	rm -rf $(VENV) servers/*/target

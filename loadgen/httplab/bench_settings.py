@@ -1,7 +1,8 @@
 """The bench settings, stated only here: each flag of `httplab bench` with its default and
-meaning, and the facts those defaults name. The Makefile passes a VARIABLE (the flag in
-capitals, - as _) only when the user sets it. Imports only the leaf addresses.py, so
-parsing the command line loads no runner."""
+meaning, and the facts those defaults name; and their two listings, `make help`'s and
+docs/settings.md's. The Makefile passes a VARIABLE (the flag in capitals, - as _) only
+when the user sets it. Imports only the leaf addresses.py, so parsing the command line
+loads no runner."""
 
 from __future__ import annotations
 
@@ -89,3 +90,30 @@ def settings_text(settings: tuple[tuple[str, str, str], ...] = BENCH_SETTINGS) -
     rows = [(f"{variable(flag)}={default}", meaning) for flag, default, meaning in settings]
     width = max(len(setting) for setting, _ in rows)
     return "".join(f"  {setting:<{width}}  {meaning}\n" for setting, meaning in rows)
+
+
+SETTINGS_DOC_HEADER = """\
+# Settings
+
+<!-- Generated from loadgen/httplab/bench_settings.py by `make docs-settings`: edit that
+file, not this one (a test fails when they differ). -->
+
+Every setting is a make variable, e.g. `make bench SERVERS=netty,vertx REPEAT=3`. A
+variable reaches the harness only when you set it; unset, its default below applies.
+`make help` prints the same lists. How each setting is used: [method.md](method.md).
+"""
+
+
+def settings_table(settings: tuple[tuple[str, str, str], ...]) -> str:
+    """The settings as a Markdown table: variable, default (or "empty"), meaning."""
+    rows = [f"| `{variable(flag)}` | {f'`{default}`' if default else 'empty'} | {meaning} |\n"
+            for flag, default, meaning in settings]
+    return "| variable | default | meaning |\n| --- | --- | --- |\n" + "".join(rows)
+
+
+def settings_markdown() -> str:
+    """docs/settings.md (`httplab settings --markdown`, `make docs-settings`)."""
+    left_out = " and ".join(f"`{variable(flag)}`" for flag in LATENCY_LEFT_OUT)
+    return (f"{SETTINGS_DOC_HEADER}\n## make bench\n\n{settings_table(BENCH_SETTINGS)}\n"
+            f"## make latency\n\nThe settings of `make bench` apply, but {left_out}, which "
+            f"`make latency` refuses. Its own:\n\n{settings_table(LATENCY_SETTINGS)}")

@@ -77,6 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
                          help="rewrite the table in REPO/README.md instead (make servers-table)")
     settings = sub.add_parser("settings", help="list the bench settings with their defaults")
     settings.add_argument("--latency", action="store_true", help="make latency's own settings")
+    settings.add_argument("--markdown", action="store_true",
+                          help="both lists as docs/settings.md (make docs-settings)")
     return parser
 
 
@@ -117,6 +119,11 @@ def main(argv: list[str] | None = None) -> int:
             from httplab.commands.compare import compare
 
             return compare(args.base, args.new, args.out, results_root(args.repo))
+        if args.command == "settings" and args.markdown:
+            from httplab.bench_settings import settings_markdown
+
+            print(settings_markdown(), end="")
+            return EXIT_OK
         if args.command == "settings":
             print(settings_text(LATENCY_FLAGS if args.latency else BENCH_SETTINGS), end="")
             return EXIT_OK

@@ -1,6 +1,6 @@
-"""scripts/host-packages.txt is the one list of the host's Debian packages: the README
-quotes each group, .ci/run and .ci/docker-setup.sh install from it, and `make test`
-checks its `test` group before anything else."""
+"""scripts/host-packages.txt is the one list of the host's Debian packages: docs/testing.md
+quotes each group (the README points to the list), .ci/run and .ci/docker-setup.sh
+install from it, and `make test` checks its `test` group before anything else."""
 
 from __future__ import annotations
 
@@ -44,14 +44,30 @@ def test_every_line_has_a_package_a_known_group_and_a_probe():
 
 
 @pytest.mark.parametrize("group", GROUPS)
-def test_the_readme_quotes_each_group_whole(group):
-    quoted = re.findall(r"`apt-get install ([a-z0-9.+\- ]+)`", (DEFAULT_REPO / "README.md").read_text())
+def test_the_docs_quote_each_group_whole(group):
+    testing = (DEFAULT_REPO / "docs" / "testing.md").read_text()
+    quoted = re.findall(r"`apt-get install ([a-z0-9.+\- ]+)`", testing)
     assert " ".join(_listed(group)) in quoted
+
+
+def test_the_readme_points_to_the_list():
+    assert "scripts/host-packages.txt" in (DEFAULT_REPO / "README.md").read_text()
 
 
 def test_a_local_profiled_run_finds_jattach_with_the_test_group():
     """BACKEND=local PROFILE=1 drives async-profiler with the host's jattach."""
     assert "jattach" in _listed("test")
+
+
+def test_the_test_group_brings_a_cargo_for_make_oha():
+    """`make test` builds oha with the host's cargo (scripts/oha.sh), so host-check asks
+    for one: the probe is any cargo on PATH, the package Debian 12's cargo-web, since
+    bookworm's own `cargo` (0.66) is older than oha's Rust 1.88."""
+    entries = {fields[0]: fields for fields in _entries()}
+    assert entries["cargo-web"][1:] == ["test", "cargo"]
+    assert "command -v cargo" in (DEFAULT_REPO / "scripts" / "oha.sh").read_text()
+    assert re.search(r"^test: host-check venv jars oha\b", (DEFAULT_REPO / "Makefile").read_text(),
+                     re.MULTILINE)
 
 
 def test_the_needs_of_ci_are_installed_from_the_list():

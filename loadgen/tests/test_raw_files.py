@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from httplab.model import DatabaseUsage, GeneratorOutcome, ResourceUsage
+from httplab.model import DatabaseUsage, ResourceUsage
+from httplab.outcomes import GeneratorOutcome
 from httplab.raw_files import (RawFileError, generators_from_dict, generators_to_dict,
                                resources_from_dict, resources_to_dict)
 

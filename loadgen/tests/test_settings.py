@@ -1,5 +1,5 @@
 """Bench defaults are stated once, in bench_settings.BENCH_SETTINGS: the Makefile passes only what the
-user set, and the README's settings table must agree with the CLI."""
+user set, and the settings tables of docs/settings.md must agree with the CLI."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ import subprocess
 
 import pytest
 
-from httplab.bench_settings import BENCH_SETTINGS, LATENCY_SETTINGS, settings_text
+from httplab.bench_settings import (BENCH_SETTINGS, LATENCY_SETTINGS, settings_markdown,
+                                    settings_table, settings_text, variable)
+from httplab.cli import main
 
 FLAGS = {flag for flag, _, _ in BENCH_SETTINGS}
 DEFAULTS = {flag.upper().replace("-", "_"): default for flag, default, _ in BENCH_SETTINGS}
@@ -42,21 +44,23 @@ def test_the_makefile_knows_every_bench_setting_and_no_other(repo):
     assert {v.lower().replace("_", "-") for v in variables} == FLAGS
 
 
-# What the README says an empty default means.
-EMPTY_MEANS = {"SERVER_CPUS": "all", "LOADGEN_CPUS": "all", "SERVER_HOST": "this machine",
-               "LOADGEN_HOSTS": "this machine", "TARGET_ADDRESS": "empty"}
+# What docs/settings.md says for an empty default (the meaning says what empty does).
+EMPTY = "empty"
 
 
-def test_readme_settings_table_states_the_cli_defaults(repo):
-    rows = re.findall(r"^\| `([A-Z_]+)`(?:, `([A-Z_]+)`)? \| ([^|]*) \|", (repo / "README.md").read_text(),
-                      re.M)
+def _settings_doc(repo) -> str:
+    return (repo / "docs" / "settings.md").read_text()
+
+
+def test_the_settings_doc_states_the_cli_defaults(repo):
+    rows = re.findall(r"^\| `([A-Z_]+)`(?:, `([A-Z_]+)`)? \| ([^|]*) \|", _settings_doc(repo), re.M)
     stated = {name: default.strip().strip("`") for first, second, default in rows
               for name in (first, second) if name}
     for variable, default in DEFAULTS.items():
-        assert variable in stated, f"README's settings table lacks {variable}"
-        expected = default or EMPTY_MEANS[variable]
+        assert variable in stated, f"docs/settings.md's settings table lacks {variable}"
+        expected = default or EMPTY
         assert stated[variable] == expected, (
-            f"README says {variable} defaults to {stated[variable]!r}; the CLI says {expected!r}")
+            f"docs/settings.md says {variable} defaults to {stated[variable]!r}; the CLI says {expected!r}")
 
 
 def test_settings_text_lists_every_setting_with_its_default():
@@ -67,7 +71,6 @@ def test_settings_text_lists_every_setting_with_its_default():
 
 LATENCY_DEFAULTS = {flag.upper().replace("-", "_"): default
                     for flag, default, _ in LATENCY_SETTINGS}
-LATENCY_EMPTY_MEANS = {"COST_RATE": "the lowest maximum", "URL": "empty"}
 
 
 def test_the_makefile_passes_make_latency_its_own_settings_and_the_benchs(repo):
@@ -77,9 +80,27 @@ def test_the_makefile_passes_make_latency_its_own_settings_and_the_benchs(repo):
     assert variables == set(LATENCY_DEFAULTS)
 
 
-def test_readme_states_make_latencys_defaults(repo):
-    rows = dict(re.findall(r"^\| `([A-Z_0-9]+)` \| ([^|]*) \|", (repo / "README.md").read_text(),
-                           re.M))
+def test_the_settings_doc_states_make_latencys_defaults(repo):
+    rows = dict(re.findall(r"^\| `([A-Z_0-9]+)` \| ([^|]*) \|", _settings_doc(repo), re.M))
     for variable, default in LATENCY_DEFAULTS.items():
-        assert variable in rows, f"README's make latency table lacks {variable}"
-        assert rows[variable].strip().strip("`") == (default or LATENCY_EMPTY_MEANS[variable])
+        assert variable in rows, f"docs/settings.md's make latency table lacks {variable}"
+        assert rows[variable].strip().strip("`") == (default or EMPTY)
+
+
+def test_the_settings_doc_has_a_row_per_setting_with_its_default_and_meaning():
+    table = settings_table(BENCH_SETTINGS)
+    assert "| `THREADS` | `10,5` | wrk threads; one run per value |\n" in table
+    assert "| `SERVER_CPUS` | empty | " in table
+    assert len(table.splitlines()) == 2 + len(BENCH_SETTINGS)
+
+
+def test_the_settings_doc_lists_both_commands_and_names_what_latency_refuses():
+    text = settings_markdown()
+    for flag, _, _ in BENCH_SETTINGS + LATENCY_SETTINGS:
+        assert f"| `{variable(flag)}` |" in text
+    assert "but `FAIRNESS` and `LOADGEN_HOSTS`, which `make latency` refuses" in text
+
+
+def test_httplab_settings_markdown_prints_the_settings_doc(capsys):
+    assert main(["settings", "--markdown"]) == 0
+    assert capsys.readouterr().out == settings_markdown()
