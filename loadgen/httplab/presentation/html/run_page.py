@@ -21,6 +21,7 @@ from httplab.presentation.markdown.results import MarkdownExporter
 from httplab.presentation.wording.warnings import warning_item
 from httplab.presentation.wording.settings import describe_settings
 from httplab.presentation.wording.formatting import MISSING
+from httplab.presentation.wording.runtime import jvm_text
 from httplab.presentation.html.assets import ChartLibrary
 from httplab.presentation.plotly.charts import run_charts
 from httplab.presentation.html.markdown_html import markdown_html
@@ -79,6 +80,8 @@ def header_facts(result: BenchResult) -> tuple[Fact, ...]:
     facts = [Fact("When", when_text(result.created_utc)),
              Fact("Lab commit", result.lab_commit or MISSING),
              Fact("Host", result.host.describe()), Fact("Software", software_text(result.host))]
+    jvm = jvm_text(result)
+    facts += [Fact("Servers' JVM", jvm)] if jvm else []
     if settings is not None:
         facts.append(Fact("Backend", settings.backend))
     facts += [Fact(f"Engine ({engine.role})", engine_text(engine)) for engine in result.engines]

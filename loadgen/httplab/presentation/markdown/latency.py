@@ -11,6 +11,7 @@ from httplab.presentation.markdown.latency_profile import step_profile_section
 from httplab.presentation.markdown.latency_tables import cost_table, maxima_table, steps_table
 from httplab.presentation.markdown.servers import run_servers_table
 from httplab.presentation.wording.latency import cost_rate_sentence, slo_text
+from httplab.presentation.wording.runtime import host_lines
 from httplab.presentation.wording.settings import describe_latency_run
 from httplab.results.step_verdict import HELD_SHARE, MAX_ERROR_SHARE
 
@@ -42,7 +43,7 @@ def _preamble(result: BenchResult, latency: LatencyResult) -> list[str]:
     run = f"Run: {result.created_utc}; {describe_latency_run(latency, result.settings)}"
     if result.lab_commit:
         run += f"; httplab {result.lab_commit}"
-    return [f"Host: {result.host.describe()}", "", run, "", OPEN_MODEL.format(tool=tool)]
+    return [*host_lines(result), "", run, "", OPEN_MODEL.format(tool=tool)]
 
 
 def _maxima_intro(latency: LatencyResult) -> str:

@@ -27,6 +27,7 @@ from httplab.presentation.wording.cells import (cell_status, generator_count, ru
                                                 spread_over_generators)
 from httplab.presentation.wording.formatting import (MISSING, format_bytes, format_duration_us,
                                                      format_rate)
+from httplab.presentation.wording.runtime import host_lines
 from httplab.presentation.wording.settings import describe_settings
 from httplab.presentation.wording.warnings import warning_item
 from httplab.presentation.wording.workloads import workload_heading
@@ -105,7 +106,7 @@ def _preamble(result: BenchResult) -> list[str]:
         run += f"; {describe_settings(result.settings)}"
     if result.lab_commit:
         run += f"; httplab {result.lab_commit}"
-    return [f"Host: {result.host.describe()}", "", run]
+    return [*host_lines(result), "", run]
 
 
 def _cells_table(result: BenchResult, workload: Workload) -> list[str]:

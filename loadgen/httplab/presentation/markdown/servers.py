@@ -5,6 +5,7 @@ from __future__ import annotations
 from httplab.model import BenchResult, ServerRecord
 from httplab.presentation.markdown.table import markdown_table
 from httplab.presentation.wording.formatting import MISSING, format_bytes
+from httplab.presentation.wording.runtime import runtime_name
 
 SERVER_HEADER = ("Server", "Version", "Transport", "Ready line", "First answer", "Image size",
                  "Java", "Check")
@@ -28,6 +29,4 @@ def _server_row(server: ServerRecord) -> tuple[str, ...]:
 
 def _java(version: str | None) -> str:
     """The JVM's build line (e.g. 'OpenJDK Runtime Environment (build 17.0.19+10-...)')."""
-    if not version:
-        return MISSING
-    return version.split("; ")[-1]
+    return runtime_name(version) if version else MISSING

@@ -158,6 +158,7 @@ def test_the_header_says_when_where_and_how_in_results_md_s_words():
     assert facts == {
         "When": "2026-11-22 04:30:00 UTC", "Lab commit": "0123456789ab+dirty",
         "Host": "lab-host, Test CPU @ 3.40GHz, 4 cores, 16 GiB, Linux 6.1.0",
+        "Servers' JVM": 'openjdk version "17.0.19", every JVM server',
         "Software": ("Linux; Docker version 28.2.2; Docker Compose version v2.29.7; openjdk "
                      "version \"17.0.15\"; wrk 4.1.0; Python 3.11.7"),
         "Backend": "docker",
