@@ -35,9 +35,10 @@ def write_results(result: BenchResult, out_dir: Path, image_path: Path | None) -
     """Writes results.{json,md,csv} (each atomically), the run's page index.html (and the
     list of runs beside it), and, beside image_path, the run's charts."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    for exporter in all_exporters():
-        write_atomically(out_dir / exporter.file_name, exporter.render(result))
-    write_run_pages(result, out_dir)
+    texts = {exporter.file_name: exporter.render(result) for exporter in all_exporters()}
+    for name, text in texts.items():
+        write_atomically(out_dir / name, text)
+    write_run_pages(result, texts[RESULTS_MD], out_dir)
     if image_path is not None:
         write_charts(result, image_path)
 
@@ -56,10 +57,12 @@ def write_charts(result: BenchResult, image_path: Path) -> None:
             path.unlink(missing_ok=True)
 
 
-def write_run_pages(result: BenchResult, run_dir: Path) -> None:
-    """The run's index.html, then the list of runs in its parent folder."""
+def write_run_pages(result: BenchResult, results_md: str, run_dir: Path) -> None:
+    """The run's index.html (showing results_md's tables), then the list of runs in its
+    parent folder."""
     library = install_chart_library(run_dir.parent)
-    write_atomically(run_dir / RUN_PAGE, render_run_page(result, run_files(run_dir), library))
+    write_atomically(run_dir / RUN_PAGE,
+                     render_run_page(result, results_md, run_files(run_dir), library))
     write_run_list(run_dir.parent)
 
 

@@ -2,12 +2,13 @@
 backend and engines, the settings as results.md's "Run:" line says them, the shared-CPUs
 notice and the warnings), the summary (summary.py), the charts (plotly/charts.py), every
 table of results.md (markdown_html.py) and links to every file of the run (raw_links.py).
-Pure: the caller passes the names of the run folder's files and writes the page.
+Pure: the caller passes results.md's text, the names of the run folder's files, and
+writes the page.
 
-The one place an output uses another's renderer: the page shows results.md itself, its
-every table as the file has it (markdown_html.py turns that text into HTML and marks its
-rows), so it renders results.md with the Markdown exporter rather than rebuild the tables
-twice, where they could drift from the file a reader downloads beside the page."""
+The page shows results.md itself, every table as the file has it (markdown_html.py turns
+that text into HTML and marks its rows), rather than rebuild the tables, where they could
+drift from the file a reader downloads beside the page; it is given that text, so no
+output's renderer runs another's."""
 
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ from datetime import datetime
 
 from httplab.model import BenchResult, EngineRecord, HostInfo, RunKind, WarningKind
 from httplab.presentation.wording.settings import describe_latency_run
-from httplab.presentation.markdown.results import MarkdownExporter
 from httplab.presentation.wording.warnings import warning_item
 from httplab.presentation.wording.settings import describe_settings
 from httplab.presentation.wording.formatting import MISSING
@@ -46,10 +46,12 @@ class Fact:
     value: str
 
 
-def render_run_page(result: BenchResult, files: frozenset[str], library: ChartLibrary) -> str:
-    """The page; the run's kind decides, once, its command and its summary."""
+def render_run_page(result: BenchResult, results_md: str, files: frozenset[str],
+                    library: ChartLibrary) -> str:
+    """The page, its tables those of results_md (results.md's text, as publish writes it);
+    the run's kind decides, once, its command and its summary."""
     page = KIND_PAGES[result.kind]
-    tables = markdown_html(MarkdownExporter().render(result), RunMarks(result).of_row, files)
+    tables = markdown_html(results_md, RunMarks(result).of_row, files)
     charts = run_charts(result)
     groups = warning_groups(result)
     return render(

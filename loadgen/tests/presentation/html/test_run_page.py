@@ -19,6 +19,7 @@ from httplab.presentation.wording.settings import describe_settings
 from httplab.presentation.html.assets import ChartLibrary
 from httplab.presentation.html.raw_links import file_kind, run_folder
 from httplab.presentation.html.run_page import engine_text, header_facts, render_run_page, when_text
+from httplab.presentation.markdown.results import MarkdownExporter
 from httplab.results.store import read_results
 from httplab.run_layout import (OHA_SUFFIX, RESULTS_CSV, RESULTS_JSON, RESULTS_MD, RUN_PAGE,
                                  RunStem, step_stem)
@@ -30,6 +31,13 @@ from tests.profile_sample import profile_sample_result
 from tests.sample_results import sample_result, workloads_sample_result
 
 LIBRARY = ChartLibrary("4.1.1")
+
+
+def page_of(result, files: frozenset[str]) -> str:
+    """The page as publish renders it: with results.md's text beside the result."""
+    return render_run_page(result, MarkdownExporter().render(result), files, LIBRARY)
+
+
 PAGE_LIMIT_BYTES = 1_000_000  # the issue's "about 1 MB", the chart library apart
 SAMPLES = (sample_result, workloads_sample_result, profile_sample_result, database_sample_result,
            latency_sample_result, latency_profile_sample_result)
@@ -214,7 +222,7 @@ def _check_page(page: str, files: frozenset[str]) -> _Page:
 def test_a_page_renders_for_each_sample_linking_only_its_files(make_result):
     result = make_result()
     files = sample_files(result)
-    page = render_run_page(result, files, LIBRARY)
+    page = page_of(result, files)
     parsed = _check_page(page, files)
     assert {"summary", "tables", "files"} <= set(parsed.ids)
     assert f'<script src="{LIBRARY.href_from_run()}"></script>' in page
@@ -222,12 +230,12 @@ def test_a_page_renders_for_each_sample_linking_only_its_files(make_result):
 
 
 def test_the_shared_cpus_come_first_as_a_notice_the_other_warnings_after():
-    parsed = _Page(render_run_page(database_sample_result(), frozenset(), LIBRARY))
+    parsed = _Page(page_of(database_sample_result(), frozenset()))
     assert parsed.notices[0].split("\n")[1] == "wrk and the server shared the CPUs"
     assert "2 cells limited by the shared CPUs: Netty db t4 c256, Netty queries n=20 t4 c256." in (
         parsed.notices[0])
     assert "2 cells limited by the database's CPU" in parsed.notices[1]
-    quiet = _Page(render_run_page(workloads_sample_result(), frozenset(), LIBRARY))
+    quiet = _Page(page_of(workloads_sample_result(), frozenset()))
     assert len(quiet.notices) == 1 and "shared the CPUs" not in quiet.notices[0]
 
 
@@ -235,7 +243,7 @@ def test_the_shared_cpus_come_first_as_a_notice_the_other_warnings_after():
 def test_a_page_renders_for_each_committed_run(run: Path):
     files = frozenset(path.relative_to(run).as_posix() for path in run.rglob("*")
                       if path.is_file() and path.name != RUN_PAGE)
-    page = render_run_page(read_results(run / RESULTS_JSON), files, LIBRARY)
+    page = page_of(read_results(run / RESULTS_JSON), files)
     _check_page(page, files)
     assert re.search(r'<tr class="(warned|failed)">', page) or "Warnings" not in page
 
@@ -245,7 +253,7 @@ def test_a_result_without_settings_still_has_its_page():
     facts = {fact.term: fact.value for fact in header_facts(result)}
     assert "Backend" not in facts and facts["Settings"] == "—"
     files = sample_files(result)
-    _check_page(render_run_page(result, files, LIBRARY), files)
+    _check_page(page_of(result, files), files)
 
 
 @pytest.mark.parametrize("cost_rate, cost_header", [
@@ -253,7 +261,7 @@ def test_a_result_without_settings_still_has_its_page():
 def test_a_latency_summary_shows_the_cost_column_only_with_a_common_rate(cost_rate, cost_header):
     result = latency_sample_result()
     result = replace(result, latency=replace(result.latency, cost_rate=cost_rate))
-    page = render_run_page(result, frozenset(), LIBRARY)
+    page = page_of(result, frozenset())
     summary = page[page.index('<section id="summary">'):page.index('<section id="charts">')]
     assert ("Server CPU per request" in summary) is (cost_header is not None)
     assert cost_header is None or f"<th class=\"num\">{cost_header}</th>" in summary
@@ -263,6 +271,6 @@ def test_a_latency_summary_shows_the_cost_column_only_with_a_common_rate(cost_ra
     (workloads_sample_result, True), (sample_result, False)])
 def test_the_summary_shows_the_share_of_the_ceiling_only_with_a_reference(make_result,
                                                                            with_ceiling):
-    page = render_run_page(make_result(), frozenset(), LIBRARY)
+    page = page_of(make_result(), frozenset())
     summary = page[page.index('<section id="summary">'):page.index('<section id="charts">')]
     assert ("<th class=\"num\">Share of ceiling</th>" in summary) is with_ceiling
