@@ -5,7 +5,7 @@ import pytest
 
 from httplab.cli import main
 from httplab.manifest import (ManifestError, PomFile, check_display_names, check_module, discover,
-                              parse_manifest, pom_modules)
+                              Variant, parse_manifest, pom_modules)
 from httplab.paths import servers_dir
 from httplab.presentation.markdown.readme_table import (END_MARKER, START_MARKER, ReadmeTableError,
                                                         readme_with_table, readme_servers_table)
@@ -334,3 +334,13 @@ def test_make_servers_table_rewrites_a_stale_readme_and_then_leaves_it(repo, tmp
     assert main(["--repo", str(lab), "servers", "--update-readme"]) == 0
     assert readme.read_text() == fresh
     assert "already up to date" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("key, variant", [
+    ("netty", Variant("netty")),
+    ("armeria@default", Variant("armeria", "default")),
+    ("netty+profiled", Variant("netty", profiled=True)),
+    ("armeria@default+profiled", Variant("armeria", "default", True)),
+])
+def test_a_key_names_its_framework_and_axis_values_and_back(key, variant):
+    assert Variant.of_key(key) == variant and variant.key == key

@@ -35,7 +35,7 @@ def paired_verdict(subject: str, figures: PairedRatio, metric: ComparedMetric) -
 def difference_sentence(subject: str, ratio: float, low: float, high: float, is_cost: bool,
                         range_name: str = "interval") -> str:
     """subject's figure against the base's: ratio, and the range (low to high) it could be
-    in; range_name says what that range is ("interval", "runs")."""
+    in; range_name says what that range is ("interval", "range of the runs")."""
     if not (ratio > 1 and low > 1 or ratio < 1 and high < 1):
         return (f"{NO_DIFFERENCE}: the {range_name} spans {_signed(low - 1)} to "
                 f"{_signed(high - 1)} %")
