@@ -10,6 +10,7 @@ from __future__ import annotations
 from httplab.model import BenchResult
 from httplab.presentation.wording.formatting import MISSING
 from httplab.results.paired_ratio import PairedRatio
+from httplab.results.stats import Summary
 from httplab.results.variants import ComparedMetric, VariantComparison
 
 METRIC_LABELS = {
@@ -49,6 +50,24 @@ def difference_sentence(subject: str, ratio: float, low: float, high: float, is_
             f"{_percent(bounds[1])} %)")
 
 
+RUNS_RANGE = "range of the runs"  # make compare's: new's runs over base's, lowest to highest
+RUNS_SUBJECT = "new"
+
+
+def runs_sentence(ratio: float | None, base: Summary | None, new: Summary | None,
+                  is_cost: bool) -> str | None:
+    """make compare's verdict on two runs in the same words: its range is the lowest new
+    run over the highest base run to the highest over the lowest, which lies wholly above
+    (or below) 1 exactly when its rule says faster (or slower). None when a side is
+    missing or measured once, or a run measured nothing."""
+    if ratio is None or base is None or new is None or min(base.n, new.n) < 2:
+        return None
+    if base.minimum <= 0 or new.minimum <= 0:
+        return None
+    return difference_sentence(RUNS_SUBJECT, ratio, new.minimum / base.maximum,
+                               new.maximum / base.minimum, is_cost, RUNS_RANGE)
+
+
 def format_interval(figures: PairedRatio) -> str:
     """'0.75–0.88×', or MISSING without an interval."""
     if not figures.has_interval:
@@ -62,7 +81,11 @@ def _percent(ratio: float) -> str:
 
 
 def _signed(fraction: float) -> str:
-    return ("+" if fraction >= 0 else "-") + _number(abs(fraction) * 100)
+    """-0.09 -> '-9', 0.14 -> '+14'; no sign on nothing: '0'."""
+    number = _number(abs(fraction) * 100)
+    if float(number) == 0:
+        return "0"
+    return ("+" if fraction > 0 else "-") + number
 
 
 def _number(percent: float) -> str:
