@@ -142,17 +142,23 @@ def render_latency_comparison(base: BenchResult, new: BenchResult) -> str:
              f"{cost_rate_text(new)}):", *_table(costs, "median", 1)]
     if any(_measured_once(one) for one in (*maxima, *costs)):
         lines.append(RERUN_ADVICE)
-    lines += in_words([*_in_words(maxima, "max sustainable rate", False),
-                       *_in_words(costs, "CPU per request at the common rate", True)])
+    lines += in_words([*server_sentences(maxima, MAXIMUM_WORDS, False),
+                       *server_sentences(costs, COST_RATE_WORDS, True)])
     return "\n".join(lines) + "\n"
 
 
-def _in_words(comparisons: Sequence[ServerComparison], figure: str,
-              is_cost: bool) -> list[tuple[str, str | None]]:
-    """The figures the rule judged (not a load tool's limit, nor other common rates)."""
+MAXIMUM_WORDS, COST_RATE_WORDS = "max sustainable rate", "CPU per request at the common rate"
+
+
+def server_sentences(comparisons: Sequence[ServerComparison], figure: str,
+                     is_cost: bool) -> list[str]:
+    """'Netty, max sustainable rate: new is ...' for each figure the rule judged (not a
+    load tool's limit, nor other common rates)."""
     judged = {*RATE_WORDS.values(), *COST_WORDS.values(), Verdict.NO_CHANGE.value}
-    return [(f"{one.label}, {figure}", runs_sentence(one.ratio, one.base, one.new, is_cost))
-            for one in comparisons if one.verdict in judged]
+    sentences = ((f"{one.label}, {figure}", runs_sentence(one.ratio, one.base, one.new,
+                                                           is_cost))
+                 for one in comparisons if one.verdict in judged)
+    return [f"{what}: {sentence}" for what, sentence in sentences if sentence]
 
 
 def latency_comparability_notes(base: BenchResult, new: BenchResult) -> list[str]:
