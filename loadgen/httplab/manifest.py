@@ -91,10 +91,12 @@ class Variant:
         return {SETTINGS_AXIS: self.setting, PROFILE_AXIS: "1" if self.profiled else "0"}
 
     def on_axis(self, axis: str, value: str) -> Variant:
-        """The same framework with one axis at another value."""
+        """The same framework with one axis (SETTINGS_AXIS, PROFILE_AXIS) at another value."""
         if axis == SETTINGS_AXIS:
             return replace(self, setting=value)
-        return replace(self, profiled=value == "1")
+        if axis == PROFILE_AXIS:
+            return replace(self, profiled=value == "1")
+        raise ValueError(f"not a variant axis: {axis!r}")
 
 
 @dataclass(frozen=True)

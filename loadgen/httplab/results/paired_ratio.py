@@ -52,9 +52,11 @@ class PairedRatio:
         return MIN_ROUNDS
 
 
-def paired_ratio(base: Mapping[int, float], other: Mapping[int, float]) -> PairedRatio:
-    """base and other: each round's figure (positive; others are left out). The medians
-    are over every round each side has; the interval over the rounds both have."""
+def paired_ratio(base: Mapping[int, float | None],
+                 other: Mapping[int, float | None]) -> PairedRatio:
+    """base and other: each round's figure by its round (positive; None and others are
+    left out). The medians are over every round each side has; the interval over the
+    rounds both have."""
     base, other = _positive(base), _positive(other)
     ratio = (statistics.median(other.values()) / statistics.median(base.values())
              if base and other else None)

@@ -20,9 +20,7 @@ from httplab.model import (PLAINTEXT, BenchResult, Cell, CellStatus, RunKind, Se
                            StepPurpose, Workload)
 from httplab.results.paired_ratio import PairedRatio, paired_ratio
 from httplab.results.stats import per_request
-from httplab.results.step_figures import step_figures
-
-US_PER_S = 1e6
+from httplab.results.step_figures import US_PER_S, step_figures
 
 
 class ComparedMetric(str, Enum):
