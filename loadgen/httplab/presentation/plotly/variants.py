@@ -27,7 +27,7 @@ def variants_chart(result: BenchResult) -> ChartSpec:
                                   "y1": 1, "yref": "paper", "line": {"color": CEILING_COLOR}}])
     layout["yaxis"] = {"autorange": "reversed", "automargin": True,
                        "categoryorder": "array", "categoryarray": list(labels.values())}
-    layout["xaxis"]["rangemode"] = "normal"
+    layout["xaxis"] |= {"type": "log", "rangemode": "normal"}  # as the interval is taken
     caption = (f"Each framework measured under two variants in this run: the point is the "
                f"ratio of the medians, the bar its {CONFIDENCE:.0%} interval over the "
                f"rounds' paired ratios (none with fewer than {MIN_ROUNDS} rounds); the line "

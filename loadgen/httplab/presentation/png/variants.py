@@ -1,11 +1,13 @@
 """The chart of variants compared (result-variants.png beside result1.png), drawn when the
 run measured a framework under two or more variants: each figure of a variant against its
 base as a point at the ratio of their medians, its interval over the paired rounds as an
-error bar (none with too few rounds: a hollow point), and a line at 1, no difference."""
+error bar (none with too few rounds: a hollow point), and a line at 1, no difference; the
+ratio's axis is logarithmic, as the interval is taken."""
 
 from __future__ import annotations
 
 from matplotlib.figure import Figure
+from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter
 
 from httplab.model import BenchResult
 from httplab.presentation.png.kit import (GRID_ALPHA, SMALL_SIZE, TITLE_SIZE, finish_figure,
@@ -15,6 +17,10 @@ from httplab.presentation.wording.variants import comparison_label, several_poin
 from httplab.results.paired_ratio import CONFIDENCE, MIN_ROUNDS
 
 ROW_HEIGHT_IN = 0.42  # per compared figure, so that long runs stay readable
+# The ratios the axis names, by how wide the drawn range is (its highest over its lowest).
+RATIO_TICKS = ((3.0, (0.25, 0.5, 1.0, 2.0, 4.0)),
+               (1.5, (0.5, 0.67, 0.8, 1.0, 1.25, 1.5, 2.0)),
+               (0.0, (0.8, 0.9, 0.95, 1.0, 1.05, 1.1, 1.25)))
 
 
 def build_variants_figure(result: BenchResult) -> Figure:
@@ -30,6 +36,7 @@ def build_variants_figure(result: BenchResult) -> Figure:
         else:
             axes.plot(figures.ratio, row, "o", markerfacecolor="none", color=color)
     axes.axvline(1.0, color="gray", linewidth=1)
+    _log_ratio_axis(axes)
     axes.set_yticks(range(len(comparisons)),
                     [comparison_label(result, one, with_point) for one in comparisons],
                     fontsize=SMALL_SIZE)
@@ -40,6 +47,18 @@ def build_variants_figure(result: BenchResult) -> Figure:
                    f"{MIN_ROUNDS} rounds", fontsize=TITLE_SIZE)
     axes.grid(axis="x", alpha=GRID_ALPHA)
     return finish_figure(figure, result)
+
+
+def _log_ratio_axis(axes) -> None:
+    """A logarithmic ratio axis (0.5 and 2 as far from 1, as the interval treats them),
+    named at plain ratios that suit its range."""
+    low, high = axes.get_xlim()
+    axes.set_xscale("log")
+    ticks = next(ticks for wider_than, ticks in RATIO_TICKS if high / low > wider_than)
+    axes.xaxis.set_major_locator(FixedLocator([t for t in ticks if low <= t <= high] or [1.0]))
+    axes.xaxis.set_major_formatter(ScalarFormatter())
+    axes.xaxis.set_minor_locator(NullLocator())
+    axes.set_xlim(low, high)
 
 
 def variants_png(result: BenchResult) -> bytes:
