@@ -7,7 +7,7 @@ import re
 import pytest
 
 from httplab.manifest import (ManifestError, PomFile, check_display_names, check_module, discover,
-                              parse_manifest, pom_modules)
+                              Variant, parse_manifest, pom_modules)
 from httplab.paths import servers_dir
 
 from tests.support.servers_copy import copy_of_servers
@@ -294,3 +294,13 @@ def test_discover_refuses_a_reference_built_by_maven_that_is_no_module(repo, tmp
         netty.replace('"Netty"\nframework', '"Ref"\nframework') + 'role = "reference"\n')
     with pytest.raises(ManifestError, match=r"^servers/ref/server\.toml: ref is not a <module>"):
         discover(lab / "servers")
+
+
+@pytest.mark.parametrize("key, variant", [
+    ("netty", Variant("netty")),
+    ("armeria@default", Variant("armeria", "default")),
+    ("netty+profiled", Variant("netty", profiled=True)),
+    ("armeria@default+profiled", Variant("armeria", "default", True)),
+])
+def test_a_key_names_its_framework_and_axis_values_and_back(key, variant):
+    assert Variant.of_key(key) == variant and variant.key == key

@@ -5,7 +5,8 @@ per workload (plaintext first), under a heading naming it and its request, with 
 waiting sets for delay and blocking (markdown/workload.py) and the database beside each
 server for db and queries (markdown/database.py). A run with profiles (PROFILE=1) adds, after
 them, where the time went inside the servers (markdown/profile.py) and, measured both ways
-(PROFILE=0,1), the profiler's overhead (markdown/overhead.py)."""
+(PROFILE=0,1), the profiler's overhead (markdown/overhead.py); with variants (SETTINGS,
+PROFILE), each against its base (markdown/variants.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from httplab.presentation.markdown.database import (DATABASE_CPU_HEADER, databas
                                                     database_tables)
 from httplab.presentation.markdown.latency import render_latency_markdown
 from httplab.presentation.markdown.overhead import overhead_section
+from httplab.presentation.markdown.variants import variants_section
 from httplab.presentation.markdown.profile import profile_sections
 from httplab.presentation.markdown.servers import run_servers_table
 from httplab.presentation.markdown.table import markdown_table
@@ -68,7 +70,7 @@ def render_bench_markdown(result: BenchResult) -> str:
         lines += _workload_tables(result, PLAINTEXT)
     else:
         lines += _workload_sections(result)
-    lines += profile_sections(result) + overhead_section(result)
+    lines += profile_sections(result) + overhead_section(result) + variants_section(result)
     lines += run_servers_table(result)
     if result.warnings:
         lines += ["", "Warnings:", "", *(f"- {warning_item(group)}"
