@@ -112,6 +112,11 @@ def littles_ratio(requests_per_sec: float, mean_latency_us: float, connections: 
     return requests_per_sec * mean_latency_us / _US_PER_S / connections
 
 
+def ratio_text(ratio: float) -> str:
+    """Two decimals, three where two would read as a bound: 1.103 is outside 0.9-1.1."""
+    return f"{ratio:.3f}" if round(ratio, 2) in (LOW, HIGH) else f"{ratio:.2f}"
+
+
 def opened_connections(run: WrkRun, asked: int) -> int:
     """The connections wrk opens: connections ÷ threads per thread, on every generator."""
     if run.generators and all(generator.connections for generator in run.generators):
@@ -148,9 +153,10 @@ def _low_side(run: WrkRun, ratio: float, connections: int,
               usage: ResourceUsage | None) -> RunCheck:
     opened = opened_connections(run, connections)
     if opened < connections and ratio * connections / opened >= LOW:
-        return RunCheck(ratio, Side.CONNECTIONS, f"{opened} of {connections} opened "
-                                                 f"({run.threads} threads), "
-                                                 f"{ratio * connections / opened:.2f} of them")
+        return RunCheck(ratio, Side.CONNECTIONS, f"wrk opened {opened} of {connections} on "
+                                                 f"{run.threads} threads, "
+                                                 f"{ratio_text(ratio * connections / opened)} "
+                                                 "against those")
     return RunCheck(ratio, Side.CLIENT, _cpu_words(usage))
 
 
@@ -171,7 +177,7 @@ def _high_side(run: WrkRun, ratio: float, connections: int) -> RunCheck:
         return RunCheck(ratio, Side.FIGURES, f"interval {interval_us / 1000:.2f} ms, "
                                              f"max {_ms(run.latency.max_us)}")
     count = "" if added is None or added < 0 else (
-        f", {added:,} samples added ({added / run.latency_samples:.0%})")
+        f", {added:,} samples added, {added / run.latency_samples:.0%} of its histogram")
     return RunCheck(ratio, Side.CORRECTION, f"interval {interval_us / 1000:.2f} ms, "
                                             f"max {_ms(run.latency.max_us)}{count}")
 
@@ -195,12 +201,12 @@ def littles_law_warning(cell: Cell, label: str) -> CellWarning | None:
     if check is None or not check.failed:
         return None
     worst, name = check.worst, cell_name(cell, label)
-    detail = f"{worst.ratio:.2f} ({worst.figures})"
+    detail = f"{ratio_text(worst.ratio)}: {worst.figures}"
     cause = (f"Little's law: rate × mean latency ÷ connections is outside {LOW:g}-{HIGH:g}, "
              f"wrong on the side of {worst.side.value}. {CAUSES[worst.side]}")
     advice = ADVICE[worst.side]
     return CellWarning(WarningKind.LITTLE,
-                       f"{name}: rate × mean latency ÷ connections is {detail}, outside "
+                       f"{name}: rate × mean latency ÷ connections is {detail}; outside "
                        f"{LOW:g}-{HIGH:g}: {worst.side.value}; {advice}",
                        name, cause, detail, advice)
 

@@ -92,7 +92,7 @@ def test_a_cells_ratio_is_its_run_farthest_from_one_and_its_warning_says_the_sid
     assert check.worst.ratio == pytest.approx(0.8) and check.failed
     warning = littles_law_warning(cell, "Netty")
     assert warning.kind is WarningKind.LITTLE and warning.cell == "Netty t5 c500"
-    assert warning.text.startswith("Netty t5 c500: rate × mean latency ÷ connections is 0.80")
+    assert warning.text.startswith("Netty t5 c500: rate × mean latency ÷ connections is 0.80: wrk's CPU not measured")
     assert "the client" in warning.cause and warning.advice.startswith("give wrk CPUs")
 
 
@@ -212,3 +212,10 @@ def test_cells_wrong_on_one_side_are_one_group_and_the_page_marks_their_rows():
     assert marks.of_cell(cells[0]) == WARNED
     assert marks.warned_words(cells[0]) == (
         "warned: cell whose rate, connections and mean latency disagree (Little's law)")
+
+
+@pytest.mark.parametrize("ratio, text", [(1.0, "1.00"), (0.614, "0.61"), (1.103, "1.103"),
+                                         (0.897, "0.897"), (1.73, "1.73")])
+def test_a_ratio_that_would_round_to_a_bound_keeps_a_third_decimal(ratio, text):
+    from httplab.results.closed_loop_check import ratio_text
+    assert ratio_text(ratio) == text

@@ -32,7 +32,7 @@ from httplab.presentation.wording.settings import describe_settings
 from httplab.presentation.wording.warnings import warning_item
 from httplab.presentation.wording.workloads import workload_heading
 from httplab.results.bottleneck import cell_bottleneck
-from httplab.results.closed_loop_check import check_cell
+from httplab.results.closed_loop_check import check_cell, ratio_text
 from httplab.results.fairness import cell_fairness
 from httplab.results.warning_groups import warning_groups
 from httplab.run_layout import RESULTS_MD
@@ -194,7 +194,7 @@ def _littles_law(cell: Cell) -> str:
     check = check_cell(cell)
     if check is None:
         return MISSING
-    return f"{check.worst.ratio:.2f}" + (" ⚠" if check.failed else "")
+    return ratio_text(check.worst.ratio) + (" ⚠" if check.failed else "")
 
 
 def _fairness_row(result: BenchResult, cell: Cell) -> tuple[str, ...]:
