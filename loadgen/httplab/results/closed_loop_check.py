@@ -202,8 +202,8 @@ def littles_law_warning(cell: Cell, label: str) -> CellWarning | None:
         return None
     worst, name = check.worst, cell_name(cell, label)
     detail = f"{ratio_text(worst.ratio)}: {worst.figures}"
-    cause = (f"Little's law: rate × mean latency ÷ connections is outside {LOW:g}-{HIGH:g}, "
-             f"wrong on the side of {worst.side.value}. {CAUSES[worst.side]}")
+    cause = (f"Rate × mean latency ÷ connections is outside {LOW:g}-{HIGH:g} (Little's law): "
+             f"{worst.side.value}. {CAUSES[worst.side]}")
     advice = ADVICE[worst.side]
     return CellWarning(WarningKind.LITTLE,
                        f"{name}: rate × mean latency ÷ connections is {detail}; outside "
