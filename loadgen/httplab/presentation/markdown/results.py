@@ -34,6 +34,7 @@ from httplab.presentation.wording.settings import describe_settings
 from httplab.presentation.wording.warnings import warning_item
 from httplab.presentation.wording.workloads import workload_heading
 from httplab.results.bottleneck import cell_bottleneck
+from httplab.results.closed_loop_check import check_cell, ratio_text
 from httplab.results.fairness import cell_fairness
 from httplab.results.warning_groups import warning_groups
 from httplab.run_layout import RESULTS_MD
@@ -46,7 +47,8 @@ HEADER = ("Framework", "Threads", "Connections", "Requests/sec", "Min–max", "C
 CPU_HEADER = ("Framework", "Threads", "Connections", "Requests/sec", "Share of ceiling",
               "Server CPU (cores)",
               "Server CPU per request", "Context switches per request", "Server threads",
-              "wrk CPU (cores)", "Host busy (cores)", "Limited by", "Figures behind it")
+              "wrk CPU (cores)", "Host busy (cores)", "Limited by", "Figures behind it",
+              "Little's law")
 FAIRNESS_HEADER = ("Framework", "Threads", "Connections", "h2load runs", "Fairness spread",
                    "CV across connections", "Slowest 10 % share")
 FAIRNESS_INTRO = ("Per-connection fairness (h2load, one request in flight per connection, after "
@@ -175,7 +177,8 @@ def _cpu_row(result: BenchResult, cell: Cell) -> tuple[str, ...]:
     figures = cell_figures(cell)
     verdict = cell_bottleneck(cell, result)
     if figures is None:
-        return head + (MISSING,) * (len(CPU_HEADER) - 5) + (verdict.limit.value, verdict.detail)
+        return head + (MISSING,) * (len(CPU_HEADER) - 6) + (verdict.limit.value, verdict.detail,
+                                                            _littles_law(cell))
     per_request = figures.context_switches_per_request
     return head + (
         format_rate(figures.requests_per_sec.median), share_of_ceiling_text(cell, result),
@@ -184,7 +187,16 @@ def _cpu_row(result: BenchResult, cell: Cell) -> tuple[str, ...]:
         MISSING if per_request is None else f"{per_request:.2f}",
         MISSING if figures.threads_max is None else str(figures.threads_max),
         _number(figures.loadgen_cores), _number(figures.host_busy_cores),
-        verdict.limit.value, verdict.detail)
+        verdict.limit.value, verdict.detail, _littles_law(cell))
+
+
+def _littles_law(cell: Cell) -> str:
+    """rate × mean latency ÷ connections of the run farthest from 1, marked when outside the
+    bounds (its warning says which side is wrong)."""
+    check = check_cell(cell)
+    if check is None:
+        return MISSING
+    return ratio_text(check.worst.ratio) + (" ⚠" if check.failed else "")
 
 
 def _fairness_row(result: BenchResult, cell: Cell) -> tuple[str, ...]:

@@ -5,11 +5,12 @@ of the model enters the file only when it is written here or named in LEFT_OUT
 
 Derived, per cell: the summary of its Requests/sec, then on delay and blocking the bound
 waiting sets (littles_law_bound), on db and queries the database's figures
-(database_summary), and after its runs its fairness figures and its bottleneck verdict
-(limited_by); per step of a latency run: its costs per answered request and its verdict;
-last, when the run measured a framework under two or more variants, the variants compared
-(variants_compared: each figure's ratio of medians and the interval over its paired
-rounds, results/variants.py). JSON has no infinity: an infinite fairness spread is the string "inf"."""
+(database_summary), its Little's law self-check (littles_law_check), and after its runs
+its fairness figures and its bottleneck verdict (limited_by); per step of a latency run: its
+costs per answered request and its verdict; last, when the run measured a framework under
+two or more variants, the variants compared (variants_compared: each figure's ratio of
+medians and the interval over its paired rounds, results/variants.py). JSON has no
+infinity: an infinite fairness spread is the string "inf"."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from httplab.model import (BenchResult, Cell, CellWarning, DatabaseRecord, Engin
                            ThreadRequestRate, Workload, WrkRun)
 from httplab.raw_files import resources_to_dict
 from httplab.results.bottleneck import Bottleneck, cell_bottleneck
+from httplab.results.closed_loop_check import HIGH, LOW, CellCheck, check_cell
 from httplab.results.database_figures import DatabaseFigures, database_figures
 from httplab.results.fairness import Fairness, cell_fairness
 from httplab.results.littles_law import cell_wait_bound, pool_threads_max, share_of_bound
@@ -239,6 +241,7 @@ def _cell_summaries(cell: Cell, result: BenchResult) -> dict[str, Any]:
     if cell.workload.uses_database:
         summaries["database_summary"] = _optional(database_figures_to_dict,
                                                   database_figures(cell))
+    summaries["littles_law_check"] = _optional(littles_law_check_to_dict, check_cell(cell))
     return summaries
 
 
@@ -246,6 +249,14 @@ def summary_to_dict(summary: Summary) -> dict[str, Any]:
     return {"n": summary.n, "median": summary.median, "minimum": summary.minimum,
             "maximum": summary.maximum, "mean": summary.mean, "stdev": summary.stdev,
             "cv": summary.cv}
+
+
+def littles_law_check_to_dict(check: CellCheck) -> dict[str, Any]:
+    """rate × mean latency ÷ connections: the run farthest from 1, each run's, the bounds,
+    and the side that is wrong when out of them (results/closed_loop_check.py)."""
+    return {"ratio": check.worst.ratio, "run_ratios": [run.ratio for run in check.runs],
+            "bounds": [LOW, HIGH],
+            "side": None if check.worst.side is None else check.worst.side.value}
 
 
 def littles_law_bound_to_dict(cell: Cell, result: BenchResult) -> dict[str, Any]:
