@@ -217,6 +217,39 @@ class DatabaseUsage:
 
 
 @dataclass(frozen=True)
+class HostStalls:
+    """How late the stall meter (a process beside the run, never the server's) woke while a
+    run was measured: the host's own stalls, which froze the server and the load tool too.
+    Read from raw/<stem>.stalls.json; `unavailable` says why there are no figures."""
+
+    interval_us: int = 0  # the meter's sleep
+    threshold_us: int = 0  # a wake-up this late or later counts as a stall
+    samples: int = 0  # wake-ups
+    p99_us: float | None = None  # lateness, from the histogram (its bucket's top)
+    p999_us: float | None = None
+    max_us: float | None = None  # exact
+    stalled_s: float | None = None  # the sum of the stalls' lateness
+    covered_s: float | None = None  # how long the meter ran
+    meter_cpu_s: float | None = None  # the meter's own CPU time while it measured
+    place: str = "host"  # where it ran: the host, or a load generator's engine
+    unavailable: str | None = None
+
+    @property
+    def stalled_share(self) -> float | None:
+        """The share of the run the host was stalled."""
+        if self.stalled_s is None or not self.covered_s:
+            return None
+        return self.stalled_s / self.covered_s
+
+    @property
+    def meter_cores(self) -> float | None:
+        """What the meter itself cost, in cores."""
+        if self.meter_cpu_s is None or not self.covered_s:
+            return None
+        return self.meter_cpu_s / self.covered_s
+
+
+@dataclass(frozen=True)
 class FairnessRun:
     """One h2load run at a cell's connections (HTTP/1.1: one client per connection, one
     request in flight each), after the cell's measured wrk run, to see how evenly the
