@@ -343,6 +343,8 @@ class Cell:
     workload: Workload = PLAINTEXT
     # PROFILE=1: one per measured run, in the order of runs (None: that run has none).
     profiles: tuple[RunProfile | None, ...] = ()
+    # The stall meter's figures, one per measured run in the order of runs (empty: none).
+    host_stalls: tuple[HostStalls | None, ...] = ()
 
 
 class WarningKind(str, Enum):
@@ -545,6 +547,7 @@ class RateStep:
     attempt: int = 1  # 2: the search's second run of a rate that broke, to confirm it
     workload: Workload = PLAINTEXT
     profile: RunProfile | None = None  # PROFILE=1: async-profiler's profile of this step
+    host_stalls: HostStalls | None = None  # the stall meter's figures over this step
 
     @property
     def failed_requests(self) -> int:

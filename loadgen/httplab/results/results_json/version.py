@@ -14,9 +14,10 @@ FORMAT_VERSION = 11
 # settings, each server's db_pool and db_driver; 10: PROFILE, each run's and step's profile,
 # whether each server was profiled and its framework packages, the settings' profile and
 # profile_event; 11: each warning as an object, its kind, cell, cause, detail and advice
-# beside its sentence, where earlier versions kept the sentence only); older files read
-# with their defaults (plaintext, no database, no profile, each warning's kind recovered
-# from its sentence).
+# beside its sentence, where earlier versions kept the sentence only, and each run's and
+# step's host stalls, the stall meter's figures); older files read
+# with their defaults (plaintext, no database, no profile, no host stalls, each warning's
+# kind recovered from its sentence).
 READABLE_VERSIONS = tuple(range(1, FORMAT_VERSION + 1))
 
 

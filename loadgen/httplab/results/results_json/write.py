@@ -6,7 +6,8 @@ of the model enters the file only when it is written here or named in LEFT_OUT
 Derived, per cell: the summary of its Requests/sec, then on delay and blocking the bound
 waiting sets (littles_law_bound), on db and queries the database's figures
 (database_summary), and after its runs its fairness figures and its bottleneck verdict
-(limited_by); per step of a latency run: its costs per answered request and its verdict.
+(limited_by); per step of a latency run: its costs per answered request and its verdict;
+per record of host stalls: the share of the run stalled and the stall meter's own cores.
 JSON has no infinity: an infinite fairness spread is the string "inf"."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import math
 from typing import Any
 
 from httplab.model import (BenchResult, Cell, CellWarning, DatabaseRecord, EngineRecord,
-                           FairnessRun, HostInfo, HotFrame, Latency, LatencyResult, RateStep,
+                           FairnessRun, HostInfo, HostStalls, HotFrame, Latency, LatencyResult, RateStep,
                            RunProfile, ServerRecord, Settings, SocketErrors, SustainedRate,
                            ThreadRequestRate, Workload, WrkRun)
 from httplab.raw_files import resources_to_dict
@@ -124,6 +125,7 @@ def cell_to_dict(cell: Cell, result: BenchResult) -> dict[str, Any]:
         "threads": cell.threads, "connections": cell.connections,
         "status": cell.status.value, "reason": cell.reason,
         **_cell_summaries(cell, result),
+        "host_stalls": [_optional(host_stalls_to_dict, stalls) for stalls in cell.host_stalls],
         "runs": [run_to_dict(run, round_number) for run, round_number in zip(cell.runs, rounds)],
         "resources": [resources_to_dict(usage) for usage in cell.resources],
         "fairness": [fairness_run_to_dict(run) for run in cell.fairness],
@@ -198,6 +200,16 @@ def profile_to_dict(profile: RunProfile) -> dict[str, Any]:
         "flame_graph_file": profile.flame_graph_file, "failure": profile.failure,
         "profiled_cpu_seconds": profile.profiled_cpu_seconds,
     }
+
+
+def host_stalls_to_dict(stalls: HostStalls) -> dict[str, Any]:
+    """The stall meter's figures, then (derived) the share of the run stalled and its cost."""
+    return {"place": stalls.place, "interval_us": stalls.interval_us,
+            "threshold_us": stalls.threshold_us, "samples": stalls.samples,
+            "p99_us": stalls.p99_us, "p999_us": stalls.p999_us, "max_us": stalls.max_us,
+            "stalled_s": stalls.stalled_s, "covered_s": stalls.covered_s,
+            "meter_cpu_s": stalls.meter_cpu_s, "unavailable": stalls.unavailable,
+            "stalled_share": stalls.stalled_share, "meter_cores": stalls.meter_cores}
 
 
 def hot_frame_to_dict(hot: HotFrame) -> dict[str, Any]:
@@ -284,6 +296,7 @@ def rate_step_to_dict(step: RateStep, result: BenchResult) -> dict[str, Any]:
         "out_of_connections": step.out_of_connections, "raw_file": step.raw_file,
         "attempt": step.attempt, "workload": workload_to_dict(step.workload),
         "profile": _optional(profile_to_dict, step.profile),
+        "host_stalls": _optional(host_stalls_to_dict, step.host_stalls),
         "cpu_us_per_request": figures.cpu_us_per_request,
         "context_switches_per_request": figures.context_switches_per_request,
         "limited_by": bottleneck_to_dict(step_bottleneck(step, result)),

@@ -5,30 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from httplab.loadtools.stall_meter.histogram import bucket_bounds, bucket_of
 from httplab.loadtools.stall_meter.report import StallReportError, host_stalls, percentile_us
 
-
-def meter_json(lateness_us: list[int], threshold_us: int = 1000, seconds: float = 20.0,
-               loop_cpu_s: float = 0.1) -> dict:
-    """What the meter would write after waking with these lateness values."""
-    counts: dict[int, int] = {}
-    for value in lateness_us:
-        counts[bucket_of(value)] = counts.get(bucket_of(value), 0) + 1
-    stalls = [value for value in lateness_us if value >= threshold_us]
-    return {"format": 1, "interval_us": 5000, "threshold_us": threshold_us,
-            "samples": len(lateness_us), "max_us": max(lateness_us, default=0),
-            "stalls": len(stalls), "stalled_us": sum(stalls),
-            "histogram": {"sub_bucket_bits": 5, "buckets": [
-                [*bucket_bounds(index), counts[index]] for index in sorted(counts)]},
-            "started": {"monotonic_s": 100.0, "wall_s": 1.7e9},
-            "ended": {"monotonic_s": 100.0 + seconds, "wall_s": 1.7e9 + seconds},
-            "stopped_by": "SIGTERM", "cpu_s": loop_cpu_s + 0.06, "loop_cpu_s": loop_cpu_s}
-
-
-CLEAN = [50] * 3990 + [200] * 10  # 4000 wake-ups, none a stall
-# 4000 wake-ups of 20 s; every 300 ms one 38 ms late (66 of them), as a busy loop makes
-STALLED = [50] * 3934 + [38_000] * 66
+from tests.stalls_sample import CLEAN, STALLED, meter_json
 
 
 @pytest.mark.parametrize("lateness, p99, p999, max_us, stalled_s, share", [
