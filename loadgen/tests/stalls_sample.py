@@ -14,7 +14,7 @@ def meter_json(lateness_us: list[int], threshold_us: int = 1000, seconds: float 
     for value in lateness_us:
         counts[bucket_of(value)] = counts.get(bucket_of(value), 0) + 1
     stalls = [value for value in lateness_us if value >= threshold_us]
-    return {"format": 1, "interval_us": 10_000, "threshold_us": threshold_us,
+    return {"format": 1, "place": "host", "interval_us": 10_000, "threshold_us": threshold_us,
             "samples": len(lateness_us), "max_us": max(lateness_us, default=0),
             "stalls": len(stalls), "stalled_us": sum(stalls),
             "histogram": {"sub_bucket_bits": 5, "buckets": [

@@ -34,7 +34,7 @@ def _clock() -> dict[str, float]:
 
 
 def measure(interval_ms: float, duration_s: float, threshold_ms: float,
-            stop: _Stop) -> dict:
+            stop: _Stop, place: str = "host") -> dict:
     """Sleeps and records until the duration is over or stop is set. The loop counts each
     lateness in µs exactly (a few hundred distinct values in a run) and leaves the
     buckets to the end: the less it does per wake-up, the less it costs."""
@@ -54,7 +54,8 @@ def measure(interval_ms: float, duration_s: float, threshold_ms: float,
         counts[late_us] = counts.get(late_us, 0) + 1
         if late_us >= threshold_us:
             stalled_us, stalls = stalled_us + late_us, stalls + 1
-    return {"format": FORMAT, "interval_us": interval_ns // 1000, "threshold_us": threshold_us,
+    return {"format": FORMAT, "place": place, "interval_us": interval_ns // 1000,
+            "threshold_us": threshold_us,
             "samples": sum(counts.values()), "max_us": max(max(counts, default=0), 0),
             "stalls": stalls, "stalled_us": stalled_us, "histogram": _histogram(counts),
             "started": started, "ended": _clock(),
@@ -86,11 +87,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="the longest it runs; SIGTERM or SIGINT end it sooner")
     parser.add_argument("--threshold-ms", type=float, default=DEFAULT_THRESHOLD_MS)
     parser.add_argument("--out", type=Path, help="where the JSON goes (default: stdout)")
+    parser.add_argument("--place", default="host", help="where it runs, as its JSON says")
     args = parser.parse_args(argv)
     stop = _Stop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, stop)
-    text = json.dumps(measure(args.interval_ms, args.duration_s, args.threshold_ms, stop)) + "\n"
+    text = json.dumps(measure(args.interval_ms, args.duration_s, args.threshold_ms, stop,
+                                   args.place)) + "\n"
     if args.out is None:
         sys.stdout.write(text)
     else:

@@ -29,7 +29,7 @@ def percentile_us(buckets: list[list[int]], percentile: float) -> float | None:
     return float(buckets[-1][1])
 
 
-def host_stalls(data: dict[str, Any], place: str = "host") -> HostStalls:
+def host_stalls(data: dict[str, Any]) -> HostStalls:
     """StallReportError when data is not the meter's JSON."""
     if data.get("format") not in FORMATS:
         raise StallReportError(f"not a stall meter's JSON of a known format: "
@@ -43,7 +43,7 @@ def host_stalls(data: dict[str, Any], place: str = "host") -> HostStalls:
             p999_us=_capped(percentile_us(buckets, 99.9), max_us), max_us=max_us,
             stalled_s=data["stalled_us"] / 1e6,
             covered_s=data["ended"]["monotonic_s"] - data["started"]["monotonic_s"],
-            meter_cpu_s=data["loop_cpu_s"], place=place)
+            meter_cpu_s=data["loop_cpu_s"], place=data["place"])
     except (KeyError, TypeError, ValueError) as error:
         raise StallReportError(f"stall meter's JSON without {error}") from error
 
