@@ -176,6 +176,10 @@ class WrkRun:
         return self.requests_per_sec * max(self.requests - self.non_2xx_3xx, 0) / self.requests
 
 
+# A load tool's CPU estimated as the host's busy cores less the server's (its own unseen).
+LOADGEN_HOST_LESS_SERVER = "host less server"
+
+
 @dataclass(frozen=True)
 class ResourceUsage:
     """A server's CPU and memory while wrk measured it. Unknown values are None, and
@@ -192,7 +196,7 @@ class ResourceUsage:
     threads_max: int | None = None  # the most threads it had while sampled
     # Beside the server, over the wrk run: the load generator's CPU and the whole host's.
     loadgen_cores: float | None = None
-    loadgen_source: str | None = None  # "wrk process", or "host less server" (an estimate)
+    loadgen_source: str | None = None  # "wrk process", or LOADGEN_HOST_LESS_SERVER
     host_busy_cores: float | None = None
     # The most live threads of the server's blocking pool (by their name prefix) while
     # sampled: pools that start threads on demand show here how many they started.

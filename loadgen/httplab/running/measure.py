@@ -12,7 +12,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from httplab.running.backends.base import Backend, WrkOutcome
-from httplab.model import DatabaseUsage, PLAINTEXT, ResourceUsage, Workload
+from httplab.model import (LOADGEN_HOST_LESS_SERVER, DatabaseUsage, PLAINTEXT, ResourceUsage,
+                           Workload)
 from httplab.outcomes import GeneratorOutcome
 from httplab.running.database.base import StartedDatabase
 from httplab.running.profiling.session import ProfileOutcome, profiled
@@ -194,7 +195,7 @@ def with_load_figures(usage: ResourceUsage, wrk_cpu_seconds: float | None, wall_
     if wrk_cpu_seconds is not None and wall_s > 0:
         loadgen, source = wrk_cpu_seconds / wall_s, f"{tool} process"
     elif host_busy is not None and usage.cpu_cores is not None:
-        loadgen, source = max(host_busy - usage.cpu_cores, 0.0), "host less server"
+        loadgen, source = max(host_busy - usage.cpu_cores, 0.0), LOADGEN_HOST_LESS_SERVER
     else:
         loadgen, source = None, None
     return replace(usage, loadgen_cores=loadgen, loadgen_source=source, host_busy_cores=host_busy)

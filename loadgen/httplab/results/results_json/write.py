@@ -7,7 +7,9 @@ Derived, per cell: the summary of its Requests/sec, then on delay and blocking t
 waiting sets (littles_law_bound), on db and queries the database's figures
 (database_summary), and after its runs its fairness figures and its bottleneck verdict
 (limited_by); per step of a latency run: its costs per answered request and its verdict;
-per record of host stalls: the share of the run stalled and the stall meter's own cores.
+per record of host stalls: the share of the run stalled and the stall meter's own cores;
+per run and step its foreign CPU (foreign_cpu_cores: the host's busy cores that neither the
+server, the load tool nor the database used).
 JSON has no infinity: an infinite fairness spread is the string "inf"."""
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from httplab.raw_files import resources_to_dict
 from httplab.results.bottleneck import Bottleneck, cell_bottleneck
 from httplab.results.database_figures import DatabaseFigures, database_figures
 from httplab.results.fairness import Fairness, cell_fairness
+from httplab.results.foreign_cpu import foreign_cores
 from httplab.results.littles_law import cell_wait_bound, pool_threads_max, share_of_bound
 from httplab.results.stats import Summary, cell_summary
 from httplab.results.step_bottleneck import step_bottleneck
@@ -126,6 +129,7 @@ def cell_to_dict(cell: Cell, result: BenchResult) -> dict[str, Any]:
         "status": cell.status.value, "reason": cell.reason,
         **_cell_summaries(cell, result),
         "host_stalls": [_optional(host_stalls_to_dict, stalls) for stalls in cell.host_stalls],
+        "foreign_cpu_cores": [foreign_cores(usage) for usage in cell.resources],
         "runs": [run_to_dict(run, round_number) for run, round_number in zip(cell.runs, rounds)],
         "resources": [resources_to_dict(usage) for usage in cell.resources],
         "fairness": [fairness_run_to_dict(run) for run in cell.fairness],
@@ -298,6 +302,7 @@ def rate_step_to_dict(step: RateStep, result: BenchResult) -> dict[str, Any]:
         "profile": _optional(profile_to_dict, step.profile),
         "host_stalls": _optional(host_stalls_to_dict, step.host_stalls),
         "cpu_us_per_request": figures.cpu_us_per_request,
+        "foreign_cpu_cores": foreign_cores(step.resources),
         "context_switches_per_request": figures.context_switches_per_request,
         "limited_by": bottleneck_to_dict(step_bottleneck(step, result)),
     }
