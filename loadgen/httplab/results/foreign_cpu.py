@@ -3,9 +3,10 @@ load tool and the database: the host's busy cores (/proc/stat around the run) le
 theirs (each sampled over the same run). Another process, another tenant, the lab itself
 (its stall meter costs under 0.01 core). Pure.
 
-Unknown where a figure is missing, and where the load tool's CPU was itself estimated as
-the host's busy cores less the server's (the Docker backend: wrk's CPU is not read from its
-container), since the rest of the host is then counted as the load tool's. The sampling
+Unknown where a figure is missing, and unless the load tool's CPU was read from its own
+process (loadgen_source): where it was estimated as the host's busy cores less the
+server's (the Docker backend: wrk's CPU is not read from its container), the rest of the
+host is counted as the load tool's already. The sampling
 windows differ by a few milliseconds, so a small negative difference reads as 0."""
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from httplab.results.stats import median_of_known
 
 def foreign_cores(usage: ResourceUsage | None) -> float | None:
     """The host's busy cores that neither the server, the load tool nor the database used."""
-    if usage is None or usage.loadgen_source == LOADGEN_HOST_LESS_SERVER:
+    if usage is None or usage.loadgen_source in (None, LOADGEN_HOST_LESS_SERVER):
         return None
     known = (usage.host_busy_cores, usage.cpu_cores, usage.loadgen_cores)
     if any(value is None for value in known):

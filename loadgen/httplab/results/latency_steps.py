@@ -15,6 +15,7 @@ from httplab.model import (PLAINTEXT, LatencyResult, RateStep, ResourceUsage, Se
                            Settings, StepPurpose)
 from httplab.outcomes import StepOutcome
 from httplab.results.bottleneck import CpuFigures, cpuset_size, database_usage
+from httplab.results.foreign_cpu import foreign_cores
 from httplab.results.collect import (framework_packages_of, read_profile, read_resources,
                                      read_stalls)
 from httplab.results.step_verdict import error_kinds, judge_step
@@ -44,7 +45,8 @@ class StepRules:
         """The step's cores beside what each side may use, as the bottleneck rule takes them."""
         return CpuFigures(usage.cpu_cores, self.server_cores, usage.loadgen_cores,
                           self.tool_cores, usage.host_busy_cores, self.host_cores, tool=TOOL,
-                          database=database_usage(usage, "cpu_cores"))
+                          database=database_usage(usage, "cpu_cores"),
+                          foreign=foreign_cores(usage))
 
 
 def read_step(outcome: StepOutcome, rules: StepRules) -> RateStep:

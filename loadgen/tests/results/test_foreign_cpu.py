@@ -1,5 +1,5 @@
 """Foreign CPU: the host's busy cores less the server's, the load tool's and the database's,
-unknown where a figure is missing or where the load tool's was estimated from the host."""
+unknown where a figure is missing or where the load tool's was not read from its process."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ def usage(host=1.9, server=0.6, tool=0.3, database=None, source="wrk process"):
     (usage(tool=None), None),
     (usage(database=DatabaseUsage(cpu_cores=None)), None),
     (usage(source=LOADGEN_HOST_LESS_SERVER), None),  # the rest of the host counted as wrk's
+    (usage(source=None), None),  # where the load tool's figure came from is unknown
     (None, None),
 ])
 def test_foreign_cpu_from_figures(figures, expected):
