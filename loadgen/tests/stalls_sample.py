@@ -1,5 +1,6 @@
 """What the stall meter writes (raw/<stem>.stalls.json), made from chosen lateness values, for
-the tests of its reader, of collect.py and of the verdicts."""
+the tests of its reader, of collect.py and of the verdicts; and the busy loop that stalls a
+CPU for the tests of the meter as a process."""
 
 from __future__ import annotations
 
@@ -31,3 +32,15 @@ STALLED = [50] * 1934 + [38_000] * 66
 STALLED_HOST = HostStalls(interval_us=10_000, threshold_us=1000, samples=2000, p99_us=38_000,
                           p999_us=38_000, max_us=38_000, stalled_s=2.508, covered_s=20.0,
                           meter_cpu_s=0.12)
+
+# A SCHED_FIFO busy loop's body (run under chrt -f): takes its CPU for 40 ms every 300 ms,
+# for a bounded time (the test stops it sooner).
+BUSY_LOOP = """
+import time
+end = time.monotonic() + {seconds}
+while time.monotonic() < end:
+    spin_until = time.monotonic() + 0.040
+    while time.monotonic() < spin_until:
+        pass
+    time.sleep(0.260)
+"""

@@ -1,16 +1,22 @@
 """The stall meter in the runners, with a fake backend and a fake meter that records when it
 starts and stops: around each measured run and step (inside the profiler, outside the
 resource sampler), never around a primer, warm-up or a step's warm-up; its file is the
-run's outcome. The host's meter as a real process stops on SIGTERM and leaves its JSON."""
+run's outcome. The host's meter as a real process stops on SIGTERM and leaves its JSON; and
+around a real wrk run against a stand-in server, all on one CPU beside a SCHED_FIFO busy loop
+that takes it for 40 ms every 300 ms, it sees the stalls and the verdict's words name them."""
 
 from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
 import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
+
+import pytest
 
 from httplab.commands import run_lifecycle
 from httplab.commands.latency import latency
@@ -24,10 +30,13 @@ from httplab.running.runner import Runner
 from httplab.running.stall_metering import (HERE, HERE_NOT_ENGINES, HostStallMeter,
                                             host_stall_meter)
 from httplab.running.wrk_cells import WrkCells
+from httplab.results.collect import read_stalls
+from httplab.results.host_load import host_load_notes
 
 from tests.running.test_profiling_runner import (ALPHA, ProfilingOhaBackend, RecordingProbe,
                                                  _in_order)
-from tests.stalls_sample import STALLED, meter_json
+from tests.stalls_sample import BUSY_LOOP, STALLED, meter_json
+from tests.support.stand_in import stand_in_url
 from tests.support.fake_backend import FakeBackend
 from tests.support.plans import plan_settings
 
@@ -105,3 +114,28 @@ def test_the_host_meter_is_a_process_of_its_own_stopped_with_its_json(tmp_path):
     data = json.loads(out.read_text())
     assert data["stopped_by"] == "SIGTERM" and data["place"] == HERE
     assert meter.process.returncode == 0
+
+
+@pytest.mark.slow
+def test_a_wrk_run_on_a_stalled_cpu_is_metered_as_stalled(tmp_path):
+    if subprocess.run(["chrt", "-f", "50", "true"], capture_output=True).returncode != 0:
+        pytest.skip("chrt -f (SCHED_FIFO) is refused here: needs root or CAP_SYS_NICE")
+    cpu, affinity = max(os.sched_getaffinity(0)), os.sched_getaffinity(0)
+    out = tmp_path / "stand-in-t1-c4.stalls.json"
+    url_of = stand_in_url("queue_server.py", "--service-ms", "0.2", "--lifetime-s", "60")
+    url = next(url_of)
+    busy = subprocess.Popen(["chrt", "-f", "50", "taskset", "-c", str(cpu), sys.executable,
+                             "-c", BUSY_LOOP.format(seconds=20)])
+    try:
+        os.sched_setaffinity(0, {cpu})  # the meter and wrk, started from here, share it
+        with host_stall_meter(False)(out, 3):
+            subprocess.run(["wrk", "-t1", "-c4", "-d3s", url], capture_output=True, check=True,
+                           timeout=30)
+    finally:
+        os.sched_setaffinity(0, affinity)
+        busy.kill()
+        busy.wait()
+        url_of.close()
+    stalls = read_stalls(out)
+    assert stalls.max_us >= 30_000 and stalls.stalled_share > 0.05
+    assert "; the host stalled up to" in host_load_notes(None, 2, stalls.max_us)

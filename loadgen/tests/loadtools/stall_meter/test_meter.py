@@ -19,19 +19,11 @@ import pytest
 
 from httplab.loadtools.stall_meter.report import host_stalls
 
+from tests.stalls_sample import BUSY_LOOP
+
 PACKAGE_ROOT = Path(__file__).resolve().parents[3]  # loadgen/, where httplab is
 METER = [sys.executable, "-m", "httplab.loadtools.stall_meter"]
 COST_BOUND_CORES = 0.05
-# Takes its CPU for 40 ms every 300 ms, for a bounded time (the test stops it sooner).
-BUSY_LOOP = """
-import time
-end = time.monotonic() + {seconds}
-while time.monotonic() < end:
-    spin_until = time.monotonic() + 0.040
-    while time.monotonic() < spin_until:
-        pass
-    time.sleep(0.260)
-"""
 
 
 def run_meter(tmp_path: Path, seconds: float, *prefix: str) -> dict:
