@@ -48,8 +48,12 @@ class HostStallMeter(AbstractContextManager):
         self.out.unlink(missing_ok=True)
         package_root = str(Path(httplab.__file__).resolve().parents[1])
         env = {**os.environ, "PYTHONPATH": package_root}
-        self.process = subprocess.Popen(self.command(), env=env, stdin=subprocess.DEVNULL,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            self.process = subprocess.Popen(self.command(), env=env, stdin=subprocess.DEVNULL,
+                                            stdout=subprocess.DEVNULL,
+                                            stderr=subprocess.DEVNULL)
+        except OSError:  # a meter that cannot start leaves no record; the run goes on
+            self.process = None
         return self
 
     def __exit__(self, *_exception) -> bool:

@@ -105,6 +105,13 @@ def test_the_meter_says_where_it_measured():
     assert host_stall_meter(True)(Path("x.stalls.json"), 10).place == HERE_NOT_ENGINES
 
 
+def test_a_meter_that_cannot_start_leaves_the_run_going(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "no-python"))
+    with HostStallMeter(tmp_path / "run.stalls.json", 1) as meter:
+        ran = True
+    assert ran and meter.process is None and not (tmp_path / "run.stalls.json").exists()
+
+
 def test_the_host_meter_is_a_process_of_its_own_stopped_with_its_json(tmp_path):
     out = tmp_path / "run.stalls.json"
     meter = HostStallMeter(out, 1)
