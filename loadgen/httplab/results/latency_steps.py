@@ -1,7 +1,7 @@
-"""Turns make latency's raw output into the model: each step's oha JSON and the server's
-.resources.json and the stall meter's .stalls.json beside it (and with PROFILE=1 the profiler's record and collapsed stacks)
-become a RateStep with its verdict, and the steps a LatencyResult. The one place that reads
-a step's files."""
+"""Turns make latency's raw output into the model: each step's oha JSON, the server's
+.resources.json and the stall meter's .stalls.json beside it (and with PROFILE=1 the
+profiler's record and collapsed stacks) become a RateStep with its verdict, and the steps
+a LatencyResult. The one place that reads a step's files."""
 
 from __future__ import annotations
 

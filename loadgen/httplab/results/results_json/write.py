@@ -19,9 +19,9 @@ import math
 from typing import Any
 
 from httplab.model import (BenchResult, Cell, CellWarning, DatabaseRecord, EngineRecord,
-                           FairnessRun, HostInfo, HostStalls, HotFrame, Latency, LatencyResult, RateStep,
-                           RunProfile, ServerRecord, Settings, SocketErrors, SustainedRate,
-                           ThreadRequestRate, Workload, WrkRun)
+                           FairnessRun, HostInfo, HostStalls, HotFrame, Latency, LatencyResult,
+                           RateStep, RunProfile, ServerRecord, Settings, SocketErrors,
+                           SustainedRate, ThreadRequestRate, Workload, WrkRun)
 from httplab.raw_files import resources_to_dict
 from httplab.results.bottleneck import Bottleneck, cell_bottleneck
 from httplab.results.database_figures import DatabaseFigures, database_figures
