@@ -76,7 +76,7 @@ host-check: ## Check the host has the Debian packages every test needs (scripts/
 
 .PHONY: hosts-test
 hosts-test: venv ## Run the multi-machine tests on network namespaces of this host (root and Docker)
-	cd loadgen && ../$(VENV)/bin/python -m pytest tests/test_hosts_units.py tests/test_hosts.py $(PYTEST_ARGS)
+	cd loadgen && ../$(VENV)/bin/python -m pytest tests/hosts $(PYTEST_ARGS)
 
 golden: venv ## Regenerate the exporters' golden files after an intended format change; review the diff
 	cd loadgen && ../$(VENV)/bin/python -m tests.support.update_golden

@@ -42,6 +42,10 @@ THREAD_NAME_LIMIT = 15  # Linux keeps the first 15 characters of a thread's name
 # framework is Netty itself), never the reference's.
 FRAMEWORK_PACKAGES = "framework_packages"
 PROFILED_MARK = "+profiled"  # a profiled server's key: netty+profiled
+SETTING_MARK = "@"  # a server's key under another worker setting: armeria@default
+ORIGINAL_SETTING = "original"
+# The variant axes a run can measure a framework under, by the setting that asks for them.
+SETTINGS_AXIS, PROFILE_AXIS = "SETTINGS", "PROFILE"
 _KNOWN_KEYS = frozenset(_REQUIRED_TEXT + _OPTIONAL_TEXT + _BLOCKING_TEXT + _DB_TEXT
                         + (BLOCKING_POOL, DB_POOL, FRAMEWORK_PACKAGES, "workers", "port",
                            "role"))
@@ -54,6 +58,45 @@ class ManifestError(ValueError):
 def builds_with_maven(role: object, version_artifact: object) -> bool:
     """Every framework is a Maven module; a reference only when it names a Maven artifact."""
     return role != ROLE_REFERENCE or bool(version_artifact)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One framework under one value of each variant axis, and its key as the results name
+    it: the folder, "@<setting>" when not the original setting, "+profiled" when profiled
+    (netty, armeria@default, netty+profiled). The one place that builds a key from its parts
+    and reads the parts back."""
+
+    name: str  # the framework's folder: servers/<name>
+    setting: str = ORIGINAL_SETTING
+    profiled: bool = False
+
+    @property
+    def key(self) -> str:
+        key = self.name if self.setting == ORIGINAL_SETTING else (
+            f"{self.name}{SETTING_MARK}{self.setting}")
+        return f"{key}{PROFILED_MARK}" if self.profiled else key
+
+    @classmethod
+    def of_key(cls, key: str) -> Variant:
+        """netty+profiled -> Variant("netty", "original", True)."""
+        profiled = key.endswith(PROFILED_MARK)
+        name, _, setting = key.removesuffix(PROFILED_MARK).partition(SETTING_MARK)
+        return cls(name, setting or ORIGINAL_SETTING, profiled)
+
+    @property
+    def axes(self) -> dict[str, str]:
+        """Its value on each axis, as the setting says it: {"SETTINGS": "default",
+        "PROFILE": "1"}."""
+        return {SETTINGS_AXIS: self.setting, PROFILE_AXIS: "1" if self.profiled else "0"}
+
+    def on_axis(self, axis: str, value: str) -> Variant:
+        """The same framework with one axis (SETTINGS_AXIS, PROFILE_AXIS) at another value."""
+        if axis == SETTINGS_AXIS:
+            return replace(self, setting=value)
+        if axis == PROFILE_AXIS:
+            return replace(self, profiled=value == "1")
+        raise ValueError(f"not a variant axis: {axis!r}")
 
 
 @dataclass(frozen=True)
@@ -99,8 +142,7 @@ class ServerManifest:
         """The server as the results name it: its folder, with the setting when not the
         original one ("armeria@default"), marked when profiled ("netty+profiled"), so that
         figures taken under the profiler never pass for the server's own."""
-        key = self.name if self.setting == "original" else f"{self.name}@{self.setting}"
-        return f"{key}{PROFILED_MARK}" if self.profiled else key
+        return Variant(self.name, self.setting, self.profiled).key
 
     @property
     def workers_variable(self) -> str:

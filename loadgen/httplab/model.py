@@ -360,6 +360,7 @@ class WarningKind(str, Enum):
     SHARED_CPUS = "shared"  # the CPUs wrk and the server share limited it
     DATABASE = "database"  # the database's CPU limited it: the framework is understated
     PROFILE = "profile"  # its profile's samples do not add up to the CPU measured (PROFILE=1)
+    LITTLE = "littles-law"  # its rate, connections and mean latency do not belong together
     OTHER = "other"  # a warning this lab does not make (any more)
 
 

@@ -73,10 +73,11 @@ _UNDERTOW_FRAMES = (
 
 
 def _run(rate: float) -> WrkRun:
+    """A run whose mean latency is what its connections allow at its rate (Little's law)."""
     return WrkRun(duration_s=SECONDS, requests=int(rate * SECONDS),
                   bytes_read=int(rate * SECONDS * 130), requests_per_sec=rate,
                   transfer_per_sec=rate * 130,
-                  latency=Latency(mean_us=7200.0, stdev_us=2100.0, max_us=98000.0, min_us=60.0,
+                  latency=Latency(mean_us=round(CONNECTIONS / rate * 1e6, -1), stdev_us=2100.0, max_us=98000.0, min_us=60.0,
                                   percentiles_us=((50.0, 6900.0), (99.0, 15500.0),
                                                   (99.9, 41000.0))),
                   errors=SocketErrors(), threads=THREADS, connections=CONNECTIONS,

@@ -147,18 +147,19 @@ def _workload_usage(cores: float, threads: int, pool_threads: int | None) -> Res
     return replace(_usage(cores, 320), threads_max=threads, pool_threads_max=pool_threads)
 
 
-def _waited_run(rate: float) -> WrkRun:
-    """A blocking run: each of the 256 connections waits 256 / rate s per request."""
+def _waited_run(rate: float, min_us: float = 10_050.0) -> WrkRun:
+    """A run whose 256 connections each take 256 / rate s per request (Little's law); a
+    blocking run's shortest request is its delay."""
     mean_us = 256 / rate * 1e6
     return replace(_run(rate, 4, connections=256), latency=Latency(
-        mean_us=mean_us, stdev_us=mean_us / 10, max_us=mean_us * 3, min_us=10_050.0,
+        mean_us=mean_us, stdev_us=mean_us / 10, max_us=mean_us * 3, min_us=min_us,
         percentiles_us=((50.0, mean_us), (99.0, mean_us * 1.6), (99.9, mean_us * 2.2))))
 
 
 def _workload_cell(server: str, workload: Workload, rates: tuple[float, ...], cores: float,
                    threads: int, pool_threads: int | None = None) -> Cell:
     url = "http://127.0.0.1:8080" + request_path(workload, "/")
-    runs = tuple(replace(_waited_run(rate) if workload.waits else _run(rate, 4, connections=256),
+    runs = tuple(replace(_waited_run(rate) if workload.waits else _waited_run(rate, 45.0),
                          url=url) for rate in rates)
     return Cell(server, 4, 256, CellStatus.OK, runs,
                 resources=(_workload_usage(cores, threads, pool_threads),) * len(rates),

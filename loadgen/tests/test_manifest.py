@@ -1,14 +1,16 @@
+"""The servers' manifests: discovery of the servers (the Maven modules with a server.toml,
+and the reference), each field checked with one line naming its file, versions resolved
+from the poms, the blocking pool's size, and display names kept apart."""
+
 import re
-import shutil
 
 import pytest
 
-from httplab.cli import main
 from httplab.manifest import (ManifestError, PomFile, check_display_names, check_module, discover,
-                              parse_manifest, pom_modules)
+                              Variant, parse_manifest, pom_modules)
 from httplab.paths import servers_dir
-from httplab.presentation.markdown.readme_table import (END_MARKER, START_MARKER, ReadmeTableError,
-                                                        readme_with_table, readme_servers_table)
+
+from tests.support.servers_copy import copy_of_servers
 
 SOURCE = "servers/foo/server.toml"
 MAVEN_NS = 'xmlns="http://maven.apache.org/POM/4.0.0"'
@@ -264,18 +266,8 @@ def test_two_servers_cannot_share_a_display_name():
         check_display_names(manifests, sources)
 
 
-def _lab_copy(repo, tmp_path):
-    """The manifests, poms and README of the lab, in a scratch repository."""
-    for path in [*servers_dir(repo).glob("*/server.toml"), *servers_dir(repo).glob("*/pom.xml"),
-                 servers_dir(repo) / "pom.xml", repo / "README.md"]:
-        target = tmp_path / path.relative_to(repo)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, target)
-    return tmp_path
-
-
 def test_discover_refuses_a_server_folder_maven_does_not_build(repo, tmp_path):
-    lab = _lab_copy(repo, tmp_path)
+    lab = copy_of_servers(repo, tmp_path)
     (lab / "servers" / "extra").mkdir()
     netty = (lab / "servers" / "netty" / "server.toml").read_text()
     (lab / "servers" / "extra" / "server.toml").write_text(netty.replace('"Netty"\nframework', '"X"\nframework'))
@@ -284,7 +276,7 @@ def test_discover_refuses_a_server_folder_maven_does_not_build(repo, tmp_path):
 
 
 def test_discover_takes_a_reference_that_maven_does_not_build(repo, tmp_path):
-    lab = _lab_copy(repo, tmp_path)
+    lab = copy_of_servers(repo, tmp_path)
     (lab / "servers" / "ref").mkdir()
     (lab / "servers" / "ref" / "server.toml").write_text(
         REFERENCE.replace('display_name = "Foo"', 'display_name = "Ref"'))
@@ -295,7 +287,7 @@ def test_discover_takes_a_reference_that_maven_does_not_build(repo, tmp_path):
 
 
 def test_discover_refuses_a_reference_built_by_maven_that_is_no_module(repo, tmp_path):
-    lab = _lab_copy(repo, tmp_path)
+    lab = copy_of_servers(repo, tmp_path)
     (lab / "servers" / "ref").mkdir()
     netty = (lab / "servers" / "netty" / "server.toml").read_text()
     (lab / "servers" / "ref" / "server.toml").write_text(
@@ -304,33 +296,11 @@ def test_discover_refuses_a_reference_built_by_maven_that_is_no_module(repo, tmp
         discover(lab / "servers")
 
 
-def test_the_readme_table_lists_the_reference_last_and_says_it_is_not_a_framework(manifests):
-    rows = readme_servers_table(manifests).splitlines()[2:]
-    assert len(rows) == len(manifests)
-    assert rows[-1].startswith("| nginx (ceiling reference, not a framework) | nginx | ")
-    assert all("reference" not in row for row in rows[:-1])
-
-
-def test_readme_servers_table_is_the_one_generated_from_the_manifests(repo, manifests):
-    readme = (repo / "README.md").read_text()
-    assert readme_with_table(readme, readme_servers_table(manifests)) == readme, \
-        "README.md's servers table is stale: run `make servers-table`"
-
-
-def test_the_table_goes_between_the_markers_and_nowhere_else():
-    readme = f"intro\n{START_MARKER}\n| old |\n{END_MARKER}\nafter\n"
-    assert readme_with_table(readme, "| new |\n") == f"intro\n{START_MARKER}\n| new |\n{END_MARKER}\nafter\n"
-    with pytest.raises(ReadmeTableError, match="servers-table:start"):
-        readme_with_table("no markers\n", "| new |\n")
-
-
-def test_make_servers_table_rewrites_a_stale_readme_and_then_leaves_it(repo, tmp_path, capsys):
-    lab = _lab_copy(repo, tmp_path)
-    readme = lab / "README.md"
-    fresh = readme.read_text()
-    readme.write_text(fresh.replace("| Netty | Netty |", "| Netty | Stale |"))
-    assert main(["--repo", str(lab), "servers", "--update-readme"]) == 0
-    assert readme.read_text() == fresh
-    assert main(["--repo", str(lab), "servers", "--update-readme"]) == 0
-    assert readme.read_text() == fresh
-    assert "already up to date" in capsys.readouterr().err
+@pytest.mark.parametrize("key, variant", [
+    ("netty", Variant("netty")),
+    ("armeria@default", Variant("armeria", "default")),
+    ("netty+profiled", Variant("netty", profiled=True)),
+    ("armeria@default+profiled", Variant("armeria", "default", True)),
+])
+def test_a_key_names_its_framework_and_axis_values_and_back(key, variant):
+    assert Variant.of_key(key) == variant and variant.key == key

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from httplab.model import BenchResult, CellWarning, WarningKind
 from httplab.results.bottleneck import bottleneck_warnings
+from httplab.results.closed_loop_check import littles_law_warnings
 from httplab.results.profile_warnings import profile_warnings
 from httplab.results.stability import DEFAULT_CV_THRESHOLD, cell_name, stability_warnings
 
@@ -27,6 +28,9 @@ KIND_NOUNS = {
                            "cells limited by the database's CPU"),
     WarningKind.PROFILE: ("cell whose profile does not add up to the CPU measured",
                           "cells whose profiles do not add up to the CPU measured"),
+    WarningKind.LITTLE: ("cell whose rate, connections and mean latency disagree (Little's law)",
+                         "cells whose rate, connections and mean latency disagree (Little's "
+                         "law)"),
     WarningKind.OTHER: ("other warning", "other warnings"),
 }
 
@@ -55,7 +59,7 @@ def cell_warnings(result: BenchResult) -> tuple[CellWarning, ...]:
     """Every warning the cells of this result call for, in the order results.json keeps."""
     threshold = result.settings.cv_threshold if result.settings else DEFAULT_CV_THRESHOLD
     return (stability_warnings(result, threshold) + bottleneck_warnings(result)
-            + profile_warnings(result))
+            + profile_warnings(result) + littles_law_warnings(result))
 
 
 def warning_groups(result: BenchResult) -> tuple[WarningGroup, ...]:

@@ -10,6 +10,7 @@ With LOADGEN_HOSTS the load generators' engines are not measured, and the record
 from __future__ import annotations
 
 import os
+import selectors
 import signal
 import subprocess
 import sys
@@ -19,12 +20,14 @@ from pathlib import Path
 from typing import TypeVar
 
 import httplab
+from httplab.loadtools.stall_meter.__main__ import READY_LINE
 
 T = TypeVar("T")
 METER_MODULE = "httplab.loadtools.stall_meter"
 # The meter ends itself this long after its run should have, should the lab not stop it.
 SELF_STOP_MARGIN_S = 120
 STOP_WAIT_S = 10  # for it to write its JSON after SIGTERM
+READY_WAIT_S = 10  # for Python to start it on a loaded host, before the run goes on anyway
 HERE = "host"
 HERE_NOT_ENGINES = "this host; not measured on the remote load-generator engines"
 
@@ -50,22 +53,36 @@ class HostStallMeter(AbstractContextManager):
         env = {**os.environ, "PYTHONPATH": package_root}
         try:
             self.process = subprocess.Popen(self.command(), env=env, stdin=subprocess.DEVNULL,
-                                            stdout=subprocess.DEVNULL,
-                                            stderr=subprocess.DEVNULL)
+                                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                            text=True)
         except OSError:  # a meter that cannot start leaves no record; the run goes on
             self.process = None
+            return self
+        _wait_until_ready(self.process)
         return self
 
     def __exit__(self, *_exception) -> bool:
         process = self.process
-        if process is not None and process.poll() is None:
+        if process is None:
+            return False
+        if process.poll() is None:
             process.send_signal(signal.SIGTERM)
             try:
                 process.wait(timeout=STOP_WAIT_S)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+        process.stderr.close()
         return False
+
+
+def _wait_until_ready(process: subprocess.Popen) -> None:
+    """Until the meter says it measures (so SIGTERM ends it with a record), at most
+    READY_WAIT_S: a meter that never says so must not hold the run."""
+    with selectors.DefaultSelector() as selector:
+        selector.register(process.stderr, selectors.EVENT_READ)
+        if selector.select(timeout=READY_WAIT_S):
+            process.stderr.readline()
 
 
 def host_stall_meter(remote_load_generators: bool) -> StallMeter:

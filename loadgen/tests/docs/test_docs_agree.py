@@ -1,8 +1,9 @@
 """The docs held to the code where a fact can drift: the results format the docs state,
 the committed runs docs/findings.md lists (against the folders under results/, with each
-run's JDK and lab commit), docs/settings.md (against its generator), and the sections of the
-README and method.md that the harness cites by name. Each check is first shown to fail
-on a hand-broken copy."""
+run's JDK and lab commit), docs/settings.md (against its generator), the sections of the
+README and method.md that the harness cites by name, and the test files the README and
+docs/ name (against loadgen/tests/). Each check is first shown to fail on a hand-broken
+copy."""
 
 from __future__ import annotations
 
@@ -215,3 +216,76 @@ def test_a_cited_section_the_docs_lost_is_caught(lab_copy):
     assert cited_sections_drift(lab_copy) == [
         f"{source} cites the section {name!r} of {doc}, which it lacks"
         for source, doc, name in citing]
+
+
+# `test_cli.py`, `png/test_sweep.py`, `html/test_*.py` or `loadgen/tests/test_architecture.py`
+TEST_FILE_NAMED = re.compile(r"`((?:[\w.-]+/)*test_[\w*]*\.py)`")
+# "the tests of presentation are named relative to `tests/presentation/`"
+NAMED_RELATIVE_TO = re.compile(r"named relative to `(?:loadgen/)?tests/([\w/]+?)/?`")
+
+
+def named_test_files(repo: Path) -> set[tuple[str, str]]:
+    """(doc, name) for each test file the README and docs/ name in backticks."""
+    return {(doc, name) for doc, text in _doc_texts(repo).items()
+            for name in TEST_FILE_NAMED.findall(text)}
+
+
+def _test_folders(repo: Path, text: str) -> list[Path]:
+    """loadgen/tests, and any folder of it that the doc says it names tests relative to."""
+    tests = repo / "loadgen" / "tests"
+    return [tests, *(tests / folder for folder in NAMED_RELATIVE_TO.findall(text))]
+
+
+def _is_held(name: str, folders: list[Path]) -> bool:
+    """The name, its `loadgen/tests/` or `tests/` left off, is a file (a `*` in it, at
+    least one) under one of the folders."""
+    path = name.removeprefix("loadgen/").removeprefix("tests/")
+    return any(any(folder.glob(path)) for folder in folders)
+
+
+def named_tests_drift(repo: Path) -> list[str]:
+    texts = _doc_texts(repo)
+    return [f"{doc} names {name}, which loadgen/tests does not hold"
+            for doc, name in sorted(named_test_files(repo))
+            if not _is_held(name, _test_folders(repo, texts[doc]))]
+
+
+def _copy_test_files(repo: Path, copy: Path) -> Path:
+    """Every test file of loadgen/tests, empty, at its place in the copy."""
+    tests = repo / "loadgen" / "tests"
+    for path in tests.rglob("test_*.py"):
+        target = copy / "loadgen" / "tests" / path.relative_to(tests)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.touch()
+    return copy / "loadgen" / "tests"
+
+
+def test_every_test_file_the_docs_name_is_in_loadgen_tests():
+    named = named_test_files(DEFAULT_REPO)
+    assert {("docs/testing.md", "test_cli.py"), ("docs/testing.md", "png/test_sweep.py"),
+            ("docs/testing.md", "html/test_*.py"),
+            ("docs/architecture.md", "loadgen/tests/test_architecture.py")} <= named
+    assert named_tests_drift(DEFAULT_REPO) == []
+
+
+def test_a_moved_test_file_the_docs_still_name_is_caught(lab_copy):
+    tests = _copy_test_files(DEFAULT_REPO, lab_copy)
+    assert named_tests_drift(lab_copy) == []
+    (tests / "test_cli.py").rename(tests / "commands" / "test_cli.py")
+    assert named_tests_drift(lab_copy) == [
+        "docs/testing.md names test_cli.py, which loadgen/tests does not hold"]
+    for page in (tests / "presentation" / "html").glob("test_*.py"):
+        page.unlink()
+    assert "docs/testing.md names html/test_*.py, which loadgen/tests does not hold" in \
+        named_tests_drift(lab_copy)
+
+
+def test_testing_md_names_presentations_tests_relative_to_its_folder_as_it_says(lab_copy):
+    tests = _copy_test_files(DEFAULT_REPO, lab_copy)
+    testing = lab_copy / "docs" / "testing.md"
+    relative = sorted(name for doc, name in named_test_files(lab_copy)
+                      if doc == "docs/testing.md" and not _is_held(name, [tests]))
+    assert "png/test_sweep.py" in relative
+    _edit(testing, "named relative to `tests/presentation/`", "named relative to their folder")
+    assert named_tests_drift(lab_copy) == [
+        f"docs/testing.md names {name}, which loadgen/tests does not hold" for name in relative]

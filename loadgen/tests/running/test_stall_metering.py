@@ -33,7 +33,7 @@ from httplab.running.wrk_cells import WrkCells
 from httplab.results.collect import read_stalls
 from httplab.results.host_load import host_load_notes
 
-from tests.running.test_profiling_runner import (ALPHA, ProfilingOhaBackend, RecordingProbe,
+from tests.running.test_runner_profiling import (ALPHA, ProfilingOhaBackend, RecordingProbe,
                                                  _in_order)
 from tests.stalls_sample import BUSY_LOOP, STALLED, meter_json
 from tests.support.stand_in import stand_in_url

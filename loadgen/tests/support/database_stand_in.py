@@ -1,4 +1,4 @@
-"""Support for tests/test_e2e_database.py: stand-in /db and /queries servers backed by a
+"""Support for tests/end_to_end/test_database.py: stand-in /db and /queries servers backed by a
 REAL database (one that read the world table once and answers from memory, one that runs
 one single-row select per row answered), and what a database run may leave behind on
 this host (postgres processes, the local cluster's temporary directories)."""

@@ -16,6 +16,7 @@ from pathlib import Path
 from httplab.loadtools.stall_meter.histogram import SUB_BUCKET_BITS, bucket_bounds, bucket_of
 
 FORMAT = 1  # of the JSON it writes; report.py reads it
+READY_LINE = "stall meter: measuring"  # on stderr, once SIGTERM and SIGINT end it with a record
 DEFAULT_INTERVAL_MS = 10.0  # under 1 % of a core here even on a busy host (docs/method.md)
 DEFAULT_THRESHOLD_MS = 1.0  # a wake-up this late or later is a stall
 
@@ -92,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     stop = _Stop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, stop)
+    print(READY_LINE, file=sys.stderr, flush=True)
     text = json.dumps(measure(args.interval_ms, args.duration_s, args.threshold_ms, stop,
                                    args.place)) + "\n"
     if args.out is None:

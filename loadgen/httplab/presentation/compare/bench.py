@@ -16,6 +16,11 @@ Why this is enough: if nothing really changed, all runs are interchangeable, and
 that the two ranges do not overlap by luck alone is 2 / C(2n, n): 1 in 3 with 2 repeats
 each, 1 in 10 with 3, 1 in 126 with 5. So REPEAT=3 or more is worth asking for.
 
+The verdict is also said in words, as a run's variants compared say theirs
+(wording/variants.py), the range being the new runs over the base runs, lowest to highest:
+"new is 10 % faster (8 to 12 %)", "no difference detectable at this noise: the range of the
+runs spans -5 to +4 %".
+
 Cells that cannot be compared are named plainly: "missing in base" / "missing in new"
 (the cell is not in that run) and "failed in base" / "failed in new" / "failed in both".
 A cell that has no measured run counts as failed.
@@ -29,6 +34,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from httplab.presentation.wording.formatting import MISSING, aligned_rows
+from httplab.presentation.wording.variants import runs_sentence
 from httplab.model import PLAINTEXT, BenchResult, Cell, CellStatus, Workload
 from httplab.results.stats import Metric, Summary, cell_summary, requests_per_sec
 
@@ -153,6 +159,30 @@ def render_comparison(comparisons: Sequence[CellComparison]) -> str:
     if any(_measured_once(comparison) for comparison in comparisons):
         lines.append(RERUN_ADVICE)
     return "\n".join(lines) + "\n"
+
+
+IN_WORDS = "In words (new against base):"
+
+
+def in_words(items: Sequence[str]) -> list[str]:
+    """A blank line, IN_WORDS and one line per judged figure; none when none was judged."""
+    return ["", IN_WORDS, *(f"- {item}" for item in items)] if items else []
+
+
+def cells_in_words(comparisons: Sequence[CellComparison]) -> list[str]:
+    return in_words(cell_sentences(comparisons))
+
+
+def cell_sentences(comparisons: Sequence[CellComparison]) -> list[str]:
+    """'Netty t10 c500: new is 10 % faster (8 to 12 %)' for each cell the rule judged."""
+    sentences = ((_cell_name(one), runs_sentence(one.ratio, one.base, one.new, False))
+                 for one in comparisons)
+    return [f"{what}: {sentence}" for what, sentence in sentences if sentence]
+
+
+def _cell_name(comparison: CellComparison) -> str:
+    workload = "" if comparison.workload.is_plaintext else f" {comparison.workload.label}"
+    return f"{comparison.label}{workload} t{comparison.threads} c{comparison.connections}"
 
 
 def verdict_counts(comparisons: Sequence[CellComparison]) -> str:

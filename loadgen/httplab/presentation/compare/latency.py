@@ -11,7 +11,8 @@ CPU time per request at the common rate, judged by compare/bench.py's noise rule
 - The CPU per request at the common rate: the median of the cost steps' rounds, with
   their spread, the same rule, in words of cost ("costlier", "cheaper"); not judged when
   the two runs' common rates differ.
-A server in one run only is "missing in base" or "missing in new"."""
+A server in one run only is "missing in base" or "missing in new". Each judged figure is
+said in words too, as compare/bench.py says its cells'."""
 
 from __future__ import annotations
 
@@ -20,10 +21,11 @@ from dataclasses import dataclass
 
 from httplab.model import BenchResult, SustainedRate
 from httplab.presentation.compare.bench import (Verdict, comparability_notes, differences,
-                                                format_ratio, noise_verdict)
+                                                format_ratio, in_words, noise_verdict)
 from httplab.presentation.wording.formatting import MISSING, aligned_rows
 from httplab.presentation.views.latency_figures import common_rate_costs, latency_servers
 from httplab.presentation.wording.latency import cost_rate_text, server_label, slo_text
+from httplab.presentation.wording.variants import runs_sentence
 from httplab.results.stats import Summary, summarize
 
 RATE_WORDS = {Verdict.FASTER: "higher", Verdict.SLOWER: "lower"}
@@ -140,7 +142,23 @@ def render_latency_comparison(base: BenchResult, new: BenchResult) -> str:
              f"{cost_rate_text(new)}):", *_table(costs, "median", 1)]
     if any(_measured_once(one) for one in (*maxima, *costs)):
         lines.append(RERUN_ADVICE)
+    lines += in_words([*server_sentences(maxima, MAXIMUM_WORDS, False),
+                       *server_sentences(costs, COST_RATE_WORDS, True)])
     return "\n".join(lines) + "\n"
+
+
+MAXIMUM_WORDS, COST_RATE_WORDS = "max sustainable rate", "CPU per request at the common rate"
+
+
+def server_sentences(comparisons: Sequence[ServerComparison], figure: str,
+                     is_cost: bool) -> list[str]:
+    """'Netty, max sustainable rate: new is ...' for each figure the rule judged (not a
+    load tool's limit, nor other common rates)."""
+    judged = {*RATE_WORDS.values(), *COST_WORDS.values(), Verdict.NO_CHANGE.value}
+    sentences = ((f"{one.label}, {figure}", runs_sentence(one.ratio, one.base, one.new,
+                                                           is_cost))
+                 for one in comparisons if one.verdict in judged)
+    return [f"{what}: {sentence}" for what, sentence in sentences if sentence]
 
 
 def latency_comparability_notes(base: BenchResult, new: BenchResult) -> list[str]:

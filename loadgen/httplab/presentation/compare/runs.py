@@ -6,8 +6,8 @@ compared. Pure."""
 from __future__ import annotations
 
 from httplab.model import BenchResult, RunKind, Workload
-from httplab.presentation.compare.bench import (comparability_notes, compare_results,
-                                                render_comparison)
+from httplab.presentation.compare.bench import (cells_in_words, comparability_notes,
+                                                compare_results, render_comparison)
 from httplab.presentation.compare.latency import (latency_comparability_notes,
                                                   render_latency_comparison)
 from httplab.presentation.views.points import run_workloads
@@ -42,7 +42,10 @@ def render_run_comparison(base: BenchResult, new: BenchResult, base_name: str,
         return reason + "\n"
     if base.kind is RunKind.BENCH:
         title = f"Requests/sec, base {base_name} vs new {new_name}"
-        notes, body = comparability_notes(base, new), render_comparison(compare_results(base, new))
+        comparisons = compare_results(base, new)
+        notes = comparability_notes(base, new)
+        body = render_comparison(comparisons) + "".join(
+            f"{line}\n" for line in cells_in_words(comparisons))
     else:
         title = f"Latency runs, base {base_name} vs new {new_name}"
         notes, body = latency_comparability_notes(base, new), render_latency_comparison(base, new)

@@ -10,13 +10,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from httplab.model import BenchResult, RunKind
-from httplab.presentation.compare.bench import (RERUN_ADVICE, CellComparison, Verdict,
-                                                comparability_notes, compare_results, format_ratio,
-                                                format_summary, verdict_counts)
+from httplab.presentation.compare.bench import (IN_WORDS, RERUN_ADVICE, CellComparison,
+                                                Verdict, cell_sentences, comparability_notes,
+                                                compare_results, format_ratio, format_summary,
+                                                verdict_counts)
 from httplab.presentation.compare.latency import RERUN_ADVICE as LATENCY_RERUN_ADVICE
-from httplab.presentation.compare.latency import (COST_WORDS, RATE_WORDS, ServerComparison,
-                                                  compare_costs, compare_maxima,
-                                                  latency_comparability_notes)
+from httplab.presentation.compare.latency import (COST_RATE_WORDS, COST_WORDS, MAXIMUM_WORDS,
+                                                  RATE_WORDS, ServerComparison, compare_costs,
+                                                  compare_maxima, latency_comparability_notes,
+                                                  server_sentences)
 from httplab.presentation.compare.runs import incomparable_reason
 from httplab.presentation.html.run_list import date_text, run_kind, settings_brief
 from httplab.presentation.html.templating import render
@@ -63,6 +65,8 @@ class ComparedTable:
     value: str  # what the value columns hold: "median", "max", "µs median"
     rows: tuple[ComparedRow, ...]
     counts: str  # "2 faster, 1 no change."
+    words: tuple[str, ...] = ()  # each judged figure in words, as make compare prints them
+    words_intro: str = IN_WORDS
 
 
 def render_compare_page(base: BenchResult, new: BenchResult, base_ref: RunRef,
@@ -101,7 +105,7 @@ def bench_table(base: BenchResult, new: BenchResult) -> ComparedTable:
         "Server", "Threads", "Connections")
     return ComparedTable("cells", "Requests/sec, cell by cell", keys, "median",
                          tuple(_bench_row(one, with_workload) for one in comparisons),
-                         verdict_counts(comparisons))
+                         verdict_counts(comparisons), tuple(cell_sentences(comparisons)))
 
 
 def _bench_row(one: CellComparison, with_workload: bool) -> ComparedRow:
@@ -130,19 +134,21 @@ def latency_tables(base: BenchResult, new: BenchResult) -> list[ComparedTable]:
     return [_latency_table("maxima", f"Max sustainable rate at "
                            f"{slo_text(new.latency.slo_p99_us)} (req/s: the lowest of each "
                            "run's rounds, and their spread)", "max",
-                           compare_maxima(base, new), 0),
+                           compare_maxima(base, new), 0, (MAXIMUM_WORDS, False)),
             _latency_table("costs", f"Server CPU per request at the common rate ({rate})",
-                           "µs median", compare_costs(base, new), 1)]
+                           "µs median", compare_costs(base, new), 1, (COST_RATE_WORDS, True))]
 
 
-def _latency_table(key: str, title: str, value: str,
-                   comparisons: Sequence[ServerComparison], digits: int) -> ComparedTable:
+def _latency_table(key: str, title: str, value: str, comparisons: Sequence[ServerComparison],
+                   digits: int, figure: tuple[str, bool]) -> ComparedTable:
+    """figure: what the sentences call the figure, and whether it is a cost."""
     rows = tuple(ComparedRow((one.label,),
                              *_side(one.base, MISSING, digits, one.base_value),
                              *_side(one.new, MISSING, digits, one.new_value),
                              format_ratio(one.ratio), one.verdict)
                  for one in comparisons)
-    return ComparedTable(key, title, ("Server",), value, rows, _counts(rows))
+    words = server_sentences(comparisons, *figure)
+    return ComparedTable(key, title, ("Server",), value, rows, _counts(rows), tuple(words))
 
 
 def _counts(rows: Sequence[ComparedRow]) -> str:

@@ -1,8 +1,9 @@
 """results.md of a make latency run: what was run and how latency counts, then three
 tables, each after a sentence or two on what its numbers mean: each server's max
 sustainable rate, its latency at every offered rate, and what each server charges at one
-common rate. With PROFILE=1, where each profiled step's time went. Then the servers as run
-and any warnings. Pure."""
+common rate. With variants (SETTINGS, PROFILE), each against its base (markdown/variants.py);
+with PROFILE=1, where each profiled step's time went. Then the servers as run and any
+warnings. Pure."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from httplab.model import BenchResult, LatencyResult, Settings
 from httplab.presentation.markdown.latency_profile import step_profile_section
 from httplab.presentation.markdown.latency_tables import cost_table, maxima_table, steps_table
 from httplab.presentation.markdown.servers import run_servers_table
+from httplab.presentation.markdown.variants import variants_section
 from httplab.presentation.wording.latency import cost_rate_sentence, slo_text
 from httplab.presentation.wording.runtime import host_lines
 from httplab.presentation.wording.settings import describe_latency_run
@@ -30,7 +32,7 @@ def render_latency_markdown(result: BenchResult) -> str:
              "", "## The same load, what each framework charges", "", _cost_intro(latency)]
     if latency.cost_rate is not None:
         lines += ["", *cost_table(result)]
-    lines += step_profile_section(result)
+    lines += variants_section(result) + step_profile_section(result)
     if latency.target_url is None:  # a server the user started: the lab knows nothing of it
         lines += run_servers_table(result)
     if result.warnings:

@@ -6,13 +6,16 @@ from __future__ import annotations
 from httplab.model import BenchResult
 from httplab.presentation.markdown.table import markdown_table
 from httplab.presentation.wording.formatting import MISSING, format_duration_us, format_rate
+from httplab.presentation.wording.variants import format_interval
 from httplab.presentation.views.profile_overhead import Overhead, overheads
+from httplab.results.paired_ratio import CONFIDENCE
 
 OVERHEAD_INTRO = ("Profiler overhead (each framework measured in this run without and with "
-                  "async-profiler; medians over runs, as in the tables above):")
+                  "async-profiler; medians over runs, as in the tables above; the interval "
+                  "of with ÷ without as \"Variants compared\" gives it):")
 OVERHEAD_HEADER = ("Framework", "Threads", "Connections", "Requests/sec without",
                    "Requests/sec with", "With ÷ without", "CPU per request without",
-                   "CPU per request with")
+                   "CPU per request with", f"{CONFIDENCE:.0%} interval")
 
 
 def overhead_section(result: BenchResult) -> list[str]:
@@ -32,4 +35,5 @@ def _row(result: BenchResult, row: Overhead, workloads: bool) -> tuple[str, ...]
     return (result.label(cell.server), *((cell.workload.label,) * workloads),
             str(cell.threads), str(cell.connections), format_rate(row.rate_without),
             format_rate(row.rate_with), MISSING if ratio is None else f"{ratio:.3f}×",
-            format_duration_us(row.cpu_us_without), format_duration_us(row.cpu_us_with))
+            format_duration_us(row.cpu_us_without), format_duration_us(row.cpu_us_with),
+            format_interval(row.rate_figures))

@@ -5,7 +5,8 @@ per workload (plaintext first), under a heading naming it and its request, with 
 waiting sets for delay and blocking (markdown/workload.py) and the database beside each
 server for db and queries (markdown/database.py). A run with profiles (PROFILE=1) adds, after
 them, where the time went inside the servers (markdown/profile.py) and, measured both ways
-(PROFILE=0,1), the profiler's overhead (markdown/overhead.py)."""
+(PROFILE=0,1), the profiler's overhead (markdown/overhead.py); with variants (SETTINGS,
+PROFILE), each against its base (markdown/variants.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from httplab.presentation.markdown.database import (DATABASE_CPU_HEADER, databas
                                                     database_tables)
 from httplab.presentation.markdown.latency import render_latency_markdown
 from httplab.presentation.markdown.overhead import overhead_section
+from httplab.presentation.markdown.variants import variants_section
 from httplab.presentation.markdown.profile import profile_sections
 from httplab.presentation.markdown.servers import run_servers_table
 from httplab.presentation.markdown.table import markdown_table
@@ -32,6 +34,7 @@ from httplab.presentation.wording.settings import describe_settings
 from httplab.presentation.wording.warnings import warning_item
 from httplab.presentation.wording.workloads import workload_heading
 from httplab.results.bottleneck import cell_bottleneck
+from httplab.results.closed_loop_check import check_cell, ratio_text
 from httplab.results.fairness import cell_fairness
 from httplab.results.warning_groups import warning_groups
 from httplab.run_layout import RESULTS_MD
@@ -45,7 +48,7 @@ CPU_HEADER = ("Framework", "Threads", "Connections", "Requests/sec", "Share of c
               "Server CPU (cores)",
               "Server CPU per request", "Context switches per request", "Server threads",
               "wrk CPU (cores)", "Longest host stall", "Foreign CPU (cores)", "Host busy (cores)",
-              "Limited by", "Figures behind it")
+              "Limited by", "Figures behind it", "Little's law")
 FAIRNESS_HEADER = ("Framework", "Threads", "Connections", "h2load runs", "Fairness spread",
                    "CV across connections", "Slowest 10 % share")
 FAIRNESS_INTRO = ("Per-connection fairness (h2load, one request in flight per connection, after "
@@ -69,7 +72,7 @@ def render_bench_markdown(result: BenchResult) -> str:
         lines += _workload_tables(result, PLAINTEXT)
     else:
         lines += _workload_sections(result)
-    lines += profile_sections(result) + overhead_section(result)
+    lines += profile_sections(result) + overhead_section(result) + variants_section(result)
     lines += run_servers_table(result)
     if result.warnings:
         lines += ["", "Warnings:", "", *(f"- {warning_item(group)}"
@@ -174,7 +177,8 @@ def _cpu_row(result: BenchResult, cell: Cell) -> tuple[str, ...]:
     figures = cell_figures(cell)
     verdict = cell_bottleneck(cell, result)
     if figures is None:
-        return head + (MISSING,) * (len(CPU_HEADER) - 5) + (verdict.limit.value, verdict.detail)
+        return head + (MISSING,) * (len(CPU_HEADER) - 6) + (verdict.limit.value, verdict.detail,
+                                                            _littles_law(cell))
     per_request = figures.context_switches_per_request
     return head + (
         format_rate(figures.requests_per_sec.median), share_of_ceiling_text(cell, result),
@@ -183,8 +187,17 @@ def _cpu_row(result: BenchResult, cell: Cell) -> tuple[str, ...]:
         MISSING if per_request is None else f"{per_request:.2f}",
         MISSING if figures.threads_max is None else str(figures.threads_max),
         _number(figures.loadgen_cores), format_duration_us(figures.longest_stall_us),
-        _number(figures.foreign_cores),
-        _number(figures.host_busy_cores), verdict.limit.value, verdict.detail)
+        _number(figures.foreign_cores), _number(figures.host_busy_cores),
+        verdict.limit.value, verdict.detail, _littles_law(cell))
+
+
+def _littles_law(cell: Cell) -> str:
+    """rate × mean latency ÷ connections of the run farthest from 1, marked when outside the
+    bounds (its warning says which side is wrong)."""
+    check = check_cell(cell)
+    if check is None:
+        return MISSING
+    return ratio_text(check.worst.ratio) + (" ⚠" if check.failed else "")
 
 
 def _fairness_row(result: BenchResult, cell: Cell) -> tuple[str, ...]:

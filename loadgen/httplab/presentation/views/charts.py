@@ -7,7 +7,8 @@ A bench has, per workload it measured (each from its own cells): Requests/sec, l
 memory, and CPU at the headline connection count; the sweep over the counts and
 per-connection fairness when the run has them; then the profile of every profiled cell. A
 latency run (make latency) has its curve. A chart with nothing to show this run is listed
-as not shown, so that an older PNG of its name is removed."""
+as not shown, so that an older PNG of its name is removed. Either kind then has, only when
+it measured a framework under two or more variants, the chart of variants compared."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from httplab.presentation.views.latency_curve import shows_latency_curve
 from httplab.presentation.views.points import (at_connections, headline_connections, of_workload,
                                                run_workloads, shows_a_sweep)
 from httplab.presentation.views.profile_figures import has_profiles
+from httplab.presentation.views.variants import has_variants_chart
 
 
 class ChartKind(Enum):
@@ -33,6 +35,7 @@ class ChartKind(Enum):
     FAIRNESS = "result4"
     PROFILE = "result-profile"
     LATENCY_CURVE = "result-latency"  # make latency's latency against the offered rate
+    VARIANTS = "result-variants"  # each variant against its base, with its interval
 
 
 @dataclass(frozen=True)
@@ -49,8 +52,17 @@ class RunChart:
 
 def run_charts(result: BenchResult) -> tuple[RunChart, ...]:
     if result.kind is RunKind.LATENCY:
-        return (RunChart(ChartKind.LATENCY_CURVE, result, None, shows_latency_curve(result)),)
-    return bench_charts(result)
+        charts = (RunChart(ChartKind.LATENCY_CURVE, result, None, shows_latency_curve(result)),)
+    else:
+        charts = bench_charts(result)
+    return charts + variants_charts(result)
+
+
+def variants_charts(result: BenchResult) -> tuple[RunChart, ...]:
+    """The chart of variants compared, listed only when the run has one to draw."""
+    if not has_variants_chart(result):
+        return ()
+    return (RunChart(ChartKind.VARIANTS, result, None, True),)
 
 
 def bench_charts(result: BenchResult) -> tuple[RunChart, ...]:

@@ -1,14 +1,18 @@
 """The profiler's overhead (PROFILE=0,1): each profiled cell beside the same framework's cell
 without the profiler, at the same workload, threads and connections, with the figures the
-other tables show (presentation/views/figures.py: medians over runs). Pure."""
+other tables show (presentation/views/figures.py: medians over runs), and the ratio of the
+rates with its interval over the paired rounds as "Variants compared" gives them
+(results/variants.py). Pure."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from httplab.manifest import PROFILED_MARK
+from httplab.manifest import Variant
 from httplab.model import BenchResult, Cell
 from httplab.presentation.views.figures import cell_figures
+from httplab.results.paired_ratio import PairedRatio
+from httplab.results.variants import ComparedMetric, cell_ratios
 
 
 @dataclass(frozen=True)
@@ -21,18 +25,17 @@ class Overhead:
     rate_with: float | None
     cpu_us_without: float | None
     cpu_us_with: float | None
+    rate_figures: PairedRatio  # with over without, and its interval over the paired rounds
 
     @property
     def rate_ratio(self) -> float | None:
         """Requests/sec with the profiler over without it: 0.95 is 5 % fewer."""
-        if self.rate_with is None or not self.rate_without:
-            return None
-        return self.rate_with / self.rate_without
+        return self.rate_figures.ratio
 
 
 def unprofiled_key(key: str) -> str:
     """netty+profiled -> netty: the same framework, measured without the profiler."""
-    return key.removesuffix(PROFILED_MARK)
+    return replace(Variant.of_key(key), profiled=False).key
 
 
 def twin_cell(result: BenchResult, cell: Cell) -> Cell | None:
@@ -52,7 +55,7 @@ def overheads(result: BenchResult) -> list[Overhead]:
 
 def _is_profiled(result: BenchResult, server: str) -> bool:
     record = result.server(server)
-    return record.profiled if record else server.endswith(PROFILED_MARK)
+    return record.profiled if record else Variant.of_key(server).profiled
 
 
 def _overhead(without: Cell, with_profiler: Cell) -> Overhead:
@@ -61,4 +64,5 @@ def _overhead(without: Cell, with_profiler: Cell) -> Overhead:
                     before.requests_per_sec.median if before else None,
                     after.requests_per_sec.median if after else None,
                     before.cpu_us_per_request if before else None,
-                    after.cpu_us_per_request if after else None)
+                    after.cpu_us_per_request if after else None,
+                    cell_ratios(without, with_profiler)[ComparedMetric.REQUESTS_PER_SEC])

@@ -14,10 +14,13 @@ FORMAT_VERSION = 11
 # settings, each server's db_pool and db_driver; 10: PROFILE, each run's and step's profile,
 # whether each server was profiled and its framework packages, the settings' profile and
 # profile_event; 11: each warning as an object, its kind, cell, cause, detail and advice
-# beside its sentence, where earlier versions kept the sentence only, and each run's and
-# step's host stalls, the stall meter's figures); older files read
-# with their defaults (plaintext, no database, no profile, no host stalls, each warning's
-# kind recovered from its sentence).
+# beside its sentence, where earlier versions kept the sentence only; each cell's Little's
+# law self-check, derived, with its warning kind "littles-law"; and, derived for the file's
+# readers (not read back), the variants compared in a run that measured a framework under
+# two or more variants: each figure's ratio of medians and its interval over the paired
+# rounds; and each run's and step's host stalls, the stall meter's figures); older files
+# read with their defaults (plaintext, no database, no profile, no host stalls, each
+# warning's kind recovered from its sentence).
 READABLE_VERSIONS = tuple(range(1, FORMAT_VERSION + 1))
 
 

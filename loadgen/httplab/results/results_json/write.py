@@ -5,12 +5,15 @@ of the model enters the file only when it is written here or named in LEFT_OUT
 
 Derived, per cell: the summary of its Requests/sec, then on delay and blocking the bound
 waiting sets (littles_law_bound), on db and queries the database's figures
-(database_summary), and after its runs its fairness figures and its bottleneck verdict
-(limited_by); per step of a latency run: its costs per answered request and its verdict;
-per record of host stalls: the share of the run stalled and the stall meter's own cores;
-per run and step its foreign CPU (foreign_cpu_cores: the host's busy cores that neither the
-server, the load tool nor the database used).
-JSON has no infinity: an infinite fairness spread is the string "inf"."""
+(database_summary), its Little's law self-check (littles_law_check), and after its runs
+its fairness figures and its bottleneck verdict (limited_by); per step of a latency run: its
+costs per answered request and its verdict; last, when the run measured a framework under
+two or more variants, the variants compared (variants_compared: each figure's ratio of
+medians and the interval over its paired rounds, results/variants.py). JSON has no
+infinity: an infinite fairness spread is the string "inf". Per record of host stalls: the
+share of the run stalled and the stall meter's own cores; per run and step its foreign CPU
+(foreign_cpu_cores: the host's busy cores that neither the server, the load tool nor the
+database used)."""
 
 from __future__ import annotations
 
@@ -24,13 +27,16 @@ from httplab.model import (BenchResult, Cell, CellWarning, DatabaseRecord, Engin
                            SustainedRate, ThreadRequestRate, Workload, WrkRun)
 from httplab.raw_files import resources_to_dict
 from httplab.results.bottleneck import Bottleneck, cell_bottleneck
+from httplab.results.closed_loop_check import HIGH, LOW, CellCheck, check_cell
 from httplab.results.database_figures import DatabaseFigures, database_figures
 from httplab.results.fairness import Fairness, cell_fairness
 from httplab.results.foreign_cpu import foreign_cores
 from httplab.results.littles_law import cell_wait_bound, pool_threads_max, share_of_bound
+from httplab.results.paired_ratio import PairedRatio
 from httplab.results.stats import Summary, cell_summary
 from httplab.results.step_bottleneck import step_bottleneck
 from httplab.results.step_figures import step_figures
+from httplab.results.variants import VariantComparison, variant_comparisons
 
 # The fields of the model that results.json leaves out on purpose, and why.
 LEFT_OUT = {
@@ -45,6 +51,7 @@ def results_json_text(result: BenchResult) -> str:
 
 
 def result_to_dict(result: BenchResult) -> dict[str, Any]:
+    comparisons = variant_comparisons(result)
     return {
         "format_version": result.format_version, "created_utc": result.created_utc,
         "settings": _optional(settings_to_dict, result.settings),
@@ -56,7 +63,26 @@ def result_to_dict(result: BenchResult) -> dict[str, Any]:
         "engines": [engine_to_dict(engine) for engine in result.engines],
         "latency": None if result.latency is None else latency_result_to_dict(result.latency,
                                                                                result),
+        **({"variants_compared": [variant_comparison_to_dict(one) for one in comparisons]}
+           if comparisons else {}),
     }
+
+
+def variant_comparison_to_dict(comparison: VariantComparison) -> dict[str, Any]:
+    """Derived: one figure of a variant against its base (results/variants.py)."""
+    return {"framework": comparison.framework, "axis": comparison.axis,
+            "base": comparison.base, "other": comparison.other,
+            "workload": workload_to_dict(comparison.workload), "threads": comparison.threads,
+            "connections": comparison.connections, "metric": comparison.metric.value,
+            **paired_ratio_to_dict(comparison.figures)}
+
+
+def paired_ratio_to_dict(figures: PairedRatio) -> dict[str, Any]:
+    """The ratio of the medians (other over base), the interval over the paired rounds
+    (null with fewer than rounds_needed) and its confidence."""
+    return {"ratio": figures.ratio, "low": figures.low, "high": figures.high,
+            "confidence": figures.confidence, "rounds": figures.rounds,
+            "rounds_needed": figures.rounds_needed}
 
 
 def warning_to_dict(warning: CellWarning) -> dict[str, Any]:
@@ -231,6 +257,7 @@ def _cell_summaries(cell: Cell, result: BenchResult) -> dict[str, Any]:
     if cell.workload.uses_database:
         summaries["database_summary"] = _optional(database_figures_to_dict,
                                                   database_figures(cell))
+    summaries["littles_law_check"] = _optional(littles_law_check_to_dict, check_cell(cell))
     return summaries
 
 
@@ -238,6 +265,14 @@ def summary_to_dict(summary: Summary) -> dict[str, Any]:
     return {"n": summary.n, "median": summary.median, "minimum": summary.minimum,
             "maximum": summary.maximum, "mean": summary.mean, "stdev": summary.stdev,
             "cv": summary.cv}
+
+
+def littles_law_check_to_dict(check: CellCheck) -> dict[str, Any]:
+    """rate × mean latency ÷ connections: the run farthest from 1, each run's, the bounds,
+    and the side that is wrong when out of them (results/closed_loop_check.py)."""
+    return {"ratio": check.worst.ratio, "run_ratios": [run.ratio for run in check.runs],
+            "bounds": [LOW, HIGH],
+            "side": None if check.worst.side is None else check.worst.side.value}
 
 
 def littles_law_bound_to_dict(cell: Cell, result: BenchResult) -> dict[str, Any]:

@@ -6,7 +6,8 @@ from dataclasses import replace
 import pytest
 
 from httplab.cli import main
-from httplab.presentation.compare.bench import (RERUN_ADVICE, Side, Verdict, compare_results,
+from httplab.presentation.compare.bench import (IN_WORDS, RERUN_ADVICE, Side, Verdict,
+                                                cells_in_words, compare_results,
                                                 render_comparison)
 from httplab.model import BenchResult, Cell, CellStatus
 from httplab.results.results_json.write import result_to_dict
@@ -214,3 +215,16 @@ def test_cli_compares_a_format_5_file_with_a_format_6_one(tmp_path, capsys):
     assert "1.10x" in out and "1 faster." in out
     assert "note: connections differs: base 500, new 16, 500" in out
     assert "note: fairness differs: base False, new True" in out
+
+
+@pytest.mark.parametrize("base, new, sentence", [
+    ([100, 102, 101], [110, 112, 111], "new is 10 % faster (8 to 12 %)"),
+    ([100, 102, 101], [90, 91, 92], "new is 10 % slower (8 to 12 %)"),
+    ([200, 210], [205, 208], "no difference detectable at this noise: the range of the runs "
+                             "spans -2 to +4 %"),
+    ([100], [112, 113], None),
+])
+def test_the_verdict_in_words_follows_the_rule(base, new, sentence):
+    (comparison,) = compare_results(result_of(measured(base)), result_of(measured(new)))
+    words = cells_in_words([comparison])
+    assert words == ([] if sentence is None else ["", IN_WORDS, f"- Netty t10 c500: {sentence}"])

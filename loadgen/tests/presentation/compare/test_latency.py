@@ -6,8 +6,8 @@ from dataclasses import replace
 import pytest
 
 from httplab.model import StepPurpose, SustainedRate
-from httplab.presentation.compare.bench import (comparability_notes, compare_results,
-                                                render_comparison)
+from httplab.presentation.compare.bench import (IN_WORDS, cells_in_words, comparability_notes,
+                                                compare_results, render_comparison)
 from httplab.presentation.compare.latency import (OTHER_RATE, RERUN_ADVICE, TOOL_LIMIT,
                                                   compare_costs, compare_maxima,
                                                   latency_comparability_notes)
@@ -128,5 +128,18 @@ def test_two_benches_compare_as_before():
     base, new = sample_result(), sample_result()
     expected = ("Requests/sec, base a vs new b\n"
                 + "".join(f"note: {note}\n" for note in comparability_notes(base, new))
-                + render_comparison(compare_results(base, new)))
+                + render_comparison(compare_results(base, new))
+                + "".join(f"{line}\n" for line in cells_in_words(compare_results(base, new))))
     assert render_run_comparison(base, new, "a", "b") == expected
+
+
+def test_the_judged_figures_are_said_in_words():
+    new = with_cost_scaled(with_maximum(BASE, "undertow", (22000.0, 25000.0)), "netty",
+                           (0.5, 0.6))
+    text = render_run_comparison(BASE, new, "a", "b")
+    words = text.split(IN_WORDS + "\n", 1)[1].splitlines()
+    assert words[0] == ("- Undertow (200 workers), max sustainable rate: new is 120 % faster "
+                        "(10 to 150 %)"), "every new round beat every base round: higher"
+    assert ("- Netty, CPU per request at the common rate: new costs 45 % less CPU per "
+            "request (40 to 50 %)") in words
+    assert not any(line.startswith("- Netty, max") for line in words), "a load tool limit"

@@ -2,6 +2,7 @@
 same ratios and verdicts `httplab compare` prints, cell by cell (server by server for
 latency runs); written into OUT or results/compare/<base>-vs-<new>/, never inside a run."""
 
+import html
 import json
 import re
 from collections import Counter
@@ -246,3 +247,16 @@ def test_a_page_that_cannot_be_written_is_one_line_and_exit_1(repo, tmp_path, ca
                    str(in_the_way))
     err = capsys.readouterr().err
     assert code == 1 and err.count("\n") == 1 and "cannot write" in err
+
+
+@pytest.mark.parametrize("pair", PAIRS.values(), ids=PAIRS.keys())
+def test_each_judged_figure_is_said_in_words_as_make_compare_prints_it(pair):
+    base, new = pair
+    text = render_run_comparison(base, new, "a", "b")
+    printed = [line.removeprefix("- ") for line in text.splitlines() if line.startswith("- ")]
+    shown = [html.unescape(item) for item in
+             re.findall(r'<ul class="in-words">(.*?)</ul>', page_of(base, new), re.S)
+             for item in re.findall(r"<li>([^<]*)</li>", item)]
+    assert shown == printed
+    if pair is BENCH_PAIR:
+        assert "Netty t10 c500: new is 10 % faster (8 to 12 %)" in shown

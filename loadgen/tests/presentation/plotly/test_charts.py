@@ -69,7 +69,7 @@ def headline_keys(*workloads: str) -> list[str]:
     ("sample", headline_keys("plaintext") + ["sweep-plaintext", "fairness-plaintext"]),
     ("workloads", headline_keys("plaintext", "json", "blocking-10ms")),
     ("database", headline_keys("db", "queries-20")),
-    ("profile", headline_keys("plaintext") + ["profile"]),
+    ("profile", headline_keys("plaintext") + ["profile", "variants"]),
     ("latency", ["latency-curve", "max-rate"]),
     ("partly failed", headline_keys("plaintext")),
     ("no cells", []),

@@ -2,6 +2,7 @@
 and that the PNG files publish writes are the catalogue's."""
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +12,7 @@ from httplab.presentation.views.charts import ChartKind, run_charts
 from tests.latency_sample import latency_sample_result
 from tests.profile_sample import profile_sample_result
 from tests.sample_results import sample_result, workloads_sample_result
+from tests.variants_sample import latency_run_with_a_profiled_netty
 
 BENCH_CHARTS = [ChartKind.THROUGHPUT, ChartKind.LATENCY_MEMORY, ChartKind.CPU,
                 ChartKind.SWEEP, ChartKind.FAIRNESS]
@@ -36,3 +38,15 @@ def test_publish_writes_the_png_of_each_shown_chart_and_no_other(tmp_path, sampl
     write_charts(result, image)
     shown = {chart.png_path(image).name for chart in run_charts(result) if chart.shown}
     assert shown and {path.name for path in tmp_path.glob("*.png")} == shown
+
+
+def test_the_chart_of_variants_is_listed_only_when_the_run_has_pairs():
+    """After the bench's charts (or the latency curve), and never in a run of one variant
+    each: the catalogue lists it shown, or not at all."""
+    charts = run_charts(profile_sample_result())
+    assert charts[-1].kind is ChartKind.VARIANTS and charts[-1].shown
+    assert charts[-1].png_path(Path("result1.png")).name == "result-variants.png"
+    for sample in (sample_result, workloads_sample_result, latency_sample_result):
+        assert ChartKind.VARIANTS not in {chart.kind for chart in run_charts(sample())}
+    latency = run_charts(latency_run_with_a_profiled_netty())
+    assert [chart.kind for chart in latency] == [ChartKind.LATENCY_CURVE, ChartKind.VARIANTS]

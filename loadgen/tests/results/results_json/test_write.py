@@ -15,9 +15,12 @@ import pytest
 
 from httplab import model, raw_files
 from httplab.results.results_json import write
+from httplab.results.paired_ratio import PairedRatio
 from httplab.results.results_json.write import LEFT_OUT
+from httplab.results.variants import VariantComparison
 
 from tests.latency_sample import latency_sample_result
+from tests.profile_sample import profile_sample_result
 from tests.sample_results import sample_result
 
 # Each record of the model that results.json holds, and the function that writes it.
@@ -116,3 +119,27 @@ def test_a_cells_derived_figures_sit_in_their_places():
                         "requests_per_sec_summary"]
     assert keys[-6:] == ["runs", "resources", "fairness", "profiles", "fairness_summary",
                          "limited_by"]
+
+
+# The records derived for the file's readers (not read back), and the function that writes
+# each: field by field too, so a figure added to one is written or fails here.
+DERIVED_WRITERS = {VariantComparison: write.variant_comparison_to_dict,
+                   PairedRatio: write.paired_ratio_to_dict}
+
+
+@pytest.mark.parametrize("record", list(DERIVED_WRITERS), ids=lambda record: record.__name__)
+def test_each_derived_records_field_is_written(record):
+    fields = {field.name for field in dataclasses.fields(record)}
+    assert fields - _fields_named(DERIVED_WRITERS[record]) == set()
+
+
+def test_the_variants_compared_come_last_and_only_in_a_run_with_variants():
+    data = write.result_to_dict(profile_sample_result())
+    assert list(data)[-2:] == ["latency", "variants_compared"]
+    first = data["variants_compared"][0]
+    assert list(first) == ["framework", "axis", "base", "other", "workload", "threads",
+                           "connections", "metric", "ratio", "low", "high", "confidence",
+                           "rounds", "rounds_needed"]
+    assert (first["other"], first["metric"], first["low"], first["rounds"]) == (
+        "netty+profiled", "requests_per_sec", None, 2)
+    assert "variants_compared" not in write.result_to_dict(sample_result())

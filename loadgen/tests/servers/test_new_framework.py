@@ -3,7 +3,7 @@ in its manifest and build file, is found, tabled, checked and given an image wit
 edit anywhere. Its manifest brings what every framework states: the blocking pool /blocking
 runs on and the pages its /json, /delay and /blocking follow (a copy missing them is
 refused, naming its file); the jar's answers at those endpoints are checked with every
-other jar's by tests/checking/test_server_jars.py."""
+other jar's by tests/servers/test_jars.py."""
 
 from __future__ import annotations
 

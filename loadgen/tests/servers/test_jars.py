@@ -18,7 +18,7 @@ from httplab.model import Workload
 from tests.conftest import free_port, port_is_listening, run_until_exit
 
 # Every servers/<name>/server.toml of a Maven module, so a new server folder is checked
-# with no edit here; the nginx reference has no jar (tests/test_reference.py checks it).
+# with no edit here; the nginx reference has no jar (tests/servers/test_reference.py checks it).
 SERVERS = tuple(manifest.name for manifest in discover(servers_dir(DEFAULT_REPO))
                 if manifest.is_maven_module)
 STOP_LIMIT_S = 5.0

@@ -16,7 +16,7 @@ from tests.hosts.plan import SUBNET, address_plan
 from tests.hosts.safety import Refused, owner_of_target, route_destinations, subnet_conflicts
 from tests.hosts.sshd import (SshFiles, render_client_config, render_sshd_config,
                               render_ssh_wrapper)
-from tests.test_hosts import summed_histogram, wrk_percentile
+from tests.hosts.test_multi_host import summed_histogram, wrk_percentile
 
 SRV_ADDR = """1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever
 2: to-root@if5    inet 10.231.0.2/30 scope global to-root\\       valid_lft forever

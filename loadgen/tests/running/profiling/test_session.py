@@ -1,6 +1,6 @@
 """The profiler over one measured run (started before it, stopped and its files brought
-back after it, its record written; a failing profiler fails only the profile) and the
-choice of event before a server's primer, with a fake control."""
+back after it, its record written; a failing profiler fails only the profile), with a
+fake control."""
 
 from __future__ import annotations
 
@@ -10,8 +10,6 @@ import pytest
 
 from httplab.results.profile_record import ProfilerRecord, record_from_dict
 from httplab.run_layout import RunFiles
-from httplab.running.profiling.agent import ProfilerError
-from httplab.running.profiling.attach import attach
 from httplab.running.profiling.control import ServerProfiler
 from httplab.running.profiling.session import ProfileSession, profiled
 
@@ -95,38 +93,3 @@ def test_an_interrupted_run_neither_stops_the_profiler_nor_writes_a_record(tmp_p
 def test_without_a_profiler_the_run_is_just_run(tmp_path):
     assert profiled(None, _files(tmp_path), lambda: 7) == (7, None)
     assert list(tmp_path.iterdir()) == []
-
-
-def test_cpu_is_chosen_where_the_kernels_cpu_clock_is_open():
-    events: list[str] = []
-    attached = attach(FakeProfilerControl(events), "cpu")
-    assert events == ["check,event=cpu-clock", "check,event=cpu"]
-    assert (attached.profiler.event, attached.profiler.interval) == ("cpu", 5_000_000)
-    assert attached.note.startswith("profiling with cpu: the kernel's CPU clock is open")
-
-
-def test_itimer_is_chosen_where_it_is_not_and_the_line_says_why():
-    events: list[str] = []
-    attached = attach(FakeProfilerControl(events, refuse=("check,event=cpu-clock",)), "cpu")
-    assert events == ["check,event=cpu-clock", "check,event=itimer"]
-    assert attached.profiler.event == "itimer"
-    assert attached.note == ("profiling with itimer: perf events closed here (a fake); "
-                             "`check,event=cpu-clock` gave return code 200, so no kernel "
-                             "frames")
-
-
-@pytest.mark.parametrize("event, interval", [("wall", 5_000_000), ("alloc", 524288),
-                                             ("itimer", 5_000_000)])
-def test_any_other_event_is_checked_as_asked(event, interval):
-    events: list[str] = []
-    attached = attach(FakeProfilerControl(events), event)
-    assert events == [f"check,event={event}"]
-    assert (attached.profiler.event, attached.profiler.interval) == (event, interval)
-    assert attached.note == f"profiling with {event}: as PROFILE_EVENT asks"
-
-
-def test_an_agent_that_refuses_the_event_stops_the_attach_with_its_answer():
-    control = FakeProfilerControl([], refuse=("check",))
-    with pytest.raises(ProfilerError, match=r"^async-profiler cannot profile it: "
-                                            r"`check,event=itimer` gave return code 200$"):
-        attach(control, "cpu")

@@ -2,7 +2,7 @@
 starting a JVM (the conformance check also compares the version a running server
 reports). A jar not built yet skips, except under CI=true, where it fails. The nginx
 reference has no jar: its manifest's version must be the one of the Debian package its
-Dockerfile pins and of the host's nginx (the image's: tests/test_reference_docker.py)."""
+Dockerfile pins and of the host's nginx (the image's: tests/servers/test_reference_docker.py)."""
 
 from __future__ import annotations
 
@@ -105,7 +105,8 @@ def test_the_jar_carries_the_framework_version_of_the_manifest(manifest):
     with zipfile.ZipFile(jar_path) as jar:
         found = version_in_jar(jar, manifest.version_artifact)
     assert found is not None, (f"no version of {manifest.version_artifact} found in {jar_path}; "
-                               f"teach tests/test_versions.py where this framework records it")
+                               "teach tests/servers/test_versions.py where this framework "
+                               "records it")
     assert found == manifest.version, (f"{jar_path} carries {manifest.version_artifact} {found}, "
                                        f"the manifest says {manifest.version}")
 

@@ -14,7 +14,7 @@ from httplab.running.backends.docker import DockerBackend
 
 from tests.conftest import port_is_listening
 from tests.docker_support import engine_problem, require
-from tests.test_versions import nginx_version
+from tests.servers.test_versions import nginx_version
 
 IMAGE = "httplab/nginx:latest"
 

@@ -1,10 +1,7 @@
 """async-profiler's agent as jattach drives it: the arguments of each command, jattach's
-reply read back, the agent's own error found in the server's log, and the JVM options of
-a profiled server."""
+reply read back, and the agent's own error found in the server's log."""
 
 from __future__ import annotations
-
-from dataclasses import replace
 
 import pytest
 
@@ -13,9 +10,6 @@ from httplab.running.profiling.agent import (AgentReply, ProfilerError, check_ar
                                              dump_arguments, last_agent_error, read_reply,
                                              sampling_interval, start_arguments,
                                              stop_arguments)
-from httplab.running.profiling.jvm import PROFILED_JVM_OPTIONS, jvm_options
-
-from tests.support.plans import KNOWN
 
 
 @pytest.mark.parametrize("arguments, expected", [
@@ -78,11 +72,3 @@ def test_the_agents_last_error_is_found_in_the_servers_output():
            "Profiling started\n[ERROR] Operation not permitted\n[INFO] No samples\n")
     assert last_agent_error(log) == "[ERROR] Operation not permitted"
     assert last_agent_error("httplab-ready framework=Netty\nOK\n") is None
-
-
-def test_a_profiled_server_gets_the_options_for_accurate_java_frames_beside_its_own():
-    server = replace(KNOWN[0], jvm_options="-Xss512k")
-    assert jvm_options(server) == "-Xss512k"
-    assert jvm_options(server.for_profile(True)) == f"-Xss512k {PROFILED_JVM_OPTIONS}"
-    assert jvm_options(KNOWN[0].for_profile(True)) == (
-        "-XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints")
