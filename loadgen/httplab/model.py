@@ -176,6 +176,10 @@ class WrkRun:
         return self.requests_per_sec * max(self.requests - self.non_2xx_3xx, 0) / self.requests
 
 
+# A load tool's CPU estimated as the host's busy cores less the server's (its own unseen).
+LOADGEN_HOST_LESS_SERVER = "host less server"
+
+
 @dataclass(frozen=True)
 class ResourceUsage:
     """A server's CPU and memory while wrk measured it. Unknown values are None, and
@@ -192,7 +196,7 @@ class ResourceUsage:
     threads_max: int | None = None  # the most threads it had while sampled
     # Beside the server, over the wrk run: the load generator's CPU and the whole host's.
     loadgen_cores: float | None = None
-    loadgen_source: str | None = None  # "wrk process", or "host less server" (an estimate)
+    loadgen_source: str | None = None  # "wrk process", or LOADGEN_HOST_LESS_SERVER
     host_busy_cores: float | None = None
     # The most live threads of the server's blocking pool (by their name prefix) while
     # sampled: pools that start threads on demand show here how many they started.
@@ -214,6 +218,39 @@ class DatabaseUsage:
     samples: int = 0
     source: str | None = None  # "cgroup v2", "/proc (process tree)"...
     unavailable: str | None = None
+
+
+@dataclass(frozen=True)
+class HostStalls:
+    """How late the stall meter (a process beside the run, never the server's) woke while a
+    run was measured: the host's own stalls, which froze the server and the load tool too.
+    Read from raw/<stem>.stalls.json; `unavailable` says why there are no figures."""
+
+    interval_us: int = 0  # the meter's sleep
+    threshold_us: int = 0  # a wake-up this late or later counts as a stall
+    samples: int = 0  # wake-ups
+    p99_us: float | None = None  # lateness, from the histogram (its bucket's top)
+    p999_us: float | None = None
+    max_us: float | None = None  # exact
+    stalled_s: float | None = None  # the sum of the stalls' lateness
+    covered_s: float | None = None  # how long the meter ran
+    meter_cpu_s: float | None = None  # the meter's own CPU time while it measured
+    place: str = "host"  # where it ran: the host, or a load generator's engine
+    unavailable: str | None = None
+
+    @property
+    def stalled_share(self) -> float | None:
+        """The share of the run the host was stalled."""
+        if self.stalled_s is None or not self.covered_s:
+            return None
+        return self.stalled_s / self.covered_s
+
+    @property
+    def meter_cores(self) -> float | None:
+        """What the meter itself cost, in cores."""
+        if self.meter_cpu_s is None or not self.covered_s:
+            return None
+        return self.meter_cpu_s / self.covered_s
 
 
 @dataclass(frozen=True)
@@ -310,6 +347,8 @@ class Cell:
     workload: Workload = PLAINTEXT
     # PROFILE=1: one per measured run, in the order of runs (None: that run has none).
     profiles: tuple[RunProfile | None, ...] = ()
+    # The stall meter's figures, one per measured run in the order of runs (empty: none).
+    host_stalls: tuple[HostStalls | None, ...] = ()
 
 
 class WarningKind(str, Enum):
@@ -513,6 +552,7 @@ class RateStep:
     attempt: int = 1  # 2: the search's second run of a rate that broke, to confirm it
     workload: Workload = PLAINTEXT
     profile: RunProfile | None = None  # PROFILE=1: async-profiler's profile of this step
+    host_stalls: HostStalls | None = None  # the stall meter's figures over this step
 
     @property
     def failed_requests(self) -> int:

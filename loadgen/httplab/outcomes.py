@@ -44,6 +44,7 @@ class CellOutcome:
     sockets_path: Path | None = None
     workload: Workload = PLAINTEXT
     profile_path: Path | None = None  # PROFILE=1: raw/<stem>.profile.json, the profiler's record
+    stalls_path: Path | None = None  # raw/<stem>.stalls.json, the stall meter's record
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ class StepOutcome:
     attempt: int = 1  # 2: run again at the same rate to confirm that it broke
     workload: Workload = PLAINTEXT
     profile_path: Path | None = None  # PROFILE=1: raw/<step>.profile.json
+    stalls_path: Path | None = None  # raw/<step>.stalls.json, the stall meter's record
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@
         raw/<server>.log           the server's whole output (every round's)
         raw/<stem>.txt, .json      wrk's report and done.lua's JSON of one measured run
         raw/<stem>.resources.json  the server's CPU and memory sampled during it
+        raw/<stem>.stalls.json     the stall meter's record of the host's stalls during it
         raw/<stem>.g<N>.txt, .json with several load generators, each one's report and
         raw/<stem>.generators.json   JSON, and the record of which one wrote which
         raw/<stem>.h2load.txt      h2load's run after it (fairness) and the socket
@@ -20,6 +21,7 @@
     make latency's runs (fixed rates):
         raw/<step>.oha.json        oha's JSON of one measured fixed-rate step
         raw/<step>.resources.json  the server's CPU and memory sampled during it
+        raw/<step>.stalls.json     the stall meter's record of the host's stalls during it
         raw/<step>.profile.json, .collapsed.txt, .flame.html   PROFILE=1, as above
         raw/unmeasured/<step>.oha.json   the unmeasured run at that rate before it
 
@@ -46,6 +48,7 @@ COMPARE_PAGE = "compare.html"  # make compare's page, never inside either run
 TEXT_SUFFIX = ".txt"
 JSON_SUFFIX = ".json"
 RESOURCES_SUFFIX = ".resources.json"
+STALLS_SUFFIX = ".stalls.json"
 GENERATORS_SUFFIX = ".generators.json"
 H2LOAD_SUFFIX = ".h2load.txt"
 SOCKETS_SUFFIX = ".sockets.txt"
@@ -152,6 +155,10 @@ class RunFiles:
         return self._beside(RESOURCES_SUFFIX)
 
     @property
+    def stalls(self) -> Path:
+        return self._beside(STALLS_SUFFIX)
+
+    @property
     def generators(self) -> Path:
         return self._beside(GENERATORS_SUFFIX)
 
@@ -234,7 +241,7 @@ class MeasuredName:
 
 
 def parse_measured_name(file_name: str) -> MeasuredName | None:
-    """None for any other file: .json, .resources.json, .h2load.txt, .sockets.txt,
+    """None for any other file: .json, .resources.json, .stalls.json, .h2load.txt, .sockets.txt,
     .collapsed.txt, .profile.json, .flame.html, logs."""
     for pattern, spread in _MEASURED_NAMES:
         match = pattern.fullmatch(file_name)

@@ -28,6 +28,7 @@ from httplab.running.labinfo import lab_commit
 from httplab.running.plan import BenchPlan, needs_database
 from httplab.running.progress import Progress
 from httplab.running.run_context import RunContext
+from httplab.running.stall_metering import host_stall_meter
 
 ServerDone = Callable[[ServerOutcome], None]
 
@@ -108,7 +109,8 @@ def run_lifecycle(steps: RunKindSteps, backend: Backend, where: Destination) -> 
         say(f"error: {error}")
         return EXIT_FAILED
     record = _open_run(backend, where)
-    context = RunContext(backend, steps.plan, record.run_dir / RAW, progress)
+    context = RunContext(backend, steps.plan, record.run_dir / RAW, progress,
+                         host_stall_meter(bool(backend.load_generators)))
     try:
         steps.run(context, record, lambda outcome: _server_done(steps, record, where, outcome))
     except KeyboardInterrupt:

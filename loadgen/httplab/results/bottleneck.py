@@ -14,7 +14,8 @@ The rule, in order, with SATURATED = 90 %:
 With wrk on other machines (LOADGEN_HOSTS), whose CPU this machine cannot see, only
 rules 2 and 3 apply against the server machine's cores; otherwise the verdict is unknown.
 A cell limited by the database, wrk or the shared CPUs understates the framework: it gets a
-warning saying so and what to do."""
+warning saying so and what to do. Whatever the verdict, its figures end with what the host
+did beside the run when that can explain it (results/host_load.py: other work, stalls)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from httplab.model import BenchResult, Cell, CellWarning, ResourceUsage, WarningKind
+from httplab.results.foreign_cpu import cell_foreign_cores
+from httplab.results.host_load import host_load_notes, longest_stall_us
 from httplab.results.stability import cell_name
 from httplab.results.stats import median_of_known
 
@@ -95,6 +98,8 @@ class CpuFigures:
     loadgen_elsewhere: bool = False  # wrk ran on other machines
     tool: str = "wrk"  # the load generator, as the verdict's figures name it
     database: float | None = None  # the database's cores; None without one, or unmeasured
+    foreign: float | None = None  # the host's busy cores no part of the run used
+    stall_max_us: float | None = None  # the host's longest stall, by the stall meter
 
     @property
     def database_saturated(self) -> bool:
@@ -116,7 +121,11 @@ def judge(cpu: CpuFigures) -> Bottleneck:
     detail = (f"server {cpu.server:.2f} of {cpu.server_limit:g} cores{cpu.database_detail}, "
               f"{cpu.tool} {_cores(cpu.loadgen)} of {cpu.loadgen_limit:g}, host busy "
               f"{cpu.host_busy:.2f} of {cpu.host_cores:g}")
-    return Bottleneck(_limit(cpu), detail, cpu.database is not None)
+    return Bottleneck(_limit(cpu), detail + _host_notes(cpu), cpu.database is not None)
+
+
+def _host_notes(cpu: CpuFigures) -> str:
+    return host_load_notes(cpu.foreign, cpu.host_cores, cpu.stall_max_us)
 
 
 def _limit(cpu: CpuFigures) -> Limit:
@@ -137,7 +146,7 @@ def _judge_server_alone(cpu: CpuFigures) -> Bottleneck:
               "wrk ran on other machines, whose CPU is not measured here")
     limit = (Limit.SERVER if cpu.server >= SATURATED * cpu.server_limit
              else Limit.DATABASE if cpu.database_saturated else Limit.UNKNOWN)
-    return Bottleneck(limit, detail, cpu.database is not None)
+    return Bottleneck(limit, detail + _host_notes(cpu), cpu.database is not None)
 
 
 def _cores(value: float | None) -> str:
@@ -168,7 +177,8 @@ def cell_cpu_figures(cell: Cell, result: BenchResult) -> CpuFigures | None:
         _median(cell.resources, "loadgen_cores"), min(cell.threads, loadgen_cpus),
         _median(cell.resources, "host_busy_cores"), host_cores,
         bool(settings and settings.loadgen_hosts),
-        database=median_of_known(database_usage(usage, "cpu_cores") for usage in cell.resources))
+        database=median_of_known(database_usage(usage, "cpu_cores") for usage in cell.resources),
+        foreign=cell_foreign_cores(cell), stall_max_us=longest_stall_us(cell.host_stalls))
 
 
 def database_usage(usage: ResourceUsage, field: str) -> float | None:

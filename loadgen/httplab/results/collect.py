@@ -2,7 +2,8 @@
 
 A run's figures come from done.lua's JSON when it is there (exact numbers), and from
 wrk's printed report otherwise (rounded, as printed; the only source for reports made
-elsewhere). The server's CPU and memory come from the .resources.json beside them.
+elsewhere). The server's CPU and memory come from the .resources.json beside them, the
+host's stalls from the stall meter's .stalls.json.
 
 A run spread over several load generators left one report and JSON per generator
 (<stem>.g1.txt, <stem>.g1.json, ...) and <stem>.generators.json, naming each one's
@@ -21,9 +22,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from httplab.loadtools.h2load.reading import read_fairness_run
+from httplab.loadtools.stall_meter.report import host_stalls
 from httplab.raw_files import generators_from_dict, resources_from_dict
-from httplab.model import (Cell, CellStatus, FairnessRun, ResourceUsage, RunProfile, ServerRecord,
-                           Workload, WrkRun)
+from httplab.model import (Cell, CellStatus, FairnessRun, HostStalls, ResourceUsage, RunProfile,
+                           ServerRecord, Workload, WrkRun)
 from httplab.outcomes import CellOutcome, GeneratorOutcome
 from httplab.results.merge import merge_generator_runs
 from httplab.results.profile_record import record_from_dict
@@ -61,6 +63,16 @@ def read_resources(path: Path | None) -> ResourceUsage:
         return resources_from_dict(json.loads(path.read_text()))
     except (ValueError, TypeError) as error:
         return ResourceUsage(unavailable=f"cannot read {path}: {error}")
+
+
+def read_stalls(path: Path | None) -> HostStalls | None:
+    """The stall meter's figures; None where it did not run (runs made before it existed)."""
+    if path is None:
+        return None
+    try:
+        return host_stalls(json.loads(path.read_text()))
+    except (OSError, ValueError) as error:  # StallReportError and JSON errors are ValueErrors
+        return HostStalls(unavailable=f"cannot read {path.name}: {error}")
 
 
 UNREADABLE_EVENT = "unknown"  # the event of a profile whose record cannot be read
@@ -211,7 +223,7 @@ def cell_from_outcomes(outcomes: list[CellOutcome],
     first = outcomes[0]
     key = dict(server=first.server, threads=first.threads, connections=first.connections,
                workload=first.workload)
-    runs, usages, reasons, rounds, fairness, profiles = [], [], [], [], [], []
+    runs, usages, reasons, rounds, fairness, profiles, stalls = [], [], [], [], [], [], []
     for outcome in sorted(outcomes, key=lambda o: o.repeat):
         run, failure, fairness_run = _round_with_fairness(outcome, len(outcomes))
         if fairness_run is not None:
@@ -224,10 +236,12 @@ def cell_from_outcomes(outcomes: list[CellOutcome],
             rounds.append(outcome.repeat)
             profiles.append(read_profile(outcome.profile_path, framework_packages,
                                          usages[-1].cpu_seconds))
+            stalls.append(read_stalls(outcome.stalls_path))
     status = CellStatus.FAILED if reasons else CellStatus.OK
     return Cell(**key, status=status, runs=tuple(runs), reason="; ".join(reasons) or None,
                 resources=tuple(usages), rounds=tuple(rounds), fairness=tuple(fairness),
-                profiles=tuple(profiles) if any(profiles) else ())
+                profiles=tuple(profiles) if any(profiles) else (),
+                host_stalls=tuple(stalls) if any(stalls) else ())
 
 
 def cells_from_outcomes(outcomes: list[CellOutcome],
@@ -268,7 +282,7 @@ class RawFile:
         beside = dict(repeat=self.run.round_number, resources_path=_existing(files.resources),
                       h2load_path=_existing(files.h2load), sockets_path=_existing(files.sockets),
                       workload=workload_of_key(self.run.workload),
-                      profile_path=_existing(files.profile))
+                      profile_path=_existing(files.profile), stalls_path=_existing(files.stalls))
         if not self.spread:
             return CellOutcome(*key, files.text, _existing(files.json), **beside)
         return CellOutcome(*key, generators=self._generators(), **beside)

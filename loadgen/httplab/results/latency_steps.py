@@ -1,7 +1,7 @@
-"""Turns make latency's raw output into the model: each step's oha JSON and the server's
-.resources.json beside it (and with PROFILE=1 the profiler's record and collapsed stacks)
-become a RateStep with its verdict, and the steps a LatencyResult. The one place that reads
-a step's files."""
+"""Turns make latency's raw output into the model: each step's oha JSON, the server's
+.resources.json and the stall meter's .stalls.json beside it (and with PROFILE=1 the
+profiler's record and collapsed stacks) become a RateStep with its verdict, and the steps
+a LatencyResult. The one place that reads a step's files."""
 
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ from httplab.model import (PLAINTEXT, LatencyResult, RateStep, ResourceUsage, Se
                            Settings, StepPurpose)
 from httplab.outcomes import StepOutcome
 from httplab.results.bottleneck import CpuFigures, cpuset_size, database_usage
-from httplab.results.collect import framework_packages_of, read_profile, read_resources
+from httplab.results.foreign_cpu import foreign_cores
+from httplab.results.collect import (framework_packages_of, read_profile, read_resources,
+                                     read_stalls)
 from httplab.results.step_verdict import error_kinds, judge_step
 from httplab.results.sustained import sustained_rates
 from httplab.run_layout import parse_step_name, run_dir_of, step_files
@@ -43,7 +45,8 @@ class StepRules:
         """The step's cores beside what each side may use, as the bottleneck rule takes them."""
         return CpuFigures(usage.cpu_cores, self.server_cores, usage.loadgen_cores,
                           self.tool_cores, usage.host_busy_cores, self.host_cores, tool=TOOL,
-                          database=database_usage(usage, "cpu_cores"))
+                          database=database_usage(usage, "cpu_cores"),
+                          foreign=foreign_cores(usage))
 
 
 def read_step(outcome: StepOutcome, rules: StepRules) -> RateStep:
@@ -58,7 +61,8 @@ def read_step(outcome: StepOutcome, rules: StepRules) -> RateStep:
                     raw_file=_relative(outcome.json_path), attempt=outcome.attempt,
                     workload=outcome.workload,
                     profile=read_profile(outcome.profile_path, rules.packages_of(outcome.server),
-                                         usage.cpu_seconds if usage else None))
+                                         usage.cpu_seconds if usage else None),
+                    host_stalls=read_stalls(outcome.stalls_path))
     if report is None:
         return step
     return _with_figures(step, report)
@@ -116,7 +120,8 @@ def find_step_outcomes(raw_dir: Path, slo_p99_us: float, rates: str) -> list[Ste
             purpose_of(stem.cost, rates), path,
             files.resources if files.resources.is_file() else None, None, stem.round_number,
             stem.attempt, workload_of_key(stem.workload) or PLAINTEXT,
-            files.profile if files.profile.is_file() else None))
+            files.profile if files.profile.is_file() else None,
+            files.stalls if files.stalls.is_file() else None))
     return outcomes
 
 

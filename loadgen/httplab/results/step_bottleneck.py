@@ -1,5 +1,6 @@
 """Which CPU limited one fixed-rate step (make latency): the bench's rule of
-results/bottleneck.py, on the step's own figures, with the load tool in wrk's place. Pure."""
+results/bottleneck.py, on the step's own figures (its foreign CPU and the host's stalls
+among them), with the load tool in wrk's place. Pure."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from dataclasses import replace
 
 from httplab.model import BenchResult, RateStep
 from httplab.results.bottleneck import Bottleneck, CpuFigures, judge_known, server_machine_cores
+from httplab.results.host_load import longest_stall_us
 from httplab.results.latency_steps import step_rules
 
 LOAD_TOOL = "load tool"  # how the figures name it when the run did not record the tool
@@ -25,7 +27,8 @@ def step_cpu_figures(step: RateStep, result: BenchResult) -> CpuFigures | None:
     if step.resources is None or not host_cores or result.latency is None:
         return None
     rules = step_rules(result.latency, result.settings, host_cores)
-    return replace(rules.cpu_figures(step.resources), tool=load_tool_name(result))
+    return replace(rules.cpu_figures(step.resources), tool=load_tool_name(result),
+                   stall_max_us=longest_stall_us((step.host_stalls,)))
 
 
 def step_bottleneck(step: RateStep, result: BenchResult) -> Bottleneck:

@@ -1,5 +1,5 @@
 """One wrk run against a started server: raw files named by convention, and the server's
-CPU and memory sampled while wrk measures."""
+CPU and memory sampled while wrk measures, the host's stalls metered around it."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from httplab.running.backends.base import Backend, WrkOutcome
-from httplab.model import DatabaseUsage, PLAINTEXT, ResourceUsage, Workload
+from httplab.model import (LOADGEN_HOST_LESS_SERVER, DatabaseUsage, PLAINTEXT, ResourceUsage,
+                           Workload)
 from httplab.outcomes import GeneratorOutcome
 from httplab.running.database.base import StartedDatabase
 from httplab.running.profiling.session import ProfileOutcome, profiled
@@ -20,6 +21,7 @@ from httplab.running.resources.parse import HostCpu, SamplingError
 from httplab.running.resources.probes import ResourceProbe, read_host_cpu
 from httplab.running.resources.sampler import DEFAULT_INTERVAL_S, Sampler, busy_cores
 from httplab.running.run_context import RunContext, Serving
+from httplab.running.stall_metering import metered
 from httplab.raw_files import resources_to_dict
 from httplab.results.store import write_generators_file
 from httplab.loadtools.h2load.command import H2loadRequest
@@ -37,6 +39,7 @@ class RunOutcome:
     failure: str | None
     generators: tuple[GeneratorOutcome, ...] = ()  # each one's part, when more than one
     profile: ProfileOutcome | None = None  # PROFILE=1: the profiler's record of the run
+    stalls_path: Path | None = None  # the stall meter's record of the run
 
 
 @dataclass(frozen=True)
@@ -61,13 +64,15 @@ class Measurer:
     def measured(self, serving: Serving, request: WrkRequest,
                  workload: Workload = PLAINTEXT) -> RunOutcome:
         """A measured run, the server sampled throughout, and the database it reads too
-        when there is one; profiled around that when the server has a profiler."""
+        when there is one; the host's stalls metered around that, and profiled around all
+        when the server has a profiler."""
         files = self._measured_files(serving, request, workload)
         database_sampler = database_sampler_for(self.context.backend, serving.database)
         sampler = sampler_for(self.context.backend.resource_probe(serving.started))
-        outcome, profile = profiled(serving.profiler, files, lambda: self._run(
-            request, files, sampler, database_sampler))
-        return replace(outcome, profile=profile)
+        outcome, profile = profiled(serving.profiler, files, lambda: metered(
+            self.context.stall_meter, files.stalls, request.duration_s,
+            lambda: self._run(request, files, sampler, database_sampler)))
+        return replace(outcome, profile=profile, stalls_path=_existing(files.stalls))
 
     def _measured_files(self, serving: Serving, request: WrkRequest,
                         workload: Workload) -> RunFiles:
@@ -190,7 +195,7 @@ def with_load_figures(usage: ResourceUsage, wrk_cpu_seconds: float | None, wall_
     if wrk_cpu_seconds is not None and wall_s > 0:
         loadgen, source = wrk_cpu_seconds / wall_s, f"{tool} process"
     elif host_busy is not None and usage.cpu_cores is not None:
-        loadgen, source = max(host_busy - usage.cpu_cores, 0.0), "host less server"
+        loadgen, source = max(host_busy - usage.cpu_cores, 0.0), LOADGEN_HOST_LESS_SERVER
     else:
         loadgen, source = None, None
     return replace(usage, loadgen_cores=loadgen, loadgen_source=source, host_busy_cores=host_busy)

@@ -1,5 +1,6 @@
 """One fixed-rate step against a server: oha's JSON named by convention, and the server's
-CPU and memory sampled while it measures (as measure.py does for wrk)."""
+CPU and memory sampled while it measures, the host's stalls metered around it (as
+measure.py does for wrk)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from httplab.running.profiling.control import ServerProfiler
 from httplab.running.profiling.session import profiled
 from httplab.running.resources.probes import ResourceProbe
 from httplab.running.run_context import RunContext
+from httplab.running.stall_metering import metered
 
 TOOL = "oha"
 
@@ -55,21 +57,23 @@ class StepMeasurer:
     def measure(self, target: StepTarget, request: OhaRequest, purpose: StepPurpose,
                 attempt: int = 1) -> StepOutcome:
         """One fixed-rate step, the server sampled throughout, and the database it reads
-        too when there is one; profiled around that when the server has a profiler (never
-        its warm-up)."""
+        too when there is one; the host's stalls metered around that, and profiled around
+        all when the server has a profiler (never its warm-up)."""
         stem = step_stem(target.server, request.rate_per_s, purpose is StepPurpose.COST,
                          target.round_number, self.context.rounds, attempt, target.workload.key)
         files = step_files(self.context.raw_dir, stem)
         files.oha.unlink(missing_ok=True)
         database_sampler = database_sampler_for(self.context.backend, target.database)
         sampler = sampler_for(target.probe)
-        (outcome, usage), profile = profiled(target.profiler, files, lambda: sampled_run(
-            lambda: self._run(request, files.oha), sampler, TOOL, database_sampler))
+        (outcome, usage), profile = profiled(target.profiler, files, lambda: metered(
+            self.context.stall_meter, files.stalls, request.duration_s, lambda: sampled_run(
+                lambda: self._run(request, files.oha), sampler, TOOL, database_sampler)))
         return StepOutcome(target.server, request.rate_per_s, request.connections, purpose,
                            files.oha if files.oha.exists() else None,
                            write_resources(files, usage), tool_failure(TOOL, outcome),
                            target.round_number, attempt, target.workload,
-                           profile_path=profile.record_path if profile else None)
+                           profile_path=profile.record_path if profile else None,
+                           stalls_path=files.stalls if files.stalls.exists() else None)
 
     def _run(self, request: OhaRequest, json_path: Path) -> WrkOutcome:
         return self.context.backend.run_oha(request, json_path, self.context.loadgen_cpus)

@@ -13,16 +13,19 @@ from httplab.running.database.base import StartedDatabase
 from httplab.running.plan import BenchPlan
 from httplab.running.profiling.control import ServerProfiler
 from httplab.running.progress import Progress
+from httplab.running.stall_metering import StallMeter
 
 
 @dataclass(frozen=True)
 class RunContext:
-    """Fixed for the whole run: the backend, the plan, where raw files go, and progress."""
+    """Fixed for the whole run: the backend, the plan, where raw files go, progress, and
+    the stall meter around each measured load (None: not metered)."""
 
     backend: Backend
     plan: BenchPlan
     raw_dir: Path
     progress: Progress
+    stall_meter: StallMeter | None = None
 
     @property
     def rounds(self) -> int:

@@ -63,7 +63,8 @@ class WrkCells:
         measured = CellOutcome(name, request.threads, request.connections, outcome.text_path,
                                outcome.json_path, failure, repeat, outcome.resources_path,
                                outcome.generators, workload=workload,
-                               profile_path=profile.record_path if profile else None)
+                               profile_path=profile.record_path if profile else None,
+                               stalls_path=outcome.stalls_path)
         if self.context.plan.fairness and not failure:
             return self._fairness(serving, request, measured)
         if self.context.plan.fairness:

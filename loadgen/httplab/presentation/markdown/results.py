@@ -47,8 +47,8 @@ HEADER = ("Framework", "Threads", "Connections", "Requests/sec", "Min–max", "C
 CPU_HEADER = ("Framework", "Threads", "Connections", "Requests/sec", "Share of ceiling",
               "Server CPU (cores)",
               "Server CPU per request", "Context switches per request", "Server threads",
-              "wrk CPU (cores)", "Host busy (cores)", "Limited by", "Figures behind it",
-              "Little's law")
+              "wrk CPU (cores)", "Longest host stall", "Foreign CPU (cores)", "Host busy (cores)",
+              "Limited by", "Figures behind it", "Little's law")
 FAIRNESS_HEADER = ("Framework", "Threads", "Connections", "h2load runs", "Fairness spread",
                    "CV across connections", "Slowest 10 % share")
 FAIRNESS_INTRO = ("Per-connection fairness (h2load, one request in flight per connection, after "
@@ -186,7 +186,8 @@ def _cpu_row(result: BenchResult, cell: Cell) -> tuple[str, ...]:
         format_duration_us(figures.cpu_us_per_request),
         MISSING if per_request is None else f"{per_request:.2f}",
         MISSING if figures.threads_max is None else str(figures.threads_max),
-        _number(figures.loadgen_cores), _number(figures.host_busy_cores),
+        _number(figures.loadgen_cores), format_duration_us(figures.longest_stall_us),
+        _number(figures.foreign_cores), _number(figures.host_busy_cores),
         verdict.limit.value, verdict.detail, _littles_law(cell))
 
 

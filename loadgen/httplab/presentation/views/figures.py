@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from httplab.model import BenchResult, Cell, ResourceUsage, SocketErrors, WrkRun
+from httplab.results.foreign_cpu import cell_foreign_cores
+from httplab.results.host_load import longest_stall_us
 from httplab.results.stats import Summary, cell_summary, median_of_known, per_request
 
 
@@ -35,6 +37,8 @@ class CellFigures:
     threads_max: int | None = None
     loadgen_cores: float | None = None
     host_busy_cores: float | None = None
+    foreign_cores: float | None = None  # the host's busy cores no part of the run used
+    longest_stall_us: float | None = None  # the host's, over the cell's runs (stall meter)
 
 
 def _over_runs(runs: tuple[WrkRun, ...], metric: Callable[[WrkRun], float | None]) -> float | None:
@@ -74,7 +78,8 @@ def cell_figures(cell: Cell) -> CellFigures | None:
         _per_request(runs, usages, "context_switches", 1.0),
         max((u.threads_max for u in usages if u.threads_max is not None), default=None),
         median_of_known(usage.loadgen_cores for usage in usages),
-        median_of_known(usage.host_busy_cores for usage in usages))
+        median_of_known(usage.host_busy_cores for usage in usages), cell_foreign_cores(cell),
+        longest_stall_us(cell.host_stalls))
 
 
 def _per_request(runs: tuple[WrkRun, ...], usages: tuple[ResourceUsage, ...], field: str,

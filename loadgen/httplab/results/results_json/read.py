@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from httplab.model import (BenchResult, Cell, CellStatus, CellWarning, DatabaseRecord,
-                           EngineRecord, FairnessRun, HostInfo, HotFrame, Latency,
+                           EngineRecord, FairnessRun, HostInfo, HostStalls, HotFrame, Latency,
                            LatencyResult, RateStep, RunProfile, ServerRecord, Settings,
                            SocketErrors, StepPurpose, StepVerdict, SustainedRate,
                            ThreadRequestRate, WarningKind, Workload, WrkRun)
@@ -109,7 +109,9 @@ def cell_from_dict(data: dict[str, Any]) -> Cell:
                 fairness=tuple(fairness_run_from_dict(run) for run in data.get("fairness", ())),
                 workload=workload_from_dict(data.get("workload")),
                 profiles=tuple(_optional(profile_from_dict, profile)
-                               for profile in data.get("profiles", ())))
+                               for profile in data.get("profiles", ())),
+                host_stalls=tuple(_optional(host_stalls_from_dict, stalls)
+                                  for stalls in data.get("host_stalls", ())))
 
 
 def run_from_dict(data: dict[str, Any]) -> WrkRun:
@@ -148,6 +150,12 @@ def profile_from_dict(data: dict[str, Any]) -> RunProfile:
                                              for hot in data.get("hot_frames", ()))})
 
 
+def host_stalls_from_dict(data: dict[str, Any]) -> HostStalls:
+    """Its fields; the derived share and cost are left to the record."""
+    return HostStalls(**{name: data[name] for name in HostStalls.__dataclass_fields__
+                         if name in data})
+
+
 def latency_result_from_dict(data: dict[str, Any]) -> LatencyResult:
     return LatencyResult(
         slo_p99_us=data["slo_p99_us"], rates=data["rates"],
@@ -170,7 +178,8 @@ def rate_step_from_dict(data: dict[str, Any]) -> RateStep:
         out_of_connections=data.get("out_of_connections", False),
         raw_file=data.get("raw_file"), attempt=data.get("attempt", 1),
         workload=workload_from_dict(data.get("workload")),
-        profile=_optional(profile_from_dict, data.get("profile")))
+        profile=_optional(profile_from_dict, data.get("profile")),
+        host_stalls=_optional(host_stalls_from_dict, data.get("host_stalls")))
 
 
 def sustained_rate_from_dict(data: dict[str, Any]) -> SustainedRate:

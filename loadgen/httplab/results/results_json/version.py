@@ -18,9 +18,9 @@ FORMAT_VERSION = 11
 # law self-check, derived, with its warning kind "littles-law"; and, derived for the file's
 # readers (not read back), the variants compared in a run that measured a framework under
 # two or more variants: each figure's ratio of medians and its interval over the paired
-# rounds); older files read
-# with their defaults (plaintext, no database, no profile, each warning's kind recovered
-# from its sentence).
+# rounds; and each run's and step's host stalls, the stall meter's figures); older files
+# read with their defaults (plaintext, no database, no profile, no host stalls, each
+# warning's kind recovered from its sentence).
 READABLE_VERSIONS = tuple(range(1, FORMAT_VERSION + 1))
 
 

@@ -10,7 +10,10 @@ its fairness figures and its bottleneck verdict (limited_by); per step of a late
 costs per answered request and its verdict; last, when the run measured a framework under
 two or more variants, the variants compared (variants_compared: each figure's ratio of
 medians and the interval over its paired rounds, results/variants.py). JSON has no
-infinity: an infinite fairness spread is the string "inf"."""
+infinity: an infinite fairness spread is the string "inf". Per record of host stalls: the
+share of the run stalled and the stall meter's own cores; per run and step its foreign CPU
+(foreign_cpu_cores: the host's busy cores that neither the server, the load tool nor the
+database used)."""
 
 from __future__ import annotations
 
@@ -19,14 +22,15 @@ import math
 from typing import Any
 
 from httplab.model import (BenchResult, Cell, CellWarning, DatabaseRecord, EngineRecord,
-                           FairnessRun, HostInfo, HotFrame, Latency, LatencyResult, RateStep,
-                           RunProfile, ServerRecord, Settings, SocketErrors, SustainedRate,
-                           ThreadRequestRate, Workload, WrkRun)
+                           FairnessRun, HostInfo, HostStalls, HotFrame, Latency, LatencyResult,
+                           RateStep, RunProfile, ServerRecord, Settings, SocketErrors,
+                           SustainedRate, ThreadRequestRate, Workload, WrkRun)
 from httplab.raw_files import resources_to_dict
 from httplab.results.bottleneck import Bottleneck, cell_bottleneck
 from httplab.results.closed_loop_check import HIGH, LOW, CellCheck, check_cell
 from httplab.results.database_figures import DatabaseFigures, database_figures
 from httplab.results.fairness import Fairness, cell_fairness
+from httplab.results.foreign_cpu import foreign_cores
 from httplab.results.littles_law import cell_wait_bound, pool_threads_max, share_of_bound
 from httplab.results.paired_ratio import PairedRatio
 from httplab.results.stats import Summary, cell_summary
@@ -150,6 +154,8 @@ def cell_to_dict(cell: Cell, result: BenchResult) -> dict[str, Any]:
         "threads": cell.threads, "connections": cell.connections,
         "status": cell.status.value, "reason": cell.reason,
         **_cell_summaries(cell, result),
+        "host_stalls": [_optional(host_stalls_to_dict, stalls) for stalls in cell.host_stalls],
+        "foreign_cpu_cores": [foreign_cores(usage) for usage in cell.resources],
         "runs": [run_to_dict(run, round_number) for run, round_number in zip(cell.runs, rounds)],
         "resources": [resources_to_dict(usage) for usage in cell.resources],
         "fairness": [fairness_run_to_dict(run) for run in cell.fairness],
@@ -224,6 +230,16 @@ def profile_to_dict(profile: RunProfile) -> dict[str, Any]:
         "flame_graph_file": profile.flame_graph_file, "failure": profile.failure,
         "profiled_cpu_seconds": profile.profiled_cpu_seconds,
     }
+
+
+def host_stalls_to_dict(stalls: HostStalls) -> dict[str, Any]:
+    """The stall meter's figures, then (derived) the share of the run stalled and its cost."""
+    return {"place": stalls.place, "interval_us": stalls.interval_us,
+            "threshold_us": stalls.threshold_us, "samples": stalls.samples,
+            "p99_us": stalls.p99_us, "p999_us": stalls.p999_us, "max_us": stalls.max_us,
+            "stalled_s": stalls.stalled_s, "covered_s": stalls.covered_s,
+            "meter_cpu_s": stalls.meter_cpu_s, "unavailable": stalls.unavailable,
+            "stalled_share": stalls.stalled_share, "meter_cores": stalls.meter_cores}
 
 
 def hot_frame_to_dict(hot: HotFrame) -> dict[str, Any]:
@@ -319,7 +335,9 @@ def rate_step_to_dict(step: RateStep, result: BenchResult) -> dict[str, Any]:
         "out_of_connections": step.out_of_connections, "raw_file": step.raw_file,
         "attempt": step.attempt, "workload": workload_to_dict(step.workload),
         "profile": _optional(profile_to_dict, step.profile),
+        "host_stalls": _optional(host_stalls_to_dict, step.host_stalls),
         "cpu_us_per_request": figures.cpu_us_per_request,
+        "foreign_cpu_cores": foreign_cores(step.resources),
         "context_switches_per_request": figures.context_switches_per_request,
         "limited_by": bottleneck_to_dict(step_bottleneck(step, result)),
     }

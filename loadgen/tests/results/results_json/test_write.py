@@ -34,6 +34,7 @@ WRITERS = {
     model.ThreadRequestRate: write.thread_rate_to_dict,
     model.FairnessRun: write.fairness_run_to_dict, model.RunProfile: write.profile_to_dict,
     model.HotFrame: write.hot_frame_to_dict, model.CellWarning: write.warning_to_dict,
+    model.HostStalls: write.host_stalls_to_dict,
     model.LatencyResult: write.latency_result_to_dict,
     model.RateStep: write.rate_step_to_dict, model.SustainedRate: write.sustained_rate_to_dict,
     # raw/<stem>.resources.json's shape, which results.json keeps for each run

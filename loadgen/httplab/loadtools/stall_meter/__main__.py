@@ -1,0 +1,107 @@
+"""The stall meter as a process: `python3 -m httplab.loadtools.stall_meter --duration-s 60
+--out raw/<stem>.stalls.json`. It sleeps --interval-ms in a loop and records how late each
+wake-up was, until its duration is over or it gets SIGTERM or SIGINT; then it writes one
+JSON (to --out, or standard output): what it measured, its histogram, its own CPU seconds
+and when it ran. Standard library only, as the wrk image has no more."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import time
+from pathlib import Path
+
+from httplab.loadtools.stall_meter.histogram import SUB_BUCKET_BITS, bucket_bounds, bucket_of
+
+FORMAT = 1  # of the JSON it writes; report.py reads it
+READY_LINE = "stall meter: measuring"  # on stderr, once SIGTERM and SIGINT end it with a record
+DEFAULT_INTERVAL_MS = 10.0  # under 1 % of a core here even on a busy host (docs/method.md)
+DEFAULT_THRESHOLD_MS = 1.0  # a wake-up this late or later is a stall
+
+
+class _Stop:
+    """Set by SIGTERM or SIGINT: the loop ends at its next wake-up."""
+
+    signal_name: str | None = None
+
+    def __call__(self, signum, _frame) -> None:
+        self.signal_name = signal.Signals(signum).name
+
+
+def _clock() -> dict[str, float]:
+    return {"monotonic_s": time.monotonic(), "wall_s": time.time()}
+
+
+def measure(interval_ms: float, duration_s: float, threshold_ms: float,
+            stop: _Stop, place: str = "host") -> dict:
+    """Sleeps and records until the duration is over or stop is set. The loop counts each
+    lateness in µs exactly (a few hundred distinct values in a run) and leaves the
+    buckets to the end: the less it does per wake-up, the less it costs."""
+    interval_s, interval_ns = interval_ms / 1000, round(interval_ms * 1e6)
+    threshold_us = round(threshold_ms * 1000)
+    counts: dict[int, int] = {}
+    stalled_us = stalls = 0
+    sleep, clock = time.sleep, time.monotonic_ns
+    started, startup_cpu_s = _clock(), time.process_time()
+    previous = clock()
+    end_ns = previous + round(duration_s * 1e9)
+    while stop.signal_name is None and previous < end_ns:
+        sleep(interval_s)
+        now = clock()
+        late_us = (now - previous - interval_ns) // 1000
+        previous = now
+        counts[late_us] = counts.get(late_us, 0) + 1
+        if late_us >= threshold_us:
+            stalled_us, stalls = stalled_us + late_us, stalls + 1
+    return {"format": FORMAT, "place": place, "interval_us": interval_ns // 1000,
+            "threshold_us": threshold_us,
+            "samples": sum(counts.values()), "max_us": max(max(counts, default=0), 0),
+            "stalls": stalls, "stalled_us": stalled_us, "histogram": _histogram(counts),
+            "started": started, "ended": _clock(),
+            "stopped_by": stop.signal_name or "duration", **_cpu(startup_cpu_s)}
+
+
+def _histogram(counts: dict[int, int]) -> dict:
+    """Each lateness's count into its log-linear bucket: [lowest, highest, count] each."""
+    buckets: dict[int, int] = {}
+    for late_us, count in counts.items():
+        bucket = bucket_of(late_us)
+        buckets[bucket] = buckets.get(bucket, 0) + count
+    return {"sub_bucket_bits": SUB_BUCKET_BITS,
+            "buckets": [[*bucket_bounds(index), buckets[index]] for index in sorted(buckets)]}
+
+
+def _cpu(startup_cpu_s: float) -> dict[str, float]:
+    """Its own CPU seconds: the whole process's, and the loop's alone (what it cost while
+    the run was measured; starting Python costs about 0.06 s more, before the run)."""
+    cpu_s = time.process_time()
+    return {"cpu_s": cpu_s, "loop_cpu_s": cpu_s - startup_cpu_s}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m httplab.loadtools.stall_meter",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--interval-ms", type=float, default=DEFAULT_INTERVAL_MS)
+    parser.add_argument("--duration-s", type=float, required=True,
+                        help="the longest it runs; SIGTERM or SIGINT end it sooner")
+    parser.add_argument("--threshold-ms", type=float, default=DEFAULT_THRESHOLD_MS)
+    parser.add_argument("--out", type=Path, help="where the JSON goes (default: stdout)")
+    parser.add_argument("--place", default="host", help="where it runs, as its JSON says")
+    args = parser.parse_args(argv)
+    stop = _Stop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, stop)
+    print(READY_LINE, file=sys.stderr, flush=True)
+    text = json.dumps(measure(args.interval_ms, args.duration_s, args.threshold_ms, stop,
+                                   args.place)) + "\n"
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        args.out.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+"""The bottleneck verdicts end their figures with what the host did beside the run when it
+can explain the result: other work of at least a quarter of its cores, a stall of at least
+10 ms; never otherwise, and the verdict itself stays the CPU rule's."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from httplab.model import HostStalls, ResourceUsage
+from httplab.results.bottleneck import CpuFigures, Limit, cell_bottleneck, judge
+from httplab.results.host_load import host_load_notes, longest_stall_us
+from httplab.results.step_bottleneck import step_bottleneck
+
+from tests.latency_sample import latency_sample_result
+from tests.sample_results import sample_result
+from tests.stalls_sample import STALLED_HOST
+
+BUSY = "; the host was busy with other work: 0.90 cores"
+STALLED = "; the host stalled up to 38 ms"
+
+
+@pytest.mark.parametrize("foreign, stall_us, notes", [
+    (0.9, 38_000, BUSY + STALLED),
+    (0.9, None, BUSY),
+    (None, 38_000, STALLED),
+    (0.49, 9_999, ""),  # under a quarter of 2 cores, under 10 ms
+    (0.5, 10_000, "; the host was busy with other work: 0.50 cores; the host stalled up to "
+                  "10 ms"),
+    (None, None, ""),
+])
+def test_notes_from_the_thresholds(foreign, stall_us, notes):
+    assert host_load_notes(foreign, 2, stall_us) == notes
+
+
+def test_the_longest_stall_over_runs_skips_those_without_a_meter():
+    assert longest_stall_us((None, STALLED_HOST, HostStalls(max_us=900))) == 38_000
+    assert longest_stall_us(()) is None and longest_stall_us((HostStalls(),)) is None
+
+
+def test_a_verdict_keeps_its_limit_and_says_what_the_host_did():
+    cpu = CpuFigures(0.6, 2, 0.3, 2, 1.8, 2, foreign=0.9, stall_max_us=38_000)
+    verdict = judge(cpu)
+    assert verdict.limit is Limit.SHARED
+    assert verdict.detail == "server 0.60 of 2 cores, wrk 0.30 of 2, host busy 1.80 of 2" + \
+        BUSY + STALLED
+
+
+def test_a_cell_with_a_stalled_run_says_so():
+    result = sample_result()
+    cell = next(cell for cell in result.cells if cell.resources)
+    stalled = replace(cell, host_stalls=(STALLED_HOST,))
+    assert cell_bottleneck(stalled, result).detail.endswith(STALLED)
+    assert not cell_bottleneck(cell, result).detail.endswith(STALLED)
+
+
+def test_a_step_with_foreign_cpu_and_stalls_says_so():
+    result = latency_sample_result()
+    step = replace(result.latency.steps[0], host_stalls=STALLED_HOST, resources=ResourceUsage(
+        cpu_cores=0.3, loadgen_cores=0.3, host_busy_cores=2.6, loadgen_source="oha process"))
+    assert step_bottleneck(step, result).detail.endswith(  # a quarter of its 4 cores is 1
+        "; the host was busy with other work: 2.00 cores" + STALLED)

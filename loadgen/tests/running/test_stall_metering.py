@@ -1,0 +1,148 @@
+"""The stall meter in the runners, with a fake backend and a fake meter that records when it
+starts and stops: around each measured run and step (inside the profiler, outside the
+resource sampler), never around a primer, warm-up or a step's warm-up; its file is the
+run's outcome. The host's meter as a real process stops on SIGTERM and leaves its JSON; and
+around a real wrk run against a stand-in server, all on one CPU beside a SCHED_FIFO busy loop
+that takes it for 40 ms every 300 ms, it sees the stalls and the verdict's words name them."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from httplab.commands import run_lifecycle
+from httplab.commands.latency import latency
+from httplab.results.store import read_results
+from httplab.run_layout import LATEST, RESULTS_JSON
+from httplab.running.latency_plan import make_latency_plan
+from httplab.running.plan import make_plan
+from httplab.running.progress import Progress
+from httplab.running.run_context import RunContext
+from httplab.running.runner import Runner
+from httplab.running.stall_metering import (HERE, HERE_NOT_ENGINES, HostStallMeter,
+                                            host_stall_meter)
+from httplab.running.wrk_cells import WrkCells
+from httplab.results.collect import read_stalls
+from httplab.results.host_load import host_load_notes
+
+from tests.running.test_runner_profiling import (ALPHA, ProfilingOhaBackend, RecordingProbe,
+                                                 _in_order)
+from tests.stalls_sample import BUSY_LOOP, STALLED, meter_json
+from tests.support.stand_in import stand_in_url
+from tests.support.fake_backend import FakeBackend
+from tests.support.plans import plan_settings
+
+
+class RecordingBackend(FakeBackend):
+    def __init__(self, events: list[str]):
+        super().__init__()
+        self.events = events
+
+    def resource_probe(self, started):
+        return RecordingProbe(self.events)
+
+    def run_wrk(self, request, text_path, json_path, cpus=None):
+        self.events.append(f"wrk {text_path.parent.name}")
+        return super().run_wrk(request, text_path, json_path, cpus)
+
+
+def recording_meter(events: list[str]):
+    """A meter that records its start and stop and writes what the real one would."""
+    @contextmanager
+    def meter(out: Path, duration_s: float):
+        events.append(f"meter start {out.name} {duration_s:g}")
+        yield
+        out.write_text(json.dumps(meter_json(STALLED)))
+        events.append("meter stop")
+    return meter
+
+
+def test_the_meter_runs_around_each_measured_run_and_never_the_primer_or_warm_up(tmp_path):
+    events: list[str] = []
+    plan = make_plan(plan_settings("all", "10,5", "20", "1s", primer="1s", warmup="1s"),
+                     (ALPHA,), frozenset({0, 1}))
+    context = RunContext(RecordingBackend(events), plan, tmp_path / "raw",
+                         Progress(plan, io.StringIO()), recording_meter(events))
+    outcomes = Runner(context, WrkCells(context), lambda outcome: None).run()
+    measured = ["meter start {stem}.stalls.json 1", "sample", "wrk raw", "sample", "meter stop"]
+    stems = ("alpha-t10-c20", "alpha-t5-c20")
+    assert _in_order(events) == ["wrk unmeasured", "wrk unmeasured",
+                                 *(event.format(stem=stem) for stem in stems
+                                   for event in measured)]
+    assert [cell.stalls_path for cell in outcomes[0].cells] == [
+        tmp_path / "raw" / f"{stem}.stalls.json" for stem in stems]
+
+
+def test_make_latency_meters_each_measured_step_and_never_its_warm_up(tmp_path, monkeypatch):
+    backend = ProfilingOhaBackend({ALPHA.key + "+profiled": 1500.0})
+    monkeypatch.setattr(run_lifecycle, "host_stall_meter",
+                        lambda remote: recording_meter(backend.events))
+    plan = make_latency_plan({"servers": "alpha", "ceiling": "0", "primer": "0", "warmup": "0",
+                              "step-warmup": "1s", "duration": "1s", "rates": "1000,2000",
+                              "cost-rate": "800", "profile": "1"}, (ALPHA,), frozenset({0, 1}))
+    latency(plan, backend, tmp_path, tmp_path / "chart.png", tmp_path)
+    step = ["oha unmeasured {rate}", "start,event=cpu,interval=5000000",
+            "meter start alpha+profiled-q{rate}.stalls.json 1", "oha raw {rate}", "meter stop",
+            "stop"]
+    events = [event.split(" alpha")[0] if event.startswith("oha") else event
+              for event in backend.events if not event.startswith(("check", "collect", "dump"))]
+    assert events == [event.format(rate=rate).replace("-q800", "-cost-q800")
+                      for rate in (1000, 2000, 800) for event in step]
+    result = read_results(tmp_path / LATEST / RESULTS_JSON)
+    assert [step.host_stalls.max_us for step in result.latency.steps] == [38_000] * 3
+
+
+def test_the_meter_says_where_it_measured():
+    assert host_stall_meter(False)(Path("x.stalls.json"), 10).place == HERE
+    assert host_stall_meter(True)(Path("x.stalls.json"), 10).place == HERE_NOT_ENGINES
+
+
+def test_a_meter_that_cannot_start_leaves_the_run_going(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "no-python"))
+    with HostStallMeter(tmp_path / "run.stalls.json", 1) as meter:
+        ran = True
+    assert ran and meter.process is None and not (tmp_path / "run.stalls.json").exists()
+
+
+def test_the_host_meter_is_a_process_of_its_own_stopped_with_its_json(tmp_path):
+    out = tmp_path / "run.stalls.json"
+    meter = HostStallMeter(out, 1)
+    assert meter.command()[:3] == [sys.executable, "-m", "httplab.loadtools.stall_meter"]
+    with meter:
+        time.sleep(1.0)
+    data = json.loads(out.read_text())
+    assert data["stopped_by"] == "SIGTERM" and data["place"] == HERE
+    assert meter.process.returncode == 0
+
+
+@pytest.mark.slow
+def test_a_wrk_run_on_a_stalled_cpu_is_metered_as_stalled(tmp_path):
+    if subprocess.run(["chrt", "-f", "50", "true"], capture_output=True).returncode != 0:
+        pytest.skip("chrt -f (SCHED_FIFO) is refused here: needs root or CAP_SYS_NICE")
+    cpu, affinity = max(os.sched_getaffinity(0)), os.sched_getaffinity(0)
+    out = tmp_path / "stand-in-t1-c4.stalls.json"
+    url_of = stand_in_url("queue_server.py", "--service-ms", "0.2", "--lifetime-s", "60")
+    url = next(url_of)
+    busy = subprocess.Popen(["chrt", "-f", "50", "taskset", "-c", str(cpu), sys.executable,
+                             "-c", BUSY_LOOP.format(seconds=20)])
+    try:
+        os.sched_setaffinity(0, {cpu})  # the meter and wrk, started from here, share it
+        with host_stall_meter(False)(out, 3):
+            subprocess.run(["wrk", "-t1", "-c4", "-d3s", url], capture_output=True, check=True,
+                           timeout=30)
+    finally:
+        os.sched_setaffinity(0, affinity)
+        busy.kill()
+        busy.wait()
+        url_of.close()
+    stalls = read_stalls(out)
+    assert stalls.max_us >= 30_000 and stalls.stalled_share > 0.05
+    assert "; the host stalled up to" in host_load_notes(None, 2, stalls.max_us)

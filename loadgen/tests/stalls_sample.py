@@ -1,0 +1,46 @@
+"""What the stall meter writes (raw/<stem>.stalls.json), made from chosen lateness values, for
+the tests of its reader, of collect.py and of the verdicts; and the busy loop that stalls a
+CPU for the tests of the meter as a process."""
+
+from __future__ import annotations
+
+from httplab.loadtools.stall_meter.histogram import bucket_bounds, bucket_of
+from httplab.model import HostStalls
+
+
+def meter_json(lateness_us: list[int], threshold_us: int = 1000, seconds: float = 20.0,
+               loop_cpu_s: float = 0.1) -> dict:
+    """What the meter would write after waking with these lateness values."""
+    counts: dict[int, int] = {}
+    for value in lateness_us:
+        counts[bucket_of(value)] = counts.get(bucket_of(value), 0) + 1
+    stalls = [value for value in lateness_us if value >= threshold_us]
+    return {"format": 1, "place": "host", "interval_us": 10_000, "threshold_us": threshold_us,
+            "samples": len(lateness_us), "max_us": max(lateness_us, default=0),
+            "stalls": len(stalls), "stalled_us": sum(stalls),
+            "histogram": {"sub_bucket_bits": 5, "buckets": [
+                [*bucket_bounds(index), counts[index]] for index in sorted(counts)]},
+            "started": {"monotonic_s": 100.0, "wall_s": 1.7e9},
+            "ended": {"monotonic_s": 100.0 + seconds, "wall_s": 1.7e9 + seconds},
+            "stopped_by": "SIGTERM", "cpu_s": loop_cpu_s + 0.06, "loop_cpu_s": loop_cpu_s}
+
+
+CLEAN = [50] * 1990 + [200] * 10  # 2000 wake-ups, none a stall
+# 2000 wake-ups of 20 s; every 300 ms one 38 ms late (66 of them), as a busy loop makes
+STALLED = [50] * 1934 + [38_000] * 66
+
+STALLED_HOST = HostStalls(interval_us=10_000, threshold_us=1000, samples=2000, p99_us=38_000,
+                          p999_us=38_000, max_us=38_000, stalled_s=2.508, covered_s=20.0,
+                          meter_cpu_s=0.12)
+
+# A SCHED_FIFO busy loop's body (run under chrt -f): takes its CPU for 40 ms every 300 ms,
+# for a bounded time (the test stops it sooner).
+BUSY_LOOP = """
+import time
+end = time.monotonic() + {seconds}
+while time.monotonic() < end:
+    spin_until = time.monotonic() + 0.040
+    while time.monotonic() < spin_until:
+        pass
+    time.sleep(0.260)
+"""
