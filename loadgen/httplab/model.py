@@ -237,6 +237,14 @@ class HostStalls:
     meter_cpu_s: float | None = None  # the meter's own CPU time while it measured
     place: str = "host"  # where it ran: the host, or a load generator's engine
     unavailable: str | None = None
+    # How it was scheduled: "SCHED_FIFO 1" (above every ordinary process: late only when the
+    # host itself stalls), or "normal (why)": then its lateness also counts the wait for CPUs
+    # the measured run kept busy, so it says nothing of the host's own stalls.
+    priority: str = ""
+
+    @property
+    def real_time(self) -> bool:
+        return self.priority.startswith("SCHED_FIFO")
 
     @property
     def stalled_share(self) -> float | None:

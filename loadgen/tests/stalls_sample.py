@@ -15,7 +15,8 @@ def meter_json(lateness_us: list[int], threshold_us: int = 1000, seconds: float 
     for value in lateness_us:
         counts[bucket_of(value)] = counts.get(bucket_of(value), 0) + 1
     stalls = [value for value in lateness_us if value >= threshold_us]
-    return {"format": 1, "place": "host", "interval_us": 10_000, "threshold_us": threshold_us,
+    return {"format": 1, "place": "host", "priority": "SCHED_FIFO 1",
+            "interval_us": 10_000, "threshold_us": threshold_us,
             "samples": len(lateness_us), "max_us": max(lateness_us, default=0),
             "stalls": len(stalls), "stalled_us": sum(stalls),
             "histogram": {"sub_bucket_bits": 5, "buckets": [
@@ -31,7 +32,7 @@ STALLED = [50] * 1934 + [38_000] * 66
 
 STALLED_HOST = HostStalls(interval_us=10_000, threshold_us=1000, samples=2000, p99_us=38_000,
                           p999_us=38_000, max_us=38_000, stalled_s=2.508, covered_s=20.0,
-                          meter_cpu_s=0.12)
+                          meter_cpu_s=0.12, priority="SCHED_FIFO 1")
 
 # A SCHED_FIFO busy loop's body (run under chrt -f): takes its CPU for 40 ms every 300 ms,
 # for a bounded time (the test stops it sooner).

@@ -16,9 +16,11 @@ STALL_US = 10_000.0
 
 
 def longest_stall_us(stalls: tuple[HostStalls | None, ...]) -> float | None:
-    """The longest stall over some runs' records; None where none was measured."""
-    return max((record.max_us for record in stalls if record and record.max_us is not None),
-               default=None)
+    """The longest stall over some runs' records; None where none was measured by a meter
+    that ran as a real-time task (an ordinary one also waits for the CPUs the run keeps
+    busy, which is not the host stalling)."""
+    return max((record.max_us for record in stalls
+                if record and record.real_time and record.max_us is not None), default=None)
 
 
 def host_load_notes(foreign_cores: float | None, host_cores: float,

@@ -35,8 +35,15 @@ def test_notes_from_the_thresholds(foreign, stall_us, notes):
 
 
 def test_the_longest_stall_over_runs_skips_those_without_a_meter():
-    assert longest_stall_us((None, STALLED_HOST, HostStalls(max_us=900))) == 38_000
+    assert longest_stall_us((None, STALLED_HOST, replace(STALLED_HOST, max_us=900))) == 38_000
     assert longest_stall_us(()) is None and longest_stall_us((HostStalls(),)) is None
+
+
+def test_a_meter_that_ran_as_an_ordinary_process_says_nothing_of_host_stalls():
+    """Its lateness counts the wait for the CPUs the run keeps busy (seconds on 2 cores)."""
+    ordinary = replace(STALLED_HOST, max_us=2_078_000, priority="normal (Operation not permitted)")
+    assert longest_stall_us((ordinary,)) is None
+    assert longest_stall_us((ordinary, STALLED_HOST)) == 38_000
 
 
 def test_a_verdict_keeps_its_limit_and_says_what_the_host_did():

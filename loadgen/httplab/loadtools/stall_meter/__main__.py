@@ -2,12 +2,19 @@
 --out raw/<stem>.stalls.json`. It sleeps --interval-ms in a loop and records how late each
 wake-up was, until its duration is over or it gets SIGTERM or SIGINT; then it writes one
 JSON (to --out, or standard output): what it measured, its histogram, its own CPU seconds
-and when it ran. Standard library only, as the wrk image has no more."""
+and when it ran. Standard library only, as the wrk image has no more.
+
+It asks to run as a real-time task (SCHED_FIFO at the lowest priority, 1) where it may (as
+root): above every ordinary process, it is then late only when the host itself stalls (the
+hypervisor takes the CPU, a real-time task or an interrupt holds it), not when the run it
+measures keeps every CPU busy, which would delay an ordinary sleeper by up to seconds on
+a 2-core host. Its JSON says how it ran."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 import time
@@ -19,6 +26,7 @@ FORMAT = 1  # of the JSON it writes; report.py reads it
 READY_LINE = "stall meter: measuring"  # on stderr, once SIGTERM and SIGINT end it with a record
 DEFAULT_INTERVAL_MS = 10.0  # under 1 % of a core here even on a busy host (docs/method.md)
 DEFAULT_THRESHOLD_MS = 1.0  # a wake-up this late or later is a stall
+REAL_TIME = "SCHED_FIFO 1"  # how it runs where it may (report.py reads it)
 
 
 class _Stop:
@@ -34,8 +42,17 @@ def _clock() -> dict[str, float]:
     return {"monotonic_s": time.monotonic(), "wall_s": time.time()}
 
 
+def real_time_priority() -> str:
+    """REAL_TIME when the scheduler granted it, else 'normal' and why."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
+    except (OSError, AttributeError) as error:
+        return f"normal ({error})"
+    return REAL_TIME
+
+
 def measure(interval_ms: float, duration_s: float, threshold_ms: float,
-            stop: _Stop, place: str = "host") -> dict:
+            stop: _Stop, place: str = "host", priority: str = "normal") -> dict:
     """Sleeps and records until the duration is over or stop is set. The loop counts each
     lateness in µs exactly (a few hundred distinct values in a run) and leaves the
     buckets to the end: the less it does per wake-up, the less it costs."""
@@ -55,7 +72,8 @@ def measure(interval_ms: float, duration_s: float, threshold_ms: float,
         counts[late_us] = counts.get(late_us, 0) + 1
         if late_us >= threshold_us:
             stalled_us, stalls = stalled_us + late_us, stalls + 1
-    return {"format": FORMAT, "place": place, "interval_us": interval_ns // 1000,
+    return {"format": FORMAT, "place": place, "priority": priority,
+            "interval_us": interval_ns // 1000,
             "threshold_us": threshold_us,
             "samples": sum(counts.values()), "max_us": max(max(counts, default=0), 0),
             "stalls": stalls, "stalled_us": stalled_us, "histogram": _histogram(counts),
@@ -93,9 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     stop = _Stop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, stop)
+    priority = real_time_priority()
     print(READY_LINE, file=sys.stderr, flush=True)
     text = json.dumps(measure(args.interval_ms, args.duration_s, args.threshold_ms, stop,
-                                   args.place)) + "\n"
+                              args.place, priority)) + "\n"
     if args.out is None:
         sys.stdout.write(text)
     else:

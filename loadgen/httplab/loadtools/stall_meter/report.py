@@ -43,7 +43,8 @@ def host_stalls(data: dict[str, Any]) -> HostStalls:
             p999_us=_capped(percentile_us(buckets, 99.9), max_us), max_us=max_us,
             stalled_s=data["stalled_us"] / 1e6,
             covered_s=data["ended"]["monotonic_s"] - data["started"]["monotonic_s"],
-            meter_cpu_s=data["loop_cpu_s"], place=data["place"])
+            meter_cpu_s=data["loop_cpu_s"], place=data["place"],
+            priority=data.get("priority", "normal (not recorded)"))
     except (KeyError, TypeError, ValueError) as error:
         raise StallReportError(f"stall meter's JSON without {error}") from error
 

@@ -239,6 +239,7 @@ def host_stalls_to_dict(stalls: HostStalls) -> dict[str, Any]:
             "p99_us": stalls.p99_us, "p999_us": stalls.p999_us, "max_us": stalls.max_us,
             "stalled_s": stalls.stalled_s, "covered_s": stalls.covered_s,
             "meter_cpu_s": stalls.meter_cpu_s, "unavailable": stalls.unavailable,
+            "priority": stalls.priority,
             "stalled_share": stalls.stalled_share, "meter_cores": stalls.meter_cores}
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from httplab.loadtools.stall_meter.__main__ import REAL_TIME
 from httplab.loadtools.stall_meter.report import host_stalls
 
 from tests.stalls_sample import BUSY_LOOP
@@ -40,6 +41,16 @@ def test_a_two_second_run_writes_its_figures_and_costs_little(tmp_path):
     assert stalls.samples > 100 and stalls.interval_us == 10_000
     assert stalls.max_us is not None and stalls.p99_us is not None
     assert stalls.meter_cores < COST_BOUND_CORES, f"the meter cost {stalls.meter_cores:.2%}"
+
+
+def test_it_runs_as_a_real_time_task_where_it_may_and_says_how_it_ran(tmp_path):
+    """As root it gets SCHED_FIFO 1, so a run that keeps every CPU busy cannot delay it;
+    elsewhere it says it ran as an ordinary process, and why."""
+    stalls = host_stalls(run_meter(tmp_path, 0.5))
+    if os.geteuid() == 0:
+        assert stalls.priority == REAL_TIME and stalls.real_time
+    else:
+        assert stalls.priority.startswith("normal (") and not stalls.real_time
 
 
 def test_sigterm_ends_it_with_its_figures(tmp_path):
