@@ -480,6 +480,11 @@ class EngineRecord:
     images: tuple[tuple[str, str], ...] = ()  # (image, id)
 
 
+# Between the two lines of `java -version` a ServerRecord keeps (its version, then the
+# runtime line that names the vendor's build).
+JAVA_VERSION_SEPARATOR = "; "
+
+
 @dataclass(frozen=True)
 class ServerRecord:
     """A server as run: its manifest, what it said at start-up, and its verification."""
@@ -493,7 +498,7 @@ class ServerRecord:
     startup_line: str | None = None
     verification: str | None = None
     image_size_bytes: int | None = None
-    java_version: str | None = None  # as the server's own JVM reports it
+    java_version: str | None = None  # `java -version`'s two lines, JAVA_VERSION_SEPARATOR between
     startup_seconds: float | None = None  # start until the first correct answer
     image_id: str | None = None
     log_file: str | None = None  # its whole output, relative to the run directory

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import subprocess
 
+from httplab.model import JAVA_VERSION_SEPARATOR
+
 
 def command_output(command: list[str], timeout_s: float = 20.0,
                    env: dict[str, str] | None = None) -> str | None:
@@ -29,7 +31,7 @@ def java_version(java: str | list[str] = "java", env: dict[str, str] | None = No
                             env=env)
     if not output:
         return None
-    return "; ".join(line.strip() for line in output.splitlines()[:2])
+    return JAVA_VERSION_SEPARATOR.join(line.strip() for line in output.splitlines()[:2])
 
 
 def wrk_version(wrk: str = "wrk") -> str | None:

@@ -5,9 +5,7 @@ runtimes with the same command; the header says which this run had. Pure."""
 
 from __future__ import annotations
 
-from httplab.model import BenchResult
-
-RUNTIME_SEPARATOR = "; "  # between `java -version`'s first line and its runtime line
+from httplab.model import JAVA_VERSION_SEPARATOR, BenchResult
 
 
 def jvm_text(result: BenchResult) -> str | None:
@@ -19,13 +17,14 @@ def jvm_text(result: BenchResult) -> str | None:
             servers.setdefault(runtime_name(record.java_version), []).append(record.label)
     if len(servers) == 1:
         return f"{next(iter(servers))}, every JVM server"
-    return "; ".join(f"{runtime}: {', '.join(labels)}" for runtime, labels in servers.items()) or None
+    return "; ".join(f"{runtime}: {', '.join(labels)}"
+                     for runtime, labels in servers.items()) or None
 
 
 def runtime_name(java_version: str) -> str:
     """The runtime line of what the server reported (it names the vendor's build), else all
     of it."""
-    return java_version.split(RUNTIME_SEPARATOR)[-1]
+    return java_version.split(JAVA_VERSION_SEPARATOR)[-1]
 
 
 def host_lines(result: BenchResult) -> list[str]:
