@@ -528,6 +528,7 @@ class StepVerdict(str, Enum):
     FAILED = "failed"  # the load tool or the server stopped; no figures
     ERRORS = "errors"  # more than the allowed share of requests failed or got no 2xx/3xx
     LOAD_TOOL = "load tool"  # the load tool could not hold the rate: never the server's fault
+    HOST = "host"  # broke while the host stalled or was busy with other work: run again
     P99 = "p99"  # p99 over the target
     SHORT = "short"  # the server answered under 99 % of the offered rate
     HELD = "held"
@@ -580,13 +581,30 @@ class SustainedRate:
     rounds: tuple[float | None, ...]  # None: no rate held in that round
     limited_by_tool: bool = False  # the load tool's limit came first: the value is "at least"
     broke_at: tuple[str, ...] = ()  # per round, the step that broke it and why
+    # The rounds (from 1) whose maximum the host left undetermined: a rate that broke only
+    # while the host stalled or was busy, as often as the search may run it; their entry
+    # in `rounds` is None.
+    host_rounds: tuple[int, ...] = ()
+
+    @property
+    def determined_rounds(self) -> tuple[float | None, ...]:
+        """Each round's maximum but those the host left undetermined."""
+        return tuple(rate for number, rate in enumerate(self.rounds, 1)
+                     if number not in self.host_rounds)
+
+    @property
+    def not_determined(self) -> bool:
+        """Every round's maximum was left undetermined by the host."""
+        return bool(self.rounds) and not self.determined_rounds
 
     @property
     def value(self) -> float | None:
-        """The rate that held in every round: the lowest of the rounds'."""
-        if not self.rounds or any(rate is None for rate in self.rounds):
+        """The rate that held in every round the host left clean: the lowest of those
+        rounds'."""
+        rounds = self.determined_rounds
+        if not rounds or any(rate is None for rate in rounds):
             return None
-        return min(rate for rate in self.rounds if rate is not None)
+        return min(rate for rate in rounds if rate is not None)
 
 
 @dataclass(frozen=True)

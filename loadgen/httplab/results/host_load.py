@@ -1,10 +1,20 @@
-"""What the host did beside a measured run that can explain its result, as the bottleneck
-verdicts add it to their figures: other work on its CPUs (foreign CPU) and its stalls (the
-stall meter's longest). Either is never counted against the server. The thresholds, stated
-once here:
-- busy with other work: foreign CPU of at least 25 % of the host's cores (0.5 of 2);
-- stalled: a stall of at least 10 ms (make latency's default target for p99 whole: such
-  stalls over 1 % of a run break it alone).
+"""What the host did beside a measured run that can explain its result: other work on its
+CPUs (foreign CPU) and its stalls (the stall meter's, counted only where the meter ran as a
+real-time task). Neither is ever counted against the server. The rules, stated once here:
+
+- notes on any verdict (a bench cell's or a latency step's): "busy with other work" at
+  foreign CPU of at least FOREIGN_SHARE of the host's cores (0.5 of 2); "stalled" at a
+  stall of at least STALL_US (make latency's default target for p99: such stalls over 1 %
+  of a run break it alone);
+- a latency step is the host's, not the server's ("host"), when the host stalled both long
+  enough and often enough to break p99 by itself: a longest stall of at least
+  STALL_SHARE_OF_TARGET of the target, and stalls covering at least STALL_SHARE_OF_TAIL of
+  the tail p99 may lose (the 1 % of requests over the target): 0.5 % of the step. Held or
+  not: the load tool stalls with the host, and the requests due while it was frozen are not
+  counted from their due time, so such a step's latency understates what users would see.
+  A step that did not hold is also the host's when foreign CPU reached FOREIGN_SHARE of
+  the host's cores. A 40 ms stall every 300 ms (13 % of the step) is the host's; a 6 ms
+  stall once in a step is not.
 Pure."""
 
 from __future__ import annotations
@@ -13,6 +23,9 @@ from httplab.model import HostStalls
 
 FOREIGN_SHARE = 0.25  # of the host's cores
 STALL_US = 10_000.0
+STALL_SHARE_OF_TARGET = 0.5  # the longest stall against the target p99
+TAIL_SHARE = 0.01  # the requests p99 lets exceed the target
+STALL_SHARE_OF_TAIL = 0.5  # the step's stalled time against TAIL_SHARE
 
 
 def longest_stall_us(stalls: tuple[HostStalls | None, ...]) -> float | None:
@@ -28,8 +41,43 @@ def host_load_notes(foreign_cores: float | None, host_cores: float,
     """"; the host was busy with other work: 0.90 cores; the host stalled up to 38 ms" for
     what crossed its threshold; empty when nothing did."""
     notes = []
-    if foreign_cores is not None and foreign_cores >= FOREIGN_SHARE * host_cores:
-        notes.append(f"the host was busy with other work: {foreign_cores:.2f} cores")
+    if busy_with_other_work(foreign_cores, host_cores):
+        notes.append(_busy_words(foreign_cores))
     if stall_max_us is not None and stall_max_us >= STALL_US:
-        notes.append(f"the host stalled up to {stall_max_us / 1000:.0f} ms")
+        notes.append(f"the host stalled up to {_ms(stall_max_us)}")
     return "".join(f"; {note}" for note in notes)
+
+
+def busy_with_other_work(foreign_cores: float | None, host_cores: float) -> bool:
+    return foreign_cores is not None and foreign_cores >= FOREIGN_SHARE * host_cores
+
+
+def host_broke_step(foreign_cores: float | None, host_cores: float,
+                    stalls: HostStalls | None, slo_p99_us: float, held: bool) -> str | None:
+    """Why the host, not the server, decided a latency step (`held`: whether its figures
+    held the target), in words with its figures; None when the host was clean."""
+    reasons = []
+    if stalled_enough(stalls, slo_p99_us):
+        reasons.append(f"the host stalled up to {_ms(stalls.max_us)} "
+                       f"({stalls.stalled_share:.1%} of the step)")
+    if not held and busy_with_other_work(foreign_cores, host_cores):
+        reasons.append(f"{_busy_words(foreign_cores)} of {host_cores:g}")
+    return " and ".join(reasons) or None
+
+
+def stalled_enough(stalls: HostStalls | None, slo_p99_us: float) -> bool:
+    """A real-time meter saw a stall of a sizeable share of the target, and stalls over a
+    sizeable share of the tail p99 may lose."""
+    if stalls is None or not stalls.real_time or stalls.max_us is None:
+        return False
+    share = stalls.stalled_share
+    return (stalls.max_us >= STALL_SHARE_OF_TARGET * slo_p99_us and share is not None
+            and share >= STALL_SHARE_OF_TAIL * TAIL_SHARE)
+
+
+def _busy_words(foreign_cores: float) -> str:
+    return f"the host was busy with other work: {foreign_cores:.2f} cores"
+
+
+def _ms(us: float) -> str:
+    return f"{us / 1000:.0f} ms"

@@ -53,8 +53,9 @@ def read_step(outcome: StepOutcome, rules: StepRules) -> RateStep:
     """The step as measured and judged; a file that cannot be read fails the step."""
     report, failure = _report(outcome)
     usage = read_resources(outcome.resources_path) if outcome.resources_path else None
+    stalls = read_stalls(outcome.stalls_path)
     judgement = judge_step(report, failure, rules.slo_p99_us, outcome.connections,
-                           rules.cpu_figures(usage) if usage else None)
+                           rules.cpu_figures(usage) if usage else None, stalls)
     step = RateStep(outcome.server, outcome.offered_rate, outcome.connections, outcome.purpose,
                     judgement.verdict, judgement.reason, outcome.repeat, resources=usage,
                     out_of_connections=judgement.out_of_connections,
@@ -62,7 +63,7 @@ def read_step(outcome: StepOutcome, rules: StepRules) -> RateStep:
                     workload=outcome.workload,
                     profile=read_profile(outcome.profile_path, rules.packages_of(outcome.server),
                                          usage.cpu_seconds if usage else None),
-                    host_stalls=read_stalls(outcome.stalls_path))
+                    host_stalls=stalls)
     if report is None:
         return step
     return _with_figures(step, report)

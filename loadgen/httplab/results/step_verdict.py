@@ -11,9 +11,14 @@ The rule, in order (the first that applies):
       them as the server (unpinned on a shared host: the tool took the bigger part).
    oha does not report the requests it fell behind on, so its CPU is the sign; a step
    judged so is never counted against the server;
-4. p99: p99, counted from each request's due time, over the target;
-5. short: the answers fell under HELD_SHARE of the offered rate;
-6. held.
+4. host: the host stalled enough to break p99 by itself (then, held or not, the load
+   tool stalled with it and the latency understates what users would see), or p99 over
+   the target or the answers short while other work took a sizeable share of the host
+   (the rule and its thresholds: results/host_load.py); never counted against the
+   server: the search runs it again;
+5. p99: p99, counted from each request's due time, over the target;
+6. short: the answers fell under HELD_SHARE of the offered rate;
+7. held.
 Apart from the verdict, a step ran out of connections when, by Little's law, the
 requests in flight (answers a second × mean latency) filled OUT_OF_CONNECTIONS of them:
 requests then waited for a free connection, and that wait is in their latency."""
@@ -23,8 +28,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from httplab.loadtools.oha.report import DEADLINE_ERROR, OhaReport
-from httplab.model import StepVerdict
+from httplab.model import HostStalls, StepVerdict
 from httplab.results.bottleneck import SATURATED, CpuFigures
+from httplab.results.host_load import host_broke_step
 
 HELD_SHARE = 0.99
 MAX_ERROR_SHARE = 0.001
@@ -40,9 +46,10 @@ class StepJudgement:
 
 
 def judge_step(report: OhaReport | None, failure: str | None, slo_p99_us: float,
-               connections: int, cpu: CpuFigures | None = None) -> StepJudgement:
+               connections: int, cpu: CpuFigures | None = None,
+               stalls: HostStalls | None = None) -> StepJudgement:
     """How the step ended; `cpu`: the step's CPU figures (the load tool as the load
-    generator), when measured."""
+    generator, the foreign CPU), when measured; `stalls`: the stall meter's over the step."""
     if report is None or failure:
         return StepJudgement(StepVerdict.FAILED, failure or "the load tool left no report")
     full = out_of_connections(report, connections)
@@ -57,14 +64,38 @@ def judge_step(report: OhaReport | None, failure: str | None, slo_p99_us: float,
         return StepJudgement(StepVerdict.LOAD_TOOL, f"the load tool could not hold the rate: "
                                                     f"{achieved:.1%} of it answered while "
                                                     f"{_tool_words(cpu)}", full)
+    held = p99_held and achieved >= HELD_SHARE
+    if host := _host_reason(cpu, stalls, slo_p99_us, held):
+        return StepJudgement(StepVerdict.HOST, _host_words(p99, slo_p99_us, achieved, held,
+                                                           host), full)
     if not p99_held:
-        return StepJudgement(StepVerdict.P99, f"p99 {_ms(p99)} over the target of "
-                                              f"{_ms(slo_p99_us)}", full)
+        return StepJudgement(StepVerdict.P99, _missed(p99, slo_p99_us, achieved), full)
     if achieved < HELD_SHARE:
         return StepJudgement(StepVerdict.SHORT, f"answered {achieved:.1%} of the offered "
                                                 f"rate (at least {HELD_SHARE:.0%})", full)
     return StepJudgement(StepVerdict.HELD, f"p99 {_ms(p99)}, {achieved:.1%} of the rate "
                                            "answered", full)
+
+
+def _host_reason(cpu: CpuFigures | None, stalls: HostStalls | None, slo_p99_us: float,
+                 held: bool) -> str | None:
+    foreign = cpu.foreign if cpu else None
+    return host_broke_step(foreign, cpu.host_cores if cpu else 0.0, stalls, slo_p99_us, held)
+
+
+def _host_words(p99: float | None, slo_p99_us: float, achieved: float, held: bool,
+                host: str) -> str:
+    if held:
+        return (f"p99 {_ms(p99)} seemed to hold, but {host}, the load tool with it: this "
+                "latency understates what users would see")
+    return f"{_missed(p99, slo_p99_us, achieved)} while {host}"
+
+
+def _missed(p99: float | None, slo_p99_us: float, achieved: float) -> str:
+    """What the step missed: 'p99 23.5 ms over the target of 10.0 ms', or the answers."""
+    if p99 is None or p99 > slo_p99_us:
+        return f"p99 {_ms(p99)} over the target of {_ms(slo_p99_us)}"
+    return f"answered {achieved:.1%} of the offered rate"
 
 
 def error_share(report: OhaReport) -> float:

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from httplab.results.sustained import (History, broke_for_the_server, highest_held,
-                                       lowest_broken, tool_limited)
+from httplab.model import StepVerdict
+from httplab.results.sustained import (MAX_HOST_RUNS, History, broke_for_the_server,
+                                       highest_held, host_runs, lowest_broken, tool_limited)
 
 START_RATE = 1000.0
 GROWTH = 2.0
@@ -39,8 +40,12 @@ class RateSpec:
 
 def next_rate(spec: RateSpec, history: History) -> float | None:
     """The next rate to run, or None when the series is done."""
+    if history and history[-1][1] is StepVerdict.HOST:
+        rate = history[-1][0]
+        return rate if host_runs(history, rate) < MAX_HOST_RUNS else None
     if not spec.auto:
-        return spec.fixed[len(history)] if len(history) < len(spec.fixed) else None
+        listed = len({rate for rate, _ in history})
+        return spec.fixed[listed] if listed < len(spec.fixed) else None
     if not history:
         return START_RATE
     if len(history) >= MAX_AUTO_STEPS or tool_limited(history):
@@ -60,10 +65,20 @@ def next_rate(spec: RateSpec, history: History) -> float | None:
 
 
 def _to_confirm(history: History) -> bool:
-    """The last step broke the target for the server's sake, on its rate's first run."""
+    """The last step broke the target for the server's sake, the first of its rate's runs
+    to do so."""
     rate, verdict = history[-1]
-    first_run = sum(1 for earlier, _ in history if earlier == rate) == 1
-    return first_run and broke_for_the_server(verdict)
+    breaks = sum(1 for earlier, ended in history
+                 if earlier == rate and broke_for_the_server(ended))
+    return breaks == 1 and broke_for_the_server(verdict)
+
+
+def why_again(history: History, rate: float) -> str | None:
+    """Why `rate` runs again, in words; None on its first run."""
+    ran = [verdict for earlier, verdict in history if earlier == rate]
+    if not ran:
+        return None
+    return "the host was not clean" if ran[-1] is StepVerdict.HOST else "to confirm it broke"
 
 
 def _round_rate(rate: float) -> float:

@@ -15,7 +15,7 @@ from httplab.outcomes import ServerOutcome, StepOutcome
 from httplab.running.latency_plan import LatencyPlan
 from httplab.running.measure_step import StepMeasurer, StepTarget
 from httplab.running.plan import target_url
-from httplab.running.rate_search import History, RateSpec, next_rate
+from httplab.running.rate_search import History, RateSpec, next_rate, why_again
 from httplab.running.resources.probes import UnavailableProbe
 from httplab.running.run_context import RunContext, Serving
 
@@ -73,7 +73,8 @@ class RateSeries:
         history: History = ()
         while (rate := next_rate(self.series.rates, history)) is not None:
             attempt = 1 + sum(1 for earlier, _ in history if earlier == rate)
-            outcome = self._checked_step(target, rate, self.series.purpose, attempt)
+            outcome = self._checked_step(target, rate, self.series.purpose, attempt,
+                                         why_again(history, rate))
             outcomes.append(outcome)
             history += ((rate, self.judge(outcome).verdict),)
             if outcome.failure and target.stopped():
@@ -84,27 +85,27 @@ class RateSeries:
         return tuple(outcomes)
 
     def _checked_step(self, target: StepTarget, rate: float, purpose: StepPurpose,
-                      attempt: int = 1) -> StepOutcome:
+                      attempt: int = 1, again: str | None = None) -> StepOutcome:
         """A step, unless the server has stopped; its verdict said as it ends."""
         if problem := target.stopped():
             return StepOutcome(target.server, rate, 0, purpose,
                                failure=f"{problem} before this step",
                                repeat=target.round_number, attempt=attempt,
                                workload=target.workload)
-        outcome = self._step(target, rate, purpose, attempt)
+        outcome = self._step(target, rate, purpose, attempt, again)
         step = self.judge(outcome)
         self.context.progress.step(target.index, target.server,
                                    f"{rate:g}/s {step.verdict.value}: {step.reason}")
         return outcome
 
     def _step(self, target: StepTarget, rate: float, purpose: StepPurpose,
-              attempt: int) -> StepOutcome:
+              attempt: int, again: str | None) -> StepOutcome:
         progress, duration_s = self.context.progress, self.context.plan.duration_s
         index, server = target.index, target.server
         connections = self.latency.connections_for(rate)
-        again = " (again, to confirm it broke)" if attempt > 1 else ""
+        again_words = f" (again, {again})" if again else ""
         progress.step(index, server, f"oha -q {rate:g} -c {connections} -z {duration_s}s"
-                                     f"{again}{self.context.of_rounds(target.round_number)}")
+                                     f"{again_words}{self.context.of_rounds(target.round_number)}")
         warmup_s = self.latency.step_warmup_s if self.series.warmup_s is None \
             else self.series.warmup_s
         if warmup_s:

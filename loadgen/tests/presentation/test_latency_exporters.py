@@ -83,7 +83,8 @@ def test_results_json_keeps_every_step_field_and_adds_each_steps_cost():
         "server": "undertow", "rounds": [10000.0, 20000.0], "value": 10000.0,
         "limited_by_tool": False,
         "broke_at": ["20000/s: p99 14.2 ms over the target of 10.0 ms",
-                     "40000/s: the server stopped during the step (exit 137)"]}
+                     "40000/s: the server stopped during the step (exit 137)"],
+        "host_rounds": []}
 
 
 def test_the_max_table_says_at_least_none_held_and_each_round():

@@ -10,7 +10,7 @@ import pytest
 
 from httplab.model import HostStalls, ResourceUsage
 from httplab.results.bottleneck import CpuFigures, Limit, cell_bottleneck, judge
-from httplab.results.host_load import host_load_notes, longest_stall_us
+from httplab.results.host_load import host_broke_step, host_load_notes, longest_stall_us
 from httplab.results.step_bottleneck import step_bottleneck
 
 from tests.latency_sample import latency_sample_result
@@ -68,3 +68,35 @@ def test_a_step_with_foreign_cpu_and_stalls_says_so():
         cpu_cores=0.3, loadgen_cores=0.3, host_busy_cores=2.6, loadgen_source="oha process"))
     assert step_bottleneck(step, result).detail.endswith(  # a quarter of its 4 cores is 1
         "; the host was busy with other work: 2.00 cores" + STALLED)
+
+
+def stalls(max_us: float, stalled_s: float, priority: str = "SCHED_FIFO 1") -> HostStalls:
+    """A 10 s step's meter record with this longest stall and this much time stalled."""
+    return HostStalls(interval_us=10_000, threshold_us=1000, samples=1000, max_us=max_us,
+                      stalled_s=stalled_s, covered_s=10.0, priority=priority)
+
+
+@pytest.mark.parametrize("foreign, record, reason", [
+    (None, stalls(40_000, 1.3), "the host stalled up to 40 ms (13.0% of the step)"),
+    (None, stalls(5_000, 0.05), "the host stalled up to 5 ms (0.5% of the step)"),
+    (None, stalls(4_999, 1.3), None),  # under half the 10 ms target: not the host's alone
+    (None, stalls(40_000, 0.049), None),  # one stall: under half of p99's 1 % of the step
+    (None, stalls(40_000, 1.3, "normal (not root)"), None),  # waits for busy CPUs too
+    (0.5, None, "the host was busy with other work: 0.50 cores of 2"),
+    (0.49, stalls(6_600, 0.01), None),  # the longest stall a real make bench saw here
+    (0.9, stalls(40_000, 1.3), "the host stalled up to 40 ms (13.0% of the step) and the "
+                               "host was busy with other work: 0.90 cores of 2"),
+])
+def test_the_host_broke_a_step_by_its_thresholds(foreign, record, reason):
+    assert host_broke_step(foreign, 2, record, 10_000, held=False) == reason
+
+
+def test_a_step_that_held_is_the_hosts_for_its_stalls_never_for_other_work():
+    assert host_broke_step(0.9, 2, stalls(40_000, 1.3), 10_000, held=True) == (
+        "the host stalled up to 40 ms (13.0% of the step)")
+    assert host_broke_step(0.9, 2, None, 10_000, held=True) is None
+
+
+def test_the_stall_threshold_follows_the_target():
+    assert host_broke_step(None, 2, stalls(30_000, 1.3), 100_000, held=False) is None
+    assert host_broke_step(None, 2, stalls(50_000, 1.3), 100_000, held=False) is not None

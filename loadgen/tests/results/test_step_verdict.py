@@ -1,9 +1,11 @@
 """The step verdict on real oha captures (tests/fixtures/oha/README.txt says how each was made)."""
 
+from dataclasses import replace
+
 import pytest
 
 from httplab.loadtools.oha.report import parse_oha_json
-from httplab.model import StepVerdict
+from httplab.model import HostStalls, StepVerdict
 from httplab.results.bottleneck import CpuFigures
 from httplab.results.step_verdict import error_kinds, judge_step
 
@@ -67,3 +69,33 @@ def test_little_law_says_when_connections_ran_out():
     behind = report("netty-behind-200000")
     assert judge_step(behind, None, SLO_10_MS, 50).out_of_connections
     assert not judge_step(report("netty-5000"), None, SLO_10_MS, 50).out_of_connections
+
+
+STALLED_STEP = HostStalls(interval_us=10_000, threshold_us=1000, samples=1000, max_us=40_000,
+                          stalled_s=1.3, covered_s=10.0, priority="SCHED_FIFO 1")
+
+
+@pytest.mark.parametrize("name, cpu, stalls, verdict", [
+    ("freezing-500", None, STALLED_STEP, StepVerdict.HOST),
+    ("freezing-500", figures(0.1, 2, 0.1, 1.2), None, StepVerdict.P99),  # no foreign figure
+    ("freezing-500", replace(figures(0.1, 2, 0.1, 1.2), foreign=1.0), None, StepVerdict.HOST),
+    ("netty-5000", None, STALLED_STEP, StepVerdict.HOST),  # held, but the tool froze too
+    ("netty-5000", replace(figures(0.1, 2, 0.1, 1.2), foreign=1.0), None, StepVerdict.HELD),
+    ("refused", None, STALLED_STEP, StepVerdict.ERRORS),
+    ("netty-behind-200000", figures(1.9, 2, 0.1, 2.0), STALLED_STEP, StepVerdict.LOAD_TOOL),
+])
+def test_a_step_the_host_broke_is_the_hosts(name, cpu, stalls, verdict):
+    assert judge_step(report(name), None, SLO_10_MS, 50, cpu, stalls).verdict is verdict
+
+
+def test_a_step_that_seemed_to_hold_on_a_stalled_host_says_its_latency_understates():
+    reason = judge_step(report("netty-5000"), None, SLO_10_MS, 50, None, STALLED_STEP).reason
+    assert reason.endswith("seemed to hold, but the host stalled up to 40 ms (13.0% of the "
+                           "step), the load tool with it: this latency understates what users "
+                           "would see")
+
+
+def test_a_host_verdict_says_what_broke_and_what_the_host_did():
+    reason = judge_step(report("freezing-500"), None, SLO_10_MS, 50, None, STALLED_STEP).reason
+    assert reason.startswith("p99 ") and reason.endswith(
+        "over the target of 10.0 ms while the host stalled up to 40 ms (13.0% of the step)")

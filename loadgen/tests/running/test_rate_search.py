@@ -3,11 +3,12 @@
 import pytest
 
 from httplab.model import StepVerdict
-from httplab.results.sustained import search_outcome
-from httplab.running.rate_search import MAX_AUTO_STEPS, RateSpec, START_RATE, next_rate
+from httplab.results.sustained import search_outcome, undetermined_by_host
+from httplab.running.rate_search import (MAX_AUTO_STEPS, RateSpec, START_RATE, next_rate,
+                                         why_again)
 
-H, P99, TOOL, FAILED = (StepVerdict.HELD, StepVerdict.P99, StepVerdict.LOAD_TOOL,
-                        StepVerdict.FAILED)
+H, P99, TOOL, FAILED, HOST = (StepVerdict.HELD, StepVerdict.P99, StepVerdict.LOAD_TOOL,
+                              StepVerdict.FAILED, StepVerdict.HOST)
 AUTO = RateSpec()
 
 
@@ -32,6 +33,49 @@ AUTO = RateSpec()
 ])
 def test_next_rate_of_the_search(history, expected):
     assert next_rate(AUTO, history) == expected
+
+
+@pytest.mark.parametrize("history, expected", [
+    (((1000, H), (2000, HOST)), 2000),  # the host's: run again
+    (((1000, H), (2000, HOST), (2000, HOST)), 2000),
+    (((1000, H), (2000, HOST), (2000, HOST), (2000, HOST)), None),  # never clean: the end
+    (((1000, H), (2000, HOST), (2000, H)), 4000),
+    (((1000, H), (2000, HOST), (2000, P99)), 2000),  # the server's first break: confirm it
+    (((1000, H), (2000, HOST), (2000, P99), (2000, P99)), 1500),
+    (((1000, H), (2000, P99), (2000, HOST)), 2000),  # the confirmation was the host's
+    (((1000, H), (2000, P99), (2000, HOST), (2000, HOST), (2000, HOST)), None),
+])
+def test_a_step_the_host_broke_is_run_again_a_bounded_number_of_times(history, expected):
+    assert next_rate(AUTO, history) == expected
+
+
+@pytest.mark.parametrize("history, undetermined, outcome", [
+    (((1000, H), (2000, HOST), (2000, HOST), (2000, HOST)), 2000, (1000, False)),
+    (((1000, HOST),) * 3, 1000, (None, False)),
+    (((1000, H), (2000, HOST), (2000, P99), (2000, P99), (1500, H), (1750, H)), None,
+     (1750, False)),  # the host's run did not count; the server broke twice
+    # an old run rebuilt by the new rule: a host-broken rate above the highest that held
+    (((1000, P99), (1000, P99), (500, H), (969, H)), None, (969, False)),
+    (((1000, HOST), (1000, HOST), (500, H), (969, H)), 1000, (969, False)),
+    (((1000, H), (2000, P99), (2000, P99), (4000, HOST)), None, (1000, False)),  # above a break
+])
+def test_a_rate_the_host_never_left_clean_leaves_the_maximum_undetermined(
+        history, undetermined, outcome):
+    assert undetermined_by_host(history) == undetermined
+    assert search_outcome(history) == outcome
+
+
+def test_why_a_rate_runs_again():
+    assert why_again(((1000, H),), 2000) is None
+    assert why_again(((1000, H), (2000, P99)), 2000) == "to confirm it broke"
+    assert why_again(((1000, H), (2000, HOST)), 2000) == "the host was not clean"
+
+
+def test_a_listed_rate_the_host_broke_is_run_again_then_the_list_goes_on():
+    spec = RateSpec((100.0, 200.0))
+    assert next_rate(spec, ((100, HOST),)) == 100
+    assert next_rate(spec, ((100, HOST), (100, P99))) == 200
+    assert next_rate(spec, ((100, HOST),) * 3) is None
 
 
 def test_a_fixed_list_runs_in_order_whatever_held():

@@ -7,7 +7,9 @@ CPU time per request at the common rate, judged by compare/bench.py's noise rule
   round, "lower" when every new round lost, "no change" when the ranges overlap, "noise
   unknown" with one round on either side. A maximum the load tool limited is only a lower
   bound ("at least"): where the true value could change the verdict (the limited side
-  lower, or no change), the verdict is "load tool limit" instead.
+  lower, or no change), the verdict is "load tool limit" instead. Only the rounds the
+  host left determined count; a maximum the host left undetermined in every round is
+  "host: not determined", never a rate of 0.
 - The CPU per request at the common rate: the median of the cost steps' rounds, with
   their spread, the same rule, in words of cost ("costlier", "cheaper"); not judged when
   the two runs' common rates differ.
@@ -31,6 +33,7 @@ from httplab.results.stats import Summary, summarize
 RATE_WORDS = {Verdict.FASTER: "higher", Verdict.SLOWER: "lower"}
 COST_WORDS = {Verdict.FASTER: "costlier", Verdict.SLOWER: "cheaper"}
 TOOL_LIMIT = "load tool limit"
+HOST_UNDETERMINED = "host: not determined"
 OTHER_RATE = "common rates differ"
 RERUN_ADVICE = ("Some figures were measured in one round only, so their noise is unknown: "
                 "rerun both latency runs with REPEAT=3 or more.")
@@ -83,11 +86,14 @@ def compare_costs(base: BenchResult, new: BenchResult) -> tuple[ServerComparison
 
 def _compare_maximum(label: str, base: SustainedRate | None,
                      new: SustainedRate | None) -> ServerComparison:
-    before, after = (None if rate is None else summarize(value or 0.0 for value in rate.rounds)
+    before, after = (None if rate is None or rate.not_determined
+                     else summarize(value or 0.0 for value in rate.determined_rounds)
                      for rate in (base, new))
     verdict = _judged(before, after, RATE_WORDS)
     if base is not None and new is not None and _bound_decides(verdict, base, new):
         verdict = TOOL_LIMIT
+    if any(rate is not None and rate.not_determined for rate in (base, new)):
+        verdict = HOST_UNDETERMINED
     return ServerComparison(label, _lowest(before), _lowest(after), before, after, verdict)
 
 

@@ -1,7 +1,7 @@
 """results.csv of a make latency run, in base units (µs, bytes, requests a second) for
 spreadsheets and scripts: one header, and a row per server's maximum (table "max"), per
 search or list step ("step") and per step at the common rate ("cost"), in results.md's
-order. A column that does not apply to a row's table is empty. A run whose steps were
+order (a round's maximum the host left undetermined reads "host"). A column that does not apply to a row's table is empty. A run whose steps were
 profiled (PROFILE=1) ends every row with the profile's columns (csv/profile.py),
 empty for a maximum and for a step without a profile. Pure."""
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 
-from httplab.model import BenchResult, RateStep, ResourceUsage, SustainedRate
+from httplab.model import BenchResult, RateStep, ResourceUsage, StepVerdict, SustainedRate
 from httplab.presentation.csv.profile import profile_header, profile_values
 from httplab.presentation.views.latency_figures import (cost_steps, is_reference,
                                                         latency_servers, rate_steps)
@@ -52,7 +52,9 @@ def _head(result: BenchResult, table: str, server: str) -> tuple[str, ...]:
 
 
 def _max_columns(rate: SustainedRate) -> tuple[str, ...]:
-    return (_number(rate.value), ";".join(_number(value) for value in rate.rounds),
+    return (_number(rate.value), ";".join(StepVerdict.HOST.value if number in rate.host_rounds
+                                          else _number(value)
+                                          for number, value in enumerate(rate.rounds, 1)),
             _flag(rate.limited_by_tool), "; ".join(rate.broke_at))
 
 

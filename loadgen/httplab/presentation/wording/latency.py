@@ -9,6 +9,8 @@ from httplab.model import BenchResult, LatencyResult, RateStep, StepVerdict, Sus
 from httplab.presentation.wording.formatting import MISSING
 
 NONE_HELD = "none held"
+ROUND_NOT_DETERMINED = "not determined"
+NOT_DETERMINED = f"{ROUND_NOT_DETERMINED}: the host stalled or was busy"
 NOTHING_BROKE = "no step broke the target"  # as results/sustained.py words it
 COST_SOURCES = {
     "COST_RATE": "set by COST_RATE",
@@ -47,7 +49,10 @@ def slo_text(slo_p99_us: float) -> str:
 
 
 def max_rate_text(rate: SustainedRate) -> str:
-    """'10,000 req/s', 'at least 20,000 req/s, limited by the load tool', or 'none held'."""
+    """'10,000 req/s', 'at least 20,000 req/s, limited by the load tool', 'none held', or
+    not determined when the host left every round undetermined."""
+    if rate.not_determined:
+        return NOT_DETERMINED
     if rate.value is None:
         return NONE_HELD
     text = f"{rate_text(rate.value)} req/s"
@@ -55,10 +60,18 @@ def max_rate_text(rate: SustainedRate) -> str:
 
 
 def rounds_text(rate: SustainedRate) -> str:
-    """Each round's maximum when there were several ('10,000, 20,000'), else '—'."""
+    """Each round's maximum when there were several ('10,000, not determined'), else '—'."""
     if len(rate.rounds) < 2:
         return MISSING
-    return ", ".join(NONE_HELD if value is None else rate_text(value) for value in rate.rounds)
+    return ", ".join(round_text(rate, number) for number in range(1, len(rate.rounds) + 1))
+
+
+def round_text(rate: SustainedRate, number: int) -> str:
+    """One round's maximum (from 1): a rate, 'none held' or 'not determined'."""
+    value = rate.rounds[number - 1]
+    if number in rate.host_rounds:
+        return ROUND_NOT_DETERMINED
+    return NONE_HELD if value is None else rate_text(value)
 
 
 def broke_at_text(rate: SustainedRate) -> str:

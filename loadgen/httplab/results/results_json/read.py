@@ -185,7 +185,8 @@ def rate_step_from_dict(data: dict[str, Any]) -> RateStep:
 def sustained_rate_from_dict(data: dict[str, Any]) -> SustainedRate:
     return SustainedRate(server=data["server"], rounds=tuple(data["rounds"]),
                          limited_by_tool=data.get("limited_by_tool", False),
-                         broke_at=tuple(data.get("broke_at", ())))
+                         broke_at=tuple(data.get("broke_at", ())),
+                         host_rounds=tuple(data.get("host_rounds", ())))
 
 
 def _optional(read, data: dict[str, Any] | None):

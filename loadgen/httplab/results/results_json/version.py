@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-FORMAT_VERSION = 11
+FORMAT_VERSION = 12
 # Later versions added fields (3: each server's log file; 4: each run's round and the CPU
 # figures beside the server's; 5: each run's end time, latency sample count and whether its
 # histogram was exact, and for a run over several load generators each one's own run and

@@ -347,7 +347,8 @@ def rate_step_to_dict(step: RateStep, result: BenchResult) -> dict[str, Any]:
 def sustained_rate_to_dict(rate: SustainedRate) -> dict[str, Any]:
     """A server's maximum; its "value" is derived, the lowest of its rounds."""
     return {"server": rate.server, "rounds": list(rate.rounds), "value": rate.value,
-            "limited_by_tool": rate.limited_by_tool, "broke_at": list(rate.broke_at)}
+            "limited_by_tool": rate.limited_by_tool, "broke_at": list(rate.broke_at),
+            "host_rounds": list(rate.host_rounds)}
 
 
 def _optional(write, record):

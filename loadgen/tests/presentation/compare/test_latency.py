@@ -8,8 +8,8 @@ import pytest
 from httplab.model import StepPurpose, SustainedRate
 from httplab.presentation.compare.bench import (IN_WORDS, cells_in_words, comparability_notes,
                                                 compare_results, render_comparison)
-from httplab.presentation.compare.latency import (OTHER_RATE, RERUN_ADVICE, TOOL_LIMIT,
-                                                  compare_costs, compare_maxima,
+from httplab.presentation.compare.latency import (HOST_UNDETERMINED, OTHER_RATE,
+                                                  RERUN_ADVICE, TOOL_LIMIT, compare_costs, compare_maxima,
                                                   latency_comparability_notes)
 from httplab.presentation.compare.runs import incomparable_reason, render_run_comparison
 
@@ -19,8 +19,10 @@ from tests.sample_results import sample_result
 BASE = latency_sample_result()
 
 
-def with_maximum(result, server: str, rounds: tuple, limited: bool = False):
-    maxima = tuple(SustainedRate(server, rounds, limited) if rate.server == server else rate
+def with_maximum(result, server: str, rounds: tuple, limited: bool = False,
+                 host_rounds: tuple[int, ...] = ()):
+    maxima = tuple(SustainedRate(server, rounds, limited, host_rounds=host_rounds)
+                   if rate.server == server else rate
                    for rate in result.latency.maxima)
     return replace(result, latency=replace(result.latency, maxima=maxima))
 
@@ -68,6 +70,15 @@ def test_the_value_compared_is_each_runs_lowest_round():
     undertow = compare_maxima(BASE, new)[1]
     assert (undertow.base_value, undertow.new_value, undertow.ratio) == (10000.0, 22000.0, 2.2)
     assert (undertow.base.maximum, undertow.new.minimum) == (20000.0, 22000.0)
+
+
+def test_only_the_rounds_the_host_left_clean_are_compared():
+    base = with_maximum(BASE, "undertow", (None, 20000.0, 21000.0), host_rounds=(1,))
+    new = with_maximum(BASE, "undertow", (22000.0, 25000.0))
+    undertow = compare_maxima(base, new)[1]
+    assert (undertow.base_value, undertow.verdict) == (20000.0, "higher")  # not 0 req/s
+    nowhere = with_maximum(BASE, "undertow", (None, None), host_rounds=(1, 2))
+    assert verdicts(compare_maxima(nowhere, new))["Undertow (200 workers)"] == HOST_UNDETERMINED
 
 
 @pytest.mark.parametrize(("factors", "verdict"), [

@@ -8,7 +8,7 @@ import pytest
 
 from httplab.model import HostInfo, ResourceUsage, StepVerdict, SustainedRate
 from httplab.presentation.wording.latency import (broke_at_text, errors_text, max_rate_text,
-                                                  ms_text, rate_text, slo_text)
+                                                  ms_text, rate_text, rounds_text, slo_text)
 from httplab.results.bottleneck import Limit
 from httplab.results.step_bottleneck import step_bottleneck
 
@@ -39,9 +39,17 @@ def test_slo_text(us, text):
      "at least 20,000 req/s, limited by the load tool"),
     (SustainedRate("a", (None, 30000.0)), "none held"),
     (SustainedRate("a", ()), "none held"),
+    (SustainedRate("a", (None, 30000.0), host_rounds=(1,)), "30,000 req/s"),
+    (SustainedRate("a", (None, None), host_rounds=(1, 2)),
+     "not determined: the host stalled or was busy"),
 ])
 def test_max_rate_text(rate, text):
     assert max_rate_text(rate) == text
+
+
+def test_each_rounds_maximum_names_those_the_host_left_undetermined():
+    rate = SustainedRate("a", (None, None, 30000.0), host_rounds=(2,))
+    assert rounds_text(rate) == "none held, not determined, 30,000"
 
 
 def test_what_broke_is_said_once_when_every_round_agrees():
