@@ -7,7 +7,7 @@ warnings. Pure."""
 
 from __future__ import annotations
 
-from httplab.model import BenchResult, LatencyResult, Settings
+from httplab.model import BenchResult, LatencyResult, Settings, StepVerdict
 from httplab.presentation.markdown.latency_profile import step_profile_section
 from httplab.presentation.markdown.latency_tables import cost_table, maxima_table, steps_table
 from httplab.presentation.markdown.servers import run_servers_table
@@ -27,7 +27,7 @@ def render_latency_markdown(result: BenchResult) -> str:
     latency = result.latency
     lines = [*_preamble(result, latency), "", "## Max sustainable rate", "",
              _maxima_intro(latency), "", *maxima_table(result),
-             "", "## Latency by offered rate", "", _steps_intro(result.settings), "",
+             "", "## Latency by offered rate", "", _steps_intro(result.settings, latency), "",
              *steps_table(result),
              "", "## The same load, what each framework charges", "", _cost_intro(latency)]
     if latency.cost_rate is not None:
@@ -53,15 +53,33 @@ def _maxima_intro(latency: LatencyResult) -> str:
             f"rounds' maxima): {slo_text(latency.slo_p99_us)}, at most {MAX_ERROR_SHARE:.1%} "
             f"of requests failed and at least {HELD_SHARE:.0%} of the rate answered. "
             "\"At least\": the load tool could not send more before the server broke, so the "
-            "server's own limit is higher.")
+            "server's own limit is higher." + _not_determined_note(latency))
 
 
-def _steps_intro(settings: Settings | None) -> str:
+def _not_determined_note(latency: LatencyResult) -> str:
+    if not any(rate.host_rounds for rate in latency.maxima):
+        return ""
+    return (" \"Not determined\": every run of the rate that decided the round was the "
+            "host's (it stalled, or other work took its CPUs), so the round says nothing of "
+            "the server and is left out of the lowest.")
+
+
+def _steps_intro(settings: Settings | None, latency: LatencyResult) -> str:
     duration = f" for {settings.duration_s:g} s" if settings else ""
     return (f"Each step offered one rate{duration}; achieved is what was answered a second. "
             "Latency (ms) counts from each request's due time; \"ran out\": every connection "
             "was busy, so requests waited for one, and that wait is in their latency. CPU per "
-            "request is the server's CPU time over the requests it answered.")
+            "request is the server's CPU time over the requests it answered."
+            + _host_steps_note(latency))
+
+
+def _host_steps_note(latency: LatencyResult) -> str:
+    if not any(step.verdict is StepVerdict.HOST for step in latency.steps):
+        return ""
+    return (f" \"{StepVerdict.HOST.value}\": the host stalled long enough to break the target "
+            "by itself (the load tool froze with it, so the step's latency understates), or "
+            "other work took a quarter of its cores while the step broke; the rate was run "
+            "again and the step counts neither for nor against the server.")
 
 
 def _cost_intro(latency: LatencyResult) -> str:
