@@ -18,6 +18,10 @@
         raw/<stem>.collapsed.txt     stacks (what the layer table is read from) and the
         raw/<stem>.flame.html        flame graph (one self-contained page)
         raw/unmeasured/<server>-<phase>[-r<N>].txt, .json   the primer and the warm-up
+        raw/[unmeasured/]<stem>.<tool>.cpu.txt   while a load tool runs in Docker: its CPU
+                                   time, written by loadgen/cpu-times.sh once it exited,
+                                   read into the run's resources and removed (wrk, h2load,
+                                   oha; a step's too)
     make latency's runs (fixed rates):
         raw/<step>.oha.json        oha's JSON of one measured fixed-rate step
         raw/<step>.resources.json  the server's CPU and memory sampled during it
@@ -57,6 +61,7 @@ OHA_SUFFIX = ".oha.json"
 PROFILE_SUFFIX = ".profile.json"
 COLLAPSED_SUFFIX = ".collapsed.txt"
 FLAME_GRAPH_SUFFIX = ".flame.html"
+CPU_TIMES_SUFFIX = ".cpu.txt"  # after the tool's name: <stem>.wrk.cpu.txt
 GENERATOR_MARK = ".g"  # <stem>.g<N>: generator N's part of a run over several
 
 # A workload's key as names carry it (httplab/workloads.py; a test checks they agree).
@@ -139,6 +144,12 @@ class RunFiles:
 
     stem: Path  # raw/netty-t10-c500-r2, raw/unmeasured/netty-warmup
 
+    @classmethod
+    def of_output(cls, output: Path, suffix: str) -> RunFiles:
+        """The files beside one of them: raw/netty-t10-c500.json, JSON_SUFFIX ->
+        RunFiles(raw/netty-t10-c500); a name without the suffix is a stem whole."""
+        return cls(output.with_name(output.name.removesuffix(suffix)))
+
     def _beside(self, suffix: str) -> Path:
         return self.stem.with_name(self.stem.name + suffix)
 
@@ -185,6 +196,10 @@ class RunFiles:
     @property
     def flame_graph(self) -> Path:
         return self._beside(FLAME_GRAPH_SUFFIX)
+
+    def cpu_times(self, tool: str) -> Path:
+        """<stem>.<tool>.cpu.txt: loadgen/cpu-times.sh's record of the tool's CPU time."""
+        return self._beside(f".{tool}{CPU_TIMES_SUFFIX}")
 
     def generator(self, index: int) -> RunFiles:
         """Generator <index>'s part of a run over several: <stem>.g<index>.txt and .json."""
@@ -242,7 +257,7 @@ class MeasuredName:
 
 def parse_measured_name(file_name: str) -> MeasuredName | None:
     """None for any other file: .json, .resources.json, .stalls.json, .h2load.txt, .sockets.txt,
-    .collapsed.txt, .profile.json, .flame.html, logs."""
+    .collapsed.txt, .profile.json, .flame.html, .<tool>.cpu.txt, logs."""
     for pattern, spread in _MEASURED_NAMES:
         match = pattern.fullmatch(file_name)
         stem = None if match is None else RunStem.parse(match["stem"])

@@ -150,6 +150,7 @@ def test_the_names_that_mark_a_measured_run(name, expected):
     "netty-t10-c500.g1.json", "netty-t10-c500.g.txt", "netty-t10-c500.gx.txt",
     "netty-t10-c500.txt.bak", "netty-t10-c500.TXT", "netty.log", "armeria@default.log",
     "netty-t10-c500.latency.txt", "netty-t10-c500.g2.profile.txt",  # files yet to come
+    "netty-t10-c500.wrk.cpu.txt", "netty-t10-c500-r2.h2load.cpu.txt", "netty-q100.oha.cpu.txt",
     "unmeasured", "netty-warmup.txt", "netty-primer-r2.txt", "results.json", "results.md",
     "netty-t10.txt", "netty-t10-c500"])
 def test_names_that_mark_no_measured_run(name):
@@ -165,5 +166,19 @@ def test_every_file_a_run_leaves_is_read_back_as_what_it_is(stem):
                                  MeasuredName(stem.name, stem, spread=True))
     expected = {files.text: report, files.generator(3).text: generator, files.generators: record,
                 files.json: None, files.resources: None, files.h2load: None, files.sockets: None,
-                files.generator(3).json: None}
+                files.generator(3).json: None, files.cpu_times("wrk"): None,
+                files.cpu_times("h2load"): None}
     assert {path: parse_measured_name(path.name) for path in expected} == expected
+
+
+@pytest.mark.parametrize(("output", "suffix", "tool", "cpu_times"), [
+    (RAW / "netty-t10-c500.json", ".json", "wrk", RAW / "netty-t10-c500.wrk.cpu.txt"),
+    (RAW / "unmeasured/netty-warmup-r2.json", ".json", "wrk",
+     RAW / "unmeasured/netty-warmup-r2.wrk.cpu.txt"),
+    (RAW / "netty-q5000-a2.oha.json", ".oha.json", "oha", RAW / "netty-q5000-a2.oha.cpu.txt"),
+    (RAW / "vert.x-t2-c50", "", "h2load", RAW / "vert.x-t2-c50.h2load.cpu.txt"),
+    (Path("/tmp/report"), ".json", "wrk", Path("/tmp/report.wrk.cpu.txt")),  # no suffix: whole
+])
+def test_a_tools_cpu_times_file_sits_beside_its_output_named_by_the_tool(output, suffix, tool,
+                                                                         cpu_times):
+    assert RunFiles.of_output(output, suffix).cpu_times(tool) == cpu_times

@@ -5,8 +5,9 @@ theirs (each sampled over the same run). Another process, another tenant, the la
 
 Unknown where a figure is missing, and unless the load tool's CPU was read from its own
 process (loadgen_source): where it was estimated as the host's busy cores less the
-server's (the Docker backend: wrk's CPU is not read from its container), the rest of the
-host is counted as the load tool's already. The sampling
+server's (a run whose tool's CPU could not be read, and Docker runs made before the lab
+read it in the tool's container), the rest of the host is counted as the load tool's
+already. The sampling
 windows differ by a few milliseconds, so a small negative difference reads as 0."""
 
 from __future__ import annotations

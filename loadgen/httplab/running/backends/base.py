@@ -52,7 +52,9 @@ class StartedServer:
 class WrkOutcome:
     exit_code: int
     stderr: str
-    cpu_seconds: float | None = None  # wrk's own CPU time, where the backend can see it
+    # The load tool's own CPU time (user and system, its children's too), where the backend
+    # can read it: local as its parent, docker through loadgen/cpu-times.sh
+    cpu_seconds: float | None = None
 
 
 class PreflightChecks(Protocol):

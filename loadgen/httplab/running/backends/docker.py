@@ -50,6 +50,7 @@ from httplab.running.profiling.jvm import jvm_options
 from httplab.running.resources.probes import (ResourceProbe, probe_for_container,
                                               probe_for_remote_container)
 from httplab.running.tools import command_output, java_version
+from httplab.run_layout import JSON_SUFFIX, OHA_SUFFIX, RunFiles
 
 WAYS_ON = ("Either install and start Docker (README, \"Installing Docker on Debian\": "
            "`apt-get install docker.io docker-compose` then `dockerd &` or `systemctl start "
@@ -217,29 +218,33 @@ class DockerBackend:
     def run_wrk(self, request: WrkRequest, text_path: Path, json_path: Path,
                 cpus: str | None = None) -> WrkOutcome:
         name = self._loadgen_container()
+        cpu_times = RunFiles.of_output(json_path, JSON_SUFFIX).cpu_times("wrk")
         command = cmd.wrk_run_command(self.compose, self.repo, name, json_path.name,
+                                      cpu_times.name,
                                       wrk_arguments(request, cmd.WRK_SCRIPT_IN_IMAGE))
         with text_path.open("w") as text:
-            return self._run_loadgen(command, name, json_path.parent, cpus, text,
+            return self._run_loadgen(command, name, cpu_times, cpus, text,
                                      ("wrk", wrk_time_limit_s(request)))
 
     def run_h2load(self, request: H2loadRequest, stem: Path, port: int,
                    cpus: str | None = None) -> WrkOutcome:
         name = self._loadgen_container()
         in_image = f"{cmd.WRK_OUT_DIR_IN_IMAGE}/{stem.name}"
-        command = cmd.fairness_run_command(self.compose, self.repo, name,
+        cpu_times = RunFiles(stem).cpu_times("h2load")
+        command = cmd.fairness_run_command(self.compose, self.repo, name, cpu_times.name,
                                            fairness_script_arguments(in_image, request, port))
-        return self._run_loadgen(command, name, stem.parent, cpus, subprocess.DEVNULL,
+        return self._run_loadgen(command, name, cpu_times, cpus, subprocess.DEVNULL,
                                  ("h2load", h2load_time_limit_s(request)))
 
     def run_oha(self, request: OhaRequest, json_path: Path,
                 cpus: str | None = None) -> WrkOutcome:
-        """oha in the wrk image, its JSON summary (stdout) into json_path. cpu_seconds is
-        None: the container is gone (--rm) before its CPU time could be read."""
+        """oha in the wrk image, its JSON summary (stdout) into json_path."""
         name = self._loadgen_container()
-        command = cmd.oha_run_command(self.compose, self.repo, name, oha_arguments(request))
+        cpu_times = RunFiles.of_output(json_path, OHA_SUFFIX).cpu_times("oha")
+        command = cmd.oha_run_command(self.compose, self.repo, name, cpu_times.name,
+                                      oha_arguments(request))
         with json_path.open("w") as summary:
-            return self._run_loadgen(command, name, json_path.parent, cpus, summary,
+            return self._run_loadgen(command, name, cpu_times, cpus, summary,
                                      ("oha", oha_time_limit_s(request)))
 
     def _loadgen_container(self) -> str:
@@ -247,11 +252,12 @@ class DockerBackend:
             raise BackendError("the load runs only while a server is up (inside serve())")
         return loadgen_container_name()
 
-    def _run_loadgen(self, command: list[str], name: str, raw_dir: Path, cpus: str | None,
+    def _run_loadgen(self, command: list[str], name: str, cpu_times: Path, cpus: str | None,
                      stdout, limit: tuple[str, int]) -> WrkOutcome:
-        """A load generator's container, writing to raw_dir."""
-        env = self._env(self.serving or "", **loadgen_environment(raw_dir, cpus))
-        return run_loadgen(command, name, env, stdout, limit)
+        """A load generator's container, writing to the raw folder its CPU times go to; its
+        own CPU time read from there (docker_loadgen.py says how and why)."""
+        env = self._env(self.serving or "", **loadgen_environment(cpu_times.parent, cpus))
+        return run_loadgen(command, name, env, stdout, limit, cpu_times)
 
     def check_fairness_tools(self) -> None:
         """h2load and ss are in the wrk image, built in prepare()."""

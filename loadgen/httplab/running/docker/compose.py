@@ -27,6 +27,10 @@ WRK_IMAGE = "httplab/wrk:latest"  # the wrk service's image in docker-compose.ym
 WRK_OUT_DIR_IN_IMAGE = "/out"
 FAIRNESS_SCRIPT_IN_IMAGE = "/opt/httplab/fairness.sh"  # loadgen/fairness.sh, in the wrk image
 OHA_IN_IMAGE = "/usr/local/bin/oha"  # built in loadgen/Dockerfile's oha stage
+WRK_IN_IMAGE = "wrk"  # on the image's PATH (and its ENTRYPOINT)
+# loadgen/cpu-times.sh, in the wrk image: runs a load tool, then writes the tool's CPU time
+# into the mount (its usage: CPU_FILE TOOL [ARGUMENTS...]).
+CPU_TIMES_IN_IMAGE = "/opt/httplab/cpu-times.sh"
 # The open-file limit docker-compose.yml pins for the server and wrk (`ulimits: nofile`),
 # and the harness gives the load generators it starts itself.
 CONTAINER_NOFILE = 16384
@@ -118,28 +122,32 @@ def container_id_command(compose: list[str], repo: Path) -> list[str]:
 
 
 def wrk_run_command(compose: list[str], repo: Path, container_name: str, json_name: str,
-                    wrk_args: list[str]) -> list[str]:
+                    cpu_times_name: str, wrk_args: list[str]) -> list[str]:
     """`run --rm -T wrk ...`, named so an interrupted run can be removed for sure."""
-    return [*base_command(compose, repo, WRK_SERVICE), "run", "--rm", "-T",
-            "--name", container_name,
-            "-e", f"HTTPLAB_WRK_JSON={WRK_OUT_DIR_IN_IMAGE}/{json_name}",
-            WRK_SERVICE, *wrk_args]
+    return _run_with_cpu_times(compose, repo, container_name, cpu_times_name,
+                               [WRK_IN_IMAGE, *wrk_args],
+                               ["-e", f"HTTPLAB_WRK_JSON={WRK_OUT_DIR_IN_IMAGE}/{json_name}"])
 
 
 def fairness_run_command(compose: list[str], repo: Path, container_name: str,
-                         script_args: list[str]) -> list[str]:
+                         cpu_times_name: str, script_args: list[str]) -> list[str]:
     """h2load through fairness.sh in the wrk service's container, named like wrk's."""
-    return _run_with_entrypoint(compose, repo, container_name, FAIRNESS_SCRIPT_IN_IMAGE,
-                                script_args)
+    return _run_with_cpu_times(compose, repo, container_name, cpu_times_name,
+                               [FAIRNESS_SCRIPT_IN_IMAGE, *script_args])
 
 
-def oha_run_command(compose: list[str], repo: Path, container_name: str,
+def oha_run_command(compose: list[str], repo: Path, container_name: str, cpu_times_name: str,
                     oha_args: list[str]) -> list[str]:
     """oha in the wrk service's container, named like wrk's; its JSON on stdout."""
-    return _run_with_entrypoint(compose, repo, container_name, OHA_IN_IMAGE, oha_args)
+    return _run_with_cpu_times(compose, repo, container_name, cpu_times_name,
+                               [OHA_IN_IMAGE, *oha_args])
 
 
-def _run_with_entrypoint(compose: list[str], repo: Path, container_name: str, entrypoint: str,
-                         args: list[str]) -> list[str]:
+def _run_with_cpu_times(compose: list[str], repo: Path, container_name: str,
+                        cpu_times_name: str, tool_command: list[str],
+                        options: list[str] | None = None) -> list[str]:
+    """A load tool in the wrk service's container, run by cpu-times.sh, which writes the
+    tool's CPU time to cpu_times_name in the mount (the run's raw folder) once it exited."""
     return [*base_command(compose, repo, WRK_SERVICE), "run", "--rm", "-T",
-            "--name", container_name, "--entrypoint", entrypoint, WRK_SERVICE, *args]
+            "--name", container_name, *(options or []), "--entrypoint", CPU_TIMES_IN_IMAGE,
+            WRK_SERVICE, f"{WRK_OUT_DIR_IN_IMAGE}/{cpu_times_name}", *tool_command]

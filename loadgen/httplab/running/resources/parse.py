@@ -99,15 +99,42 @@ def count_threads(statuses: Iterable[str], pool_prefix: str | None) -> ThreadCou
     return ThreadCounts(switches, threads, pool if pool_prefix else None)
 
 
-def parse_proc_stat_cpu_ticks(text: str) -> int:
-    """utime + stime, in clock ticks, from a /proc/<pid>/stat line."""
+def _proc_stat_ticks(text: str, first_field: int) -> int:
+    """The sum of fields first_field and the next (numbered from 1, as proc(5) does) of a
+    /proc/<pid>/stat line, in clock ticks."""
     # The command name (field 2) may hold spaces and parentheses, so split after the last ')'.
     _, close, rest = text.rpartition(")")
     fields = rest.split()
-    if not close or len(fields) < 13:
+    at = first_field - 3  # rest starts at field 3
+    if not close or len(fields) < at + 2 or not all(f.isdigit() for f in fields[at:at + 2]):
         raise SamplingError(f"unexpected /proc stat line: {text[:80]!r}")
-    utime, stime = fields[11], fields[12]  # fields 14 and 15 of the whole line
-    return int(utime) + int(stime)
+    return int(fields[at]) + int(fields[at + 1])
+
+
+def parse_proc_stat_cpu_ticks(text: str) -> int:
+    """utime + stime (fields 14 and 15), in clock ticks, from a /proc/<pid>/stat line."""
+    return _proc_stat_ticks(text, 14)
+
+
+def parse_proc_stat_children_ticks(text: str) -> int:
+    """cutime + cstime (fields 16 and 17), in clock ticks, from a /proc/<pid>/stat line: the
+    CPU time of the children the process waited for, and of theirs it waited for."""
+    return _proc_stat_ticks(text, 16)
+
+
+# The lines loadgen/cpu-times.sh writes: "<key> <value>".
+CPU_TIMES_TICKS_KEY, CPU_TIMES_STAT_KEY = "clock_ticks_per_second", "stat"
+
+
+def parse_cpu_times(text: str) -> float:
+    """The load tool's CPU seconds (user + system, its children's included) from what
+    loadgen/cpu-times.sh wrote once the tool had exited: its own stat line's children's
+    ticks over the clock ticks a second."""
+    lines = dict(line.partition(" ")[::2] for line in text.splitlines())
+    ticks, stat = lines.get(CPU_TIMES_TICKS_KEY, "").strip(), lines.get(CPU_TIMES_STAT_KEY)
+    if not ticks.isdigit() or int(ticks) == 0 or stat is None:
+        raise SamplingError(f"not a cpu-times.sh record: {text[:80]!r}")
+    return parse_proc_stat_children_ticks(stat) / int(ticks)
 
 
 def parse_status_rss_bytes(text: str) -> int:

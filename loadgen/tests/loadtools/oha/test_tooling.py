@@ -131,11 +131,14 @@ def test_run_oha_is_killed_after_its_time_limit(tmp_path, monkeypatch):
 
 def test_oha_runs_in_the_wrk_service_with_its_own_entrypoint():
     command = compose.oha_run_command(["docker", "compose"], Path("/lab"), "httplab-wrk-1",
+                                      "netty-q100.oha.cpu.txt",
                                       ["--no-tui", "http://127.0.0.1:8080/"])
     assert command[:2] == ["docker", "compose"] and "wrk" in command[:command.index("run")]
+    # Through cpu-times.sh, which writes oha's CPU time into the mount once it exited.
     assert command[command.index("run"):] == [
-        "run", "--rm", "-T", "--name", "httplab-wrk-1", "--entrypoint", "/usr/local/bin/oha",
-        "wrk", "--no-tui", "http://127.0.0.1:8080/"]
+        "run", "--rm", "-T", "--name", "httplab-wrk-1",
+        "--entrypoint", "/opt/httplab/cpu-times.sh", "wrk", "/out/netty-q100.oha.cpu.txt",
+        "/usr/local/bin/oha", "--no-tui", "http://127.0.0.1:8080/"]
 
 
 @pytest.mark.parametrize("printed, expected", [
@@ -183,5 +186,6 @@ def test_docker_run_oha_from_the_wrk_image(tmp_path, prepared_docker_backend,
     backend = prepared_docker_backend
     assert backend.versions()["oha"] == f"oha {OHA_VERSION}"
     backend.serving = "netty"
-    answers_at_a_low_rate(backend, freezing_server_url, tmp_path / "run.oha.json")
+    outcome = answers_at_a_low_rate(backend, freezing_server_url, tmp_path / "run.oha.json")
+    assert outcome.cpu_seconds is not None and outcome.cpu_seconds > 0  # read in its container
     assert list(tmp_path.iterdir()) == [tmp_path / "run.oha.json"]

@@ -106,7 +106,8 @@ def test_the_wrk_image_copies_only_what_its_build_context_lets_through(repo):
     sources = [source for line in (loadgen / "Dockerfile").read_text().splitlines()
                if line.startswith("COPY ") and not line.startswith("COPY --from=")
                for source in line.split()[1:-1]]
-    assert "fairness.sh" in sources and "done.lua" in sources
+    assert "fairness.sh" in sources and "done.lua" in sources and "cpu-times.sh" in sources
     assert [source for source in sources if source not in allowed] == []
     assert all((loadgen / source).exists() for source in sources)
     assert (loadgen / "fairness.sh").stat().st_mode & 0o111, "its entrypoint must be executable"
+    assert (loadgen / "cpu-times.sh").stat().st_mode & 0o111, "every tool's entrypoint"

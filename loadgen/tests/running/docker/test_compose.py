@@ -41,10 +41,32 @@ def test_the_server_is_picked_by_the_environment_not_the_command_line(server, do
 
 def test_wrk_runs_named_removed_and_writes_json_into_the_mount():
     command = compose.wrk_run_command(V2, REPO, "httplab-wrk-1", "netty-t10-c500.json",
+                                      "netty-t10-c500.wrk.cpu.txt",
                                       ["-t10", "http://127.0.0.1:8080/"])
     assert command[len(V2) + len(PREFIX):] == [
         "--profile", "wrk", "run", "--rm", "-T", "--name", "httplab-wrk-1",
-        "-e", "HTTPLAB_WRK_JSON=/out/netty-t10-c500.json", "wrk", "-t10", "http://127.0.0.1:8080/"]
+        "-e", "HTTPLAB_WRK_JSON=/out/netty-t10-c500.json",
+        "--entrypoint", "/opt/httplab/cpu-times.sh", "wrk", "/out/netty-t10-c500.wrk.cpu.txt",
+        "wrk", "-t10", "http://127.0.0.1:8080/"]
+
+
+@pytest.mark.parametrize("build, tool", [
+    (lambda: compose.wrk_run_command(V1, REPO, "httplab-wrk-1", "s.json", "s.wrk.cpu.txt",
+                                     ["-t1"]), ["wrk", "-t1"]),
+    (lambda: compose.fairness_run_command(V1, REPO, "httplab-wrk-1", "s.h2load.cpu.txt",
+                                          ["/out/s", "0.3", "2.7", "8080", "--", "-c1"]),
+     ["/opt/httplab/fairness.sh", "/out/s", "0.3", "2.7", "8080", "--", "-c1"]),
+    (lambda: compose.oha_run_command(V1, REPO, "httplab-wrk-1", "s.oha.cpu.txt", ["-q", "10"]),
+     ["/usr/local/bin/oha", "-q", "10"]),
+], ids=["wrk", "h2load", "oha"])
+def test_every_load_tool_runs_under_cpu_times_sh_which_writes_into_the_mount(build, tool):
+    """cpu-times.sh CPU_FILE TOOL [ARGUMENTS...]: the tool's own CPU time, read afterwards."""
+    command = build()
+    at = command.index("--entrypoint")
+    assert command[at:at + 3] == ["--entrypoint", "/opt/httplab/cpu-times.sh", "wrk"]
+    cpu_file = command[at + 3]
+    assert cpu_file.startswith("/out/s.") and cpu_file.endswith(".cpu.txt")
+    assert command[at + 4:] == tool
 
 
 def test_env_file_lines():

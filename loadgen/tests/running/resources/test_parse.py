@@ -12,7 +12,9 @@ from httplab.running.resources.parse import (ResourceSample, SamplingError, Thre
                                              count_threads, exec_thread_counts, is_pool_thread,
                                              parse_cgroup_file, parse_cgroup_mounts,
                                              parse_cpu_stat_seconds, parse_cpuacct_usage_seconds,
-                                             parse_exec_sample, parse_proc_stat_cpu_ticks,
+                                             parse_cpu_times, parse_exec_sample,
+                                             parse_proc_stat_children_ticks,
+                                             parse_proc_stat_cpu_ticks,
                                              parse_status_rss_bytes, parse_thread_name,
                                              resolve_cgroup_layout, working_set_bytes)
 
@@ -39,6 +41,43 @@ def test_proc_stat_gives_user_plus_system_ticks(text, ticks):
 def test_a_truncated_stat_line_is_a_sampling_error():
     with pytest.raises(SamplingError):
         parse_proc_stat_cpu_ticks("12 (java) S 1 2 3")
+
+
+# loadgen/cpu-times.sh's own stat line as the wrk image gave it (shortened at the end), its
+# children's ticks set for the test: utime 1 and stime 0 its own, cutime 412 and cstime 57 the
+# tool's.
+WRAPPER_STAT = ("1 (cpu-times.sh) S 0 1 1 0 -1 4194560 1007 8364 6 11 1 0 412 57 20 0 1 0 "
+                "1200664 2654208 233 18446744073709551615 1 1 0 0 0 0 0 0 65538 0 0 0 17 0")
+
+
+@pytest.mark.parametrize("text, ticks", [
+    (WRAPPER_STAT, 412 + 57),
+    (JAVA_STAT, 0),  # a process whose children used nothing
+    (TRICKY_NAME_STAT, 0),
+], ids=["wrapper", "java", "name with spaces and parentheses"])
+def test_proc_stat_gives_the_waited_for_childrens_ticks(text, ticks):
+    assert parse_proc_stat_children_ticks(text) == ticks
+
+
+@pytest.mark.parametrize("text, seconds", [
+    (f"clock_ticks_per_second 100\nstat {WRAPPER_STAT}\n", 4.69),
+    (f"stat {WRAPPER_STAT}\nclock_ticks_per_second 1000\n", 0.469),  # any order, any rate
+])
+def test_cpu_times_gives_the_tools_seconds(text, seconds):
+    assert parse_cpu_times(text) == pytest.approx(seconds)
+
+
+@pytest.mark.parametrize("text", [
+    "", "clock_ticks_per_second 100\n", f"stat {WRAPPER_STAT}\n",
+    f"clock_ticks_per_second 0\nstat {WRAPPER_STAT}\n",
+    f"clock_ticks_per_second\nstat {WRAPPER_STAT}\n",
+    "clock_ticks_per_second 100\nstat 1 (cpu-times.sh) S 0 1\n",  # cut short by a kill
+    "clock_ticks_per_second 100\nstat 1 (sh) S 0 1 1 0 -1 4 5 6 7 8 9 9 x y 20\n",
+], ids=["empty", "no stat", "no ticks", "zero ticks", "ticks without a value", "short stat",
+        "not numbers"])
+def test_what_cpu_times_sh_does_not_write_is_a_sampling_error(text):
+    with pytest.raises(SamplingError):
+        parse_cpu_times(text)
 
 
 STATUS = """Name:\tjava

@@ -1,0 +1,60 @@
+"""The docker backend's load tool runs, their Compose command lines taken before any
+container would start: each tool through cpu-times.sh, its CPU record named beside the
+tool's own output (run_layout), in the raw folder that is mounted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from httplab.loadtools.h2load.command import H2loadRequest
+from httplab.loadtools.oha.command import OhaRequest
+from httplab.loadtools.wrk.command import WrkRequest
+from httplab.running.backends import docker
+from httplab.running.backends.base import WrkOutcome
+from httplab.running.backends.docker import DockerBackend
+
+URL = "http://127.0.0.1:8080/"
+
+
+@pytest.fixture
+def runs(monkeypatch):
+    """What the backend hands run_loadgen: the command, the environment, the CPU record."""
+    taken = []
+
+    def run_loadgen(command, name, env, stdout, limit, cpu_times):
+        taken.append((command, env, cpu_times))
+        return WrkOutcome(0, "", cpu_seconds=1.5)
+    monkeypatch.setattr(docker, "run_loadgen", run_loadgen)
+    return taken
+
+
+@pytest.fixture
+def backend(repo) -> DockerBackend:
+    backend = DockerBackend(repo)
+    backend.compose, backend.serving = ["docker", "compose"], "netty"
+    return backend
+
+
+@pytest.mark.parametrize("run, record, tool", [
+    (lambda backend, raw: backend.run_wrk(WrkRequest(1, 4, "5s", 5, URL), raw / "netty-t1-c4.txt",
+                                          raw / "netty-t1-c4.json"),
+     "netty-t1-c4.wrk.cpu.txt", "wrk"),
+    (lambda backend, raw: backend.run_h2load(H2loadRequest(1, 4, 5, URL), raw / "netty-t1-c4",
+                                             8080),
+     "netty-t1-c4.h2load.cpu.txt", "/opt/httplab/fairness.sh"),
+    (lambda backend, raw: backend.run_oha(OhaRequest(100, 5, 4, URL),
+                                          raw / "netty-q100.oha.json"),
+     "netty-q100.oha.cpu.txt", "/usr/local/bin/oha"),
+], ids=["wrk", "h2load", "oha"])
+def test_each_tool_runs_under_cpu_times_sh_and_hands_on_its_cpu_time(tmp_path, backend, runs,
+                                                                    run, record, tool):
+    outcome = run(backend, tmp_path)
+    (command, env, cpu_times), = runs
+    at = command.index("--entrypoint")
+    assert command[at:at + 5] == ["--entrypoint", "/opt/httplab/cpu-times.sh", "wrk",
+                                  f"/out/{record}", tool]
+    assert cpu_times == tmp_path / record
+    assert Path(env["HTTPLAB_RAW_DIR"]) == tmp_path.resolve()  # what /out is
+    assert outcome.cpu_seconds == 1.5
