@@ -224,7 +224,8 @@ class DatabaseUsage:
 class HostStalls:
     """How late the stall meter (a process beside the run, never the server's) woke while a
     run was measured: the host's own stalls, which froze the server and the load tool too.
-    Read from raw/<stem>.stalls.json; `unavailable` says why there are no figures."""
+    Read from raw/<stem>.stalls.json, pooled with each load generator engine's
+    raw/<stem>.stalls.<N>.json; `unavailable` says why there are no figures."""
 
     interval_us: int = 0  # the meter's sleep
     threshold_us: int = 0  # a wake-up this late or later counts as a stall
@@ -235,7 +236,7 @@ class HostStalls:
     stalled_s: float | None = None  # the sum of the stalls' lateness
     covered_s: float | None = None  # how long the meter ran
     meter_cpu_s: float | None = None  # the meter's own CPU time while it measured
-    place: str = "host"  # where it ran: the host, or a load generator's engine
+    place: str = "host"  # where it ran: the host, load generators' engines, each one pooled
     unavailable: str | None = None
     # How it was scheduled: "SCHED_FIFO 1" (above every ordinary process: late only when the
     # host itself stalls), or "normal (why)": then its lateness also counts the wait for CPUs

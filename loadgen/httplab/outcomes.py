@@ -45,6 +45,8 @@ class CellOutcome:
     workload: Workload = PLAINTEXT
     profile_path: Path | None = None  # PROFILE=1: raw/<stem>.profile.json, the profiler's record
     stalls_path: Path | None = None  # raw/<stem>.stalls.json, the stall meter's record
+    # raw/<stem>.stalls.<N>.json, the meters' on the load generators' engines, by engine
+    engine_stalls_paths: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,8 @@
         raw/<stem>.txt, .json      wrk's report and done.lua's JSON of one measured run
         raw/<stem>.resources.json  the server's CPU and memory sampled during it
         raw/<stem>.stalls.json     the stall meter's record of the host's stalls during it
+        raw/<stem>.stalls.<N>.json   with LOADGEN_HOSTS, the meter's on load generator N's
+                                   engine (one record pools them all: results/collect.py)
         raw/<stem>.g<N>.txt, .json with several load generators, each one's report and
         raw/<stem>.generators.json   JSON, and the record of which one wrote which
         raw/<stem>.h2load.txt      h2load's run after it (fairness) and the socket
@@ -38,6 +40,7 @@ or <server>[-<workload>]-cost-q<rate> for the common-rate step of the cost compa
 
 from __future__ import annotations
 
+import glob
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,7 +55,8 @@ COMPARE_PAGE = "compare.html"  # make compare's page, never inside either run
 TEXT_SUFFIX = ".txt"
 JSON_SUFFIX = ".json"
 RESOURCES_SUFFIX = ".resources.json"
-STALLS_SUFFIX = ".stalls.json"
+STALLS_MARK = ".stalls"
+STALLS_SUFFIX = STALLS_MARK + JSON_SUFFIX
 GENERATORS_SUFFIX = ".generators.json"
 H2LOAD_SUFFIX = ".h2load.txt"
 SOCKETS_SUFFIX = ".sockets.txt"
@@ -63,6 +67,7 @@ COLLAPSED_SUFFIX = ".collapsed.txt"
 FLAME_GRAPH_SUFFIX = ".flame.html"
 CPU_TIMES_SUFFIX = ".cpu.txt"  # after the tool's name: <stem>.wrk.cpu.txt
 GENERATOR_MARK = ".g"  # <stem>.g<N>: generator N's part of a run over several
+_ENGINE_STALLS = re.compile(rf"{re.escape(STALLS_MARK)}\.(?P<engine>\d+){re.escape(JSON_SUFFIX)}")
 
 # A workload's key as names carry it (httplab/workloads.py; a test checks they agree).
 WORKLOAD_KEY_PATTERN = r"json|db|queries-\d+|(?:delay|blocking)-\d+ms"
@@ -169,6 +174,21 @@ class RunFiles:
     def stalls(self) -> Path:
         return self._beside(STALLS_SUFFIX)
 
+    def engine_stalls(self, index: int) -> Path:
+        """The stall meter's record on load generator <index>'s engine: <stem>.stalls.<index>.json."""
+        return self._beside(f"{STALLS_MARK}.{index}{JSON_SUFFIX}")
+
+    def engine_stalls_pattern(self) -> str:
+        """A glob of every engine's stall record beside the stem (engine_stalls_index reads
+        which engine each is)."""
+        return glob.escape(self.stem.name) + f"{STALLS_MARK}.*{JSON_SUFFIX}"
+
+    def engine_stalls_index(self, name: str) -> int | None:
+        """The engine whose stall record a file name of this stem is; None for any other."""
+        if not name.startswith(self.stem.name):
+            return None
+        return engine_stalls_index(name[len(self.stem.name):])
+
     @property
     def generators(self) -> Path:
         return self._beside(GENERATORS_SUFFIX)
@@ -208,6 +228,13 @@ class RunFiles:
     def of_generator(self, index: int, count: int) -> RunFiles:
         """One generator writes the run's own files, as one machine always did."""
         return self if count == 1 else self.generator(index)
+
+
+def engine_stalls_index(ending: str) -> int | None:
+    """Which engine's stall record a name's ending after its stem (.stalls.2.json) says;
+    None for any other ending."""
+    match = _ENGINE_STALLS.fullmatch(ending)
+    return None if match is None else int(match["engine"])
 
 
 def measured_files(raw_dir: Path, stem: RunStem) -> RunFiles:

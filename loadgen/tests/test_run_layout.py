@@ -75,12 +75,25 @@ BESIDE = [
     (lambda files: files.generator(2).text, "netty-t10-c500-r2.g2.txt"),
     (lambda files: files.generator(2).json, "netty-t10-c500-r2.g2.json"),
     (lambda files: files.generator(12).text, "netty-t10-c500-r2.g12.txt"),
+    (lambda files: files.stalls, "netty-t10-c500-r2.stalls.json"),
+    (lambda files: files.engine_stalls(2), "netty-t10-c500-r2.stalls.2.json"),
 ]
 
 
 @pytest.mark.parametrize(("file_of", "name"), BESIDE, ids=[name for _, name in BESIDE])
 def test_each_file_is_its_stem_and_a_suffix_in_the_same_folder(file_of, name):
     assert file_of(RunFiles(STEM_PATH)) == RAW / name
+
+
+@pytest.mark.parametrize(("name", "index"), [
+    ("netty-t10-c500-r2.stalls.2.json", 2), ("netty-t10-c500-r2.stalls.12.json", 12),
+    ("netty-t10-c500-r2.stalls.json", None), ("netty-t10-c500-r2.stalls.x.json", None),
+    ("netty-t10-c500-r2.g2.json", None), ("netty-t10-c500.stalls.2.json", None),
+    ("netty-t10-c500-r22.stalls.2.json", None)])
+def test_an_engines_stall_record_is_told_from_every_other_file(name, index):
+    files = RunFiles(STEM_PATH)
+    assert files.engine_stalls_index(name) == index
+    assert (RAW / name).match(files.engine_stalls_pattern()) or index is None
 
 
 @pytest.mark.parametrize("server", ["vert.x", "armeria@default"])
@@ -167,7 +180,8 @@ def test_every_file_a_run_leaves_is_read_back_as_what_it_is(stem):
     expected = {files.text: report, files.generator(3).text: generator, files.generators: record,
                 files.json: None, files.resources: None, files.h2load: None, files.sockets: None,
                 files.generator(3).json: None, files.cpu_times("wrk"): None,
-                files.cpu_times("h2load"): None}
+                files.cpu_times("h2load"): None, files.stalls: None,
+                files.engine_stalls(2): None}
     assert {path: parse_measured_name(path.name) for path in expected} == expected
 
 

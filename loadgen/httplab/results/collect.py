@@ -3,7 +3,8 @@
 A run's figures come from done.lua's JSON when it is there (exact numbers), and from
 wrk's printed report otherwise (rounded, as printed; the only source for reports made
 elsewhere). The server's CPU and memory come from the .resources.json beside them, the
-host's stalls from the stall meter's .stalls.json.
+host's stalls from the stall meter's .stalls.json, pooled with those of the meters on the
+load generators' engines (.stalls.<N>.json) when there were any.
 
 A run spread over several load generators left one report and JSON per generator
 (<stem>.g1.txt, <stem>.g1.json, ...) and <stem>.generators.json, naming each one's
@@ -22,7 +23,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from httplab.loadtools.h2load.reading import read_fairness_run
-from httplab.loadtools.stall_meter.report import host_stalls
+from httplab.loadtools.stall_meter.report import pooled_host_stalls
 from httplab.raw_files import generators_from_dict, resources_from_dict
 from httplab.model import (Cell, CellStatus, FairnessRun, HostStalls, ResourceUsage, RunProfile,
                            ServerRecord, Workload, WrkRun)
@@ -65,14 +66,25 @@ def read_resources(path: Path | None) -> ResourceUsage:
         return ResourceUsage(unavailable=f"cannot read {path}: {error}")
 
 
-def read_stalls(path: Path | None) -> HostStalls | None:
-    """The stall meter's figures; None where it did not run (runs made before it existed)."""
-    if path is None:
+def read_stalls(path: Path | None, engine_paths: tuple[Path, ...] = ()
+                ) -> HostStalls | None:
+    """The stall meters' figures, this host's (path) and the load generators' engines',
+    pooled; None where none ran (runs made before the meter existed)."""
+    paths = ([path] if path is not None else []) + list(engine_paths)
+    if not paths:
         return None
     try:
-        return host_stalls(json.loads(path.read_text()))
+        return pooled_host_stalls([json.loads(each.read_text()) for each in paths])
     except (OSError, ValueError) as error:  # StallReportError and JSON errors are ValueErrors
-        return HostStalls(unavailable=f"cannot read {path.name}: {error}")
+        names = ", ".join(each.name for each in paths)
+        return HostStalls(unavailable=f"cannot read {names}: {error}")
+
+
+def engine_stalls_paths(files: RunFiles) -> tuple[Path, ...]:
+    """The stall records the load generators' engines left beside a run, by engine."""
+    found = {files.engine_stalls_index(path.name): path
+             for path in files.stem.parent.glob(files.engine_stalls_pattern())}
+    return tuple(found[index] for index in sorted(i for i in found if i is not None))
 
 
 UNREADABLE_EVENT = "unknown"  # the event of a profile whose record cannot be read
@@ -236,7 +248,7 @@ def cell_from_outcomes(outcomes: list[CellOutcome],
             rounds.append(outcome.repeat)
             profiles.append(read_profile(outcome.profile_path, framework_packages,
                                          usages[-1].cpu_seconds))
-            stalls.append(read_stalls(outcome.stalls_path))
+            stalls.append(read_stalls(outcome.stalls_path, outcome.engine_stalls_paths))
     status = CellStatus.FAILED if reasons else CellStatus.OK
     return Cell(**key, status=status, runs=tuple(runs), reason="; ".join(reasons) or None,
                 resources=tuple(usages), rounds=tuple(rounds), fairness=tuple(fairness),
@@ -282,7 +294,8 @@ class RawFile:
         beside = dict(repeat=self.run.round_number, resources_path=_existing(files.resources),
                       h2load_path=_existing(files.h2load), sockets_path=_existing(files.sockets),
                       workload=workload_of_key(self.run.workload),
-                      profile_path=_existing(files.profile), stalls_path=_existing(files.stalls))
+                      profile_path=_existing(files.profile), stalls_path=_existing(files.stalls),
+                      engine_stalls_paths=engine_stalls_paths(files))
         if not self.spread:
             return CellOutcome(*key, files.text, _existing(files.json), **beside)
         return CellOutcome(*key, generators=self._generators(), **beside)

@@ -48,6 +48,27 @@ def test_each_run_of_a_cell_gets_the_stalls_of_its_own_file(raw):
     assert second.max_us == 200 and second.stalled_s == 0
 
 
+def test_the_engines_records_pool_with_the_hosts_in_the_runs_figures(raw):
+    measured_run(raw, "netty-t2-c20", CLEAN)
+    for index, lateness in ((2, STALLED), (1, CLEAN)):
+        (raw / f"netty-t2-c20.stalls.{index}.json").write_text(json.dumps(
+            {**meter_json(lateness), "place": f"load generator {index}"}))
+    (found,) = find_raw_files(raw)
+    assert [path.name for path in found.outcome().engine_stalls_paths] == [
+        "netty-t2-c20.stalls.1.json", "netty-t2-c20.stalls.2.json"]
+    (cell,) = cells_from_outcomes([found.outcome()])
+    (stalls,) = cell.host_stalls
+    assert stalls.place == "host; load generator 1; load generator 2"
+    assert stalls.samples == 6000 and stalls.max_us == 38_000
+
+
+def test_an_engines_record_alone_is_the_runs_figures(raw):
+    stalls_file = raw / "netty-t2-c20.stalls.1.json"
+    stalls_file.write_text(json.dumps({**meter_json(STALLED), "place": "load generator 1"}))
+    stalls = read_stalls(None, (stalls_file,))
+    assert stalls.place == "load generator 1" and stalls.max_us == 38_000
+
+
 def test_runs_made_before_the_meter_have_none(raw):
     measured_run(raw, "netty-t2-c20", None)
     (cell,) = cells_from_outcomes([found.outcome() for found in find_raw_files(raw)])
@@ -57,6 +78,9 @@ def test_runs_made_before_the_meter_have_none(raw):
 def test_a_file_that_cannot_be_read_says_so(raw):
     (raw / "x.stalls.json").write_text("{not json")
     assert "cannot read x.stalls.json" in read_stalls(raw / "x.stalls.json").unavailable
+    (raw / "x.stalls.1.json").write_text(json.dumps(meter_json(CLEAN)))
+    both = read_stalls(raw / "x.stalls.json", (raw / "x.stalls.1.json",)).unavailable
+    assert "cannot read x.stalls.json, x.stalls.1.json" in both
 
 
 def test_a_latency_step_reads_its_stalls(raw):

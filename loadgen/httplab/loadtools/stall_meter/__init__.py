@@ -13,4 +13,5 @@ about half as much, not enough to pay for a build on every engine. Never in the 
 process: a stalled server must not be able to hide its host's stalls.
 
 histogram.py: the buckets (stdlib only); __main__.py: the process; report.py: the pure
-reader of the JSON it writes, into the model's HostStalls."""
+reader of the JSON it writes, into the model's HostStalls, pooling several meters' JSON
+(this host's and the load generators' engines') into one."""

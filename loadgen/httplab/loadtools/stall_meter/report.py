@@ -1,6 +1,11 @@
 """The stall meter's JSON (what __main__.py writes) -> the model's HostStalls: its
 percentiles from the histogram, its maximum, the time covered by stalls and its own cost.
-Pure: a dict in, a record out."""
+Several meters of one run (this host's and each load generator engine's) pool into one
+record: their histograms share one bucket scheme, so counts add, the maximum is the
+largest, and the share stalled is the time stalled over the time covered, summed over the
+places. Only real-time meters pool with real-time ones (an ordinary meter's lateness also
+counts its wait for busy CPUs): the others are named in the place, left out. Pure: dicts
+in, a record out."""
 
 from __future__ import annotations
 
@@ -47,6 +52,69 @@ def host_stalls(data: dict[str, Any]) -> HostStalls:
             priority=data.get("priority", "normal (not recorded)"))
     except (KeyError, TypeError, ValueError) as error:
         raise StallReportError(f"stall meter's JSON without {error}") from error
+
+
+def pooled_host_stalls(records: list[dict[str, Any]]) -> HostStalls:
+    """One record of several meters' JSON over the same run (the first is the host's, if it
+    ran), as the module says; StallReportError when one is not the meter's JSON, or when
+    they were not measured alike (interval, threshold, buckets)."""
+    checked = [host_stalls(data) for data in records]
+    if len(records) == 1:
+        return checked[0]
+    real_time = [data for data in records if _real_time(data)]
+    pooled = real_time or records
+    left_out = [data for data in records if not _real_time(data)] if real_time else []
+    try:
+        merged = {**pooled[0], "histogram": _merged_histogram(pooled),
+                  **{key: sum(data[key] for data in pooled)
+                     for key in ("samples", "stalls", "stalled_us", "loop_cpu_s")},
+                  "max_us": max(data["max_us"] for data in pooled),
+                  "started": {"monotonic_s": 0.0},
+                  "ended": {"monotonic_s": sum(_covered_s(data) for data in pooled)},
+                  "place": _places(pooled, left_out),
+                  "priority": pooled[0]["priority"] if real_time else _ordinary(pooled)}
+    except (KeyError, TypeError) as error:
+        raise StallReportError(f"stall meter's JSON without {error}") from error
+    return host_stalls(merged)
+
+
+def _real_time(data: dict[str, Any]) -> bool:
+    """As the model tells it, from the priority the meter recorded."""
+    return HostStalls(priority=str(data.get("priority", ""))).real_time
+
+
+def _merged_histogram(records: list[dict[str, Any]]) -> dict[str, Any]:
+    for key in ("interval_us", "threshold_us"):
+        if len({data[key] for data in records}) > 1:
+            raise StallReportError(f"stall meters of different {key} cannot be pooled")
+    schemes = {data["histogram"]["sub_bucket_bits"] for data in records}
+    if len(schemes) > 1:
+        raise StallReportError("stall meters of different bucket schemes cannot be pooled")
+    counts: dict[tuple[int, int], int] = {}
+    for data in records:
+        for low, high, count in data["histogram"]["buckets"]:
+            counts[low, high] = counts.get((low, high), 0) + count
+    return {"sub_bucket_bits": schemes.pop(),
+            "buckets": [[low, high, counts[low, high]] for low, high in sorted(counts)]}
+
+
+def _covered_s(data: dict[str, Any]) -> float:
+    return data["ended"]["monotonic_s"] - data["started"]["monotonic_s"]
+
+
+def _places(pooled: list[dict[str, Any]], left_out: list[dict[str, Any]]) -> str:
+    """'host; load generator 1 (ssh://b)', then the places left out and how they ran."""
+    places = "; ".join(data["place"] for data in pooled)
+    if not left_out:
+        return places
+    return places + "; not real-time, left out: " + "; ".join(
+        f"{data['place']}: {data.get('priority', 'normal')}" for data in left_out)
+
+
+def _ordinary(records: list[dict[str, Any]]) -> str:
+    """No meter ran as a real-time task: 'normal (each place: why)'."""
+    return "normal (" + "; ".join(f"{data['place']}: {data.get('priority', 'not recorded')}"
+                                  for data in records) + ")"
 
 
 def _capped(value: float | None, max_us: float) -> float | None:

@@ -17,8 +17,8 @@ from httplab.results.stability import cell_name
 from httplab.run_layout import (
     COLLAPSED_SUFFIX, FLAME_GRAPH_SUFFIX, GENERATORS_SUFFIX, H2LOAD_SUFFIX, JSON_SUFFIX,
     OHA_SUFFIX, PROFILE_SUFFIX, RAW, RESOURCES_SUFFIX, RESULTS_CSV, RESULTS_JSON, RESULTS_MD,
-    SOCKETS_SUFFIX, TEXT_SUFFIX, UNMEASURED, RunStem, StepStem, database_log,
-    parse_measured_name, parse_step_name, workload_key)
+    SOCKETS_SUFFIX, STALLS_SUFFIX, TEXT_SUFFIX, UNMEASURED, RunStem, StepStem, database_log,
+    engine_stalls_index, parse_measured_name, parse_step_name, workload_key)
 
 # What each raw file of a run is, in the order a run's files are listed (a name takes the
 # longest suffix it ends in).
@@ -27,7 +27,7 @@ FILE_KINDS = (
     (OHA_SUFFIX, "oha JSON"), (GENERATORS_SUFFIX, "generators' record"),
     (RESOURCES_SUFFIX, "CPU and memory"), (H2LOAD_SUFFIX, "h2load report"),
     (SOCKETS_SUFFIX, "socket readings"), (PROFILE_SUFFIX, "profile record"),
-    (COLLAPSED_SUFFIX, "collapsed stacks"),
+    (COLLAPSED_SUFFIX, "collapsed stacks"), (STALLS_SUFFIX, "stall meter"),
 )
 _GENERATOR_PART = re.compile(r"\.g(?P<index>\d+)(?P<suffix>\..+)")
 _SAFE_IN_HREF = "/@+,="  # kept as they are in an address: the names read as written
@@ -120,10 +120,13 @@ def stem_files(written: str, files: frozenset[str]) -> tuple[FileLink, ...]:
 
 def file_kind(ending: str) -> str:
     """What a raw file is from what follows its stem: '.txt' -> 'wrk report', '.g2.json'
-    -> "generator 2: wrk JSON"."""
+    -> "generator 2: wrk JSON", '.stalls.2.json' -> "generator 2's engine: stall meter"."""
     generator = _GENERATOR_PART.fullmatch(ending)
     if generator is not None:
         return f"generator {generator['index']}: {file_kind(generator['suffix'])}"
+    engine = engine_stalls_index(ending)
+    if engine is not None:
+        return f"generator {engine}'s engine: {file_kind(STALLS_SUFFIX)}"
     suffix, text = max(((suffix, text) for suffix, text in FILE_KINDS if ending.endswith(suffix)),
                        key=lambda kind: len(kind[0]))
     return text

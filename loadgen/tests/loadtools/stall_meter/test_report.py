@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from httplab.loadtools.stall_meter.report import StallReportError, host_stalls, percentile_us
+from httplab.loadtools.stall_meter.report import (StallReportError, host_stalls,
+                                                   percentile_us, pooled_host_stalls)
 
 from tests.stalls_sample import CLEAN, STALLED, meter_json
 
@@ -41,3 +42,41 @@ def test_a_percentile_is_its_bucket_top_and_none_without_samples():
 def test_what_the_meter_did_not_write_is_refused(data):
     with pytest.raises(StallReportError):
         host_stalls(data)
+
+
+def at(place: str, lateness: list[int], priority: str = "SCHED_FIFO 1", **changes) -> dict:
+    return {**meter_json(lateness), "place": place, "priority": priority, **changes}
+
+
+def test_pooled_meters_add_their_counts_and_keep_the_largest_stall():
+    host, engine = at("host", STALLED), at("load generator 1 (ssh://b)", CLEAN)
+    pooled = pooled_host_stalls([host, engine])
+    assert pooled.place == "host; load generator 1 (ssh://b)" and pooled.real_time
+    assert pooled.samples == 4000 and pooled.max_us == 38_000
+    assert pooled.covered_s == 40 and pooled.stalled_share == pytest.approx(0.1254 / 2)
+    assert pooled.p99_us == pytest.approx(38_000, rel=0.04)  # 66 of 4000 stalled: 1.65 %
+    assert pooled.meter_cpu_s == pytest.approx(0.2)
+    assert pooled_host_stalls([host]) == host_stalls(host)
+
+
+def test_an_ordinary_meter_is_left_out_of_real_time_ones_and_named():
+    ordinary = at("load generator 2 (ssh://c)", STALLED, "normal ([Errno 1] refused)")
+    pooled = pooled_host_stalls([at("host", CLEAN), ordinary])
+    assert pooled.max_us == 200 and pooled.samples == 2000 and pooled.real_time
+    assert pooled.place == ("host; not real-time, left out: load generator 2 (ssh://c): "
+                            "normal ([Errno 1] refused)")
+
+
+def test_meters_none_of_them_real_time_pool_as_ordinary_saying_why_each():
+    pooled = pooled_host_stalls([at("host", CLEAN, "normal (a)"),
+                                 at("load generator 1 (x)", STALLED, "normal (b)")])
+    assert not pooled.real_time and pooled.max_us == 38_000
+    assert pooled.priority == "normal (host: normal (a); load generator 1 (x): normal (b))"
+
+
+@pytest.mark.parametrize("other", [
+    at("g", CLEAN, interval_us=5_000), at("g", CLEAN, threshold_us=2_000),
+    {**at("g", CLEAN), "histogram": {"sub_bucket_bits": 4, "buckets": []}}, {"format": 1}])
+def test_meters_not_measured_alike_are_not_pooled(other):
+    with pytest.raises(StallReportError):
+        pooled_host_stalls([at("host", CLEAN), other])

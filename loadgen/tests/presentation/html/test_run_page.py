@@ -152,7 +152,8 @@ def test_a_latency_run_s_steps_are_grouped_per_server_with_their_verdicts():
     (".profile.json", "profile record"), (".collapsed.txt", "collapsed stacks"),
     (".flame.html", "flame graph"), (".oha.json", "oha JSON"),
     (".generators.json", "generators' record"), (".g2.txt", "generator 2: wrk report"),
-    (".g10.json", "generator 10: wrk JSON"),
+    (".g10.json", "generator 10: wrk JSON"), (".stalls.json", "stall meter"),
+    (".stalls.2.json", "generator 2's engine: stall meter"),
 ])
 def test_each_raw_file_is_named_by_what_it_holds(ending, kind):
     assert file_kind(ending) == kind
