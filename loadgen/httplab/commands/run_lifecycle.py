@@ -110,7 +110,7 @@ def run_lifecycle(steps: RunKindSteps, backend: Backend, where: Destination) -> 
         return EXIT_FAILED
     record = _open_run(backend, where)
     context = RunContext(backend, steps.plan, record.run_dir / RAW, progress,
-                         host_stall_meter(bool(backend.load_generators)))
+                         host_stall_meter(backend.load_generators, steps.plan.loadgen_cpus))
     try:
         steps.run(context, record, lambda outcome: _server_done(steps, record, where, outcome))
     except KeyboardInterrupt:

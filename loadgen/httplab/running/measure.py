@@ -23,6 +23,7 @@ from httplab.running.resources.sampler import DEFAULT_INTERVAL_S, Sampler, busy_
 from httplab.running.run_context import RunContext, Serving
 from httplab.running.stall_metering import metered
 from httplab.raw_files import resources_to_dict
+from httplab.results.collect import engine_stalls_paths
 from httplab.results.store import write_generators_file
 from httplab.loadtools.h2load.command import H2loadRequest
 from httplab.run_layout import RunFiles, RunStem, measured_files, unmeasured_files
@@ -40,6 +41,7 @@ class RunOutcome:
     generators: tuple[GeneratorOutcome, ...] = ()  # each one's part, when more than one
     profile: ProfileOutcome | None = None  # PROFILE=1: the profiler's record of the run
     stalls_path: Path | None = None  # the stall meter's record of the run
+    engine_stalls_paths: tuple[Path, ...] = ()  # the meters' on the load generators' engines
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,8 @@ class Measurer:
         outcome, profile = profiled(serving.profiler, files, lambda: metered(
             self.context.stall_meter, files.stalls, request.duration_s,
             lambda: self._run(request, files, sampler, database_sampler)))
-        return replace(outcome, profile=profile, stalls_path=_existing(files.stalls))
+        return replace(outcome, profile=profile, stalls_path=_existing(files.stalls),
+                       engine_stalls_paths=engine_stalls_paths(files))
 
     def _measured_files(self, serving: Serving, request: WrkRequest,
                         workload: Workload) -> RunFiles:

@@ -1,11 +1,23 @@
 """The stall meter (loadtools/stall_meter/) beside each measured run and step: started right
 before the load (inside the profiler, before the resource sampler) and stopped right after
-it, never around a primer or warm-up; it writes raw/<stem>.stalls.json itself.
+it, never around a primer or warm-up.
 
-It runs on this machine, as the lab's own process (`sys.executable -m ...`): with
-BACKEND=local and the Docker backend here, that is where the server and the load tool run.
-With LOADGEN_HOSTS the load generators' engines are not measured, and the record says so
-(its place), rather than nothing."""
+It runs on this machine, as the lab's own process (`sys.executable -m ...`), and writes
+raw/<stem>.stalls.json itself: with BACKEND=local and the Docker backend here, that is where
+the server and the load tool run. With LOADGEN_HOSTS it runs in the load generator's place
+on each of their engines too, around the same run (started before this machine's, stopped
+after it): a container of the wrk image (which holds python3 and this package), pinned to
+the load tool's CPUs when LOADGEN_CPUS names them, its JSON brought back on its standard
+output as raw/<stem>.stalls.<N>.json, the container removed whatever happens (Ctrl-C
+included: its name is the run's load generators' name, with -stalls<N>).
+
+On an engine it asks to run as a real-time task: the container gets CAP_SYS_NICE and runs as
+root (an unprivileged user does not hold the capabilities a container is given), and a
+share of real-time time (--cpu-rt-runtime), the only way a kernel with real-time group
+scheduling lets a container's task take SCHED_FIFO (and only where dockerd was started with
+--cpu-rt-runtime). An engine that refuses that share gets the meter without it, from then on
+for the whole run, and the meter asks SCHED_FIFO itself (enough on a kernel without
+real-time group scheduling); its record says how it ran, and why not."""
 
 from __future__ import annotations
 
@@ -14,13 +26,19 @@ import selectors
 import signal
 import subprocess
 import sys
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
 from pathlib import Path
 from typing import TypeVar
 
 import httplab
 from httplab.loadtools.stall_meter.__main__ import READY_LINE
+from httplab.run_layout import RunFiles
+from httplab.running.backend_error import BackendError
+from httplab.running.backends.docker_loadgen import loadgen_container_name
+from httplab.running.docker.compose import WRK_IMAGE
+from httplab.running.docker.remote import docker, engine_env
+from httplab.running.engines import Engine
 
 T = TypeVar("T")
 METER_MODULE = "httplab.loadtools.stall_meter"
@@ -29,7 +47,9 @@ SELF_STOP_MARGIN_S = 120
 STOP_WAIT_S = 10  # for it to write its JSON after SIGTERM
 READY_WAIT_S = 10  # for Python to start it on a loaded host, before the run goes on anyway
 HERE = "host"
-HERE_NOT_ENGINES = "this host; not measured on the remote load-generator engines"
+# Of each second, the real-time time a meter's container may take: the meter needs under
+# 1 % of a core; beyond its share the kernel would throttle it, which would read as stalls.
+REAL_TIME_SHARE_US = 50_000
 
 # What meters one run: given where its JSON goes and the run's duration, a context around it.
 StallMeter = Callable[[Path, float], AbstractContextManager]
@@ -58,7 +78,7 @@ class HostStallMeter(AbstractContextManager):
         except OSError:  # a meter that cannot start leaves no record; the run goes on
             self.process = None
             return self
-        _wait_until_ready(self.process)
+        wait_until_ready(self.process)
         return self
 
     def __exit__(self, *_exception) -> bool:
@@ -76,19 +96,140 @@ class HostStallMeter(AbstractContextManager):
         return False
 
 
-def _wait_until_ready(process: subprocess.Popen) -> None:
+def wait_until_ready(process: subprocess.Popen) -> str | None:
     """Until the meter says it measures (so SIGTERM ends it with a record), at most
-    READY_WAIT_S: a meter that never says so must not hold the run."""
+    READY_WAIT_S: a meter that never says so must not hold the run. None once it said so,
+    else what it said instead (or that it said nothing)."""
     with selectors.DefaultSelector() as selector:
         selector.register(process.stderr, selectors.EVENT_READ)
-        if selector.select(timeout=READY_WAIT_S):
-            process.stderr.readline()
+        if not selector.select(timeout=READY_WAIT_S):
+            return f"not measuring after {READY_WAIT_S} s"
+        line = process.stderr.readline().strip()
+    return None if line == READY_LINE else line or "it ended without a word"
 
 
-def host_stall_meter(remote_load_generators: bool) -> StallMeter:
-    """The meter of a run's measured loads, saying where it measured."""
-    place = HERE_NOT_ENGINES if remote_load_generators else HERE
-    return lambda out, duration_s: HostStallMeter(out, duration_s, place)
+class EngineStallMeter(AbstractContextManager):
+    """The meter in a container of the wrk image on one load generator's engine, around one
+    run; `refused` (shared by the run's meters) keeps, per engine, why it gave no
+    real-time share."""
+
+    def __init__(self, engine: Engine, index: int, out: Path, duration_s: float,
+                 cpus: str | None, refused: dict[str, str]):
+        self.engine, self.out, self.cpus, self.refused = engine, out, cpus, refused
+        self.place = f"load generator {index} ({engine.spec})"
+        self.container = f"{loadgen_container_name()}-stalls{index}"
+        self.bound_s = duration_s + SELF_STOP_MARGIN_S
+        self.process: subprocess.Popen | None = None
+
+    def create_arguments(self, real_time_share: bool) -> list[str]:
+        share = ["--cpu-rt-runtime", str(REAL_TIME_SHARE_US)] if real_time_share else []
+        pinning = ["--cpuset-cpus", self.cpus] if self.cpus else []
+        refused = self.refused.get(self.engine.spec)
+        note = ["--real-time-note", f"the engine gave no real-time share: {_tail(refused)}"] \
+            if refused else []
+        return ["create", "--name", self.container, "--network", "none", "--user", "0",
+                "--cap-add", "SYS_NICE", *share, *pinning, "--entrypoint", "python3",
+                WRK_IMAGE, "-m", METER_MODULE, "--duration-s", str(self.bound_s),
+                "--place", self.place, *note]
+
+    def __enter__(self) -> EngineStallMeter:
+        self.out.unlink(missing_ok=True)
+        try:
+            for real_time_share in (False,) if self.engine.spec in self.refused else (True, False):
+                failure = self._launch(real_time_share)
+                if failure is None:
+                    return self
+                if real_time_share:
+                    self.refused[self.engine.spec] = failure
+        except BaseException:
+            self.__exit__()
+            raise
+        return self  # no meter on this engine: no record; the run goes on
+
+    def _launch(self, real_time_share: bool) -> str | None:
+        """The container created and started; None once its meter measures, else why not
+        (the container then removed)."""
+        self._remove()  # one of the same name, left by an interrupted run
+        try:
+            created = docker(self.engine, *self.create_arguments(real_time_share))
+            if created.returncode != 0:
+                return _last_line(created.stderr)
+            with self.out.open("w") as out:
+                self.process = subprocess.Popen(
+                    ["docker", "start", "-a", self.container], stdin=subprocess.DEVNULL,
+                    stdout=out, stderr=subprocess.PIPE, text=True, env=engine_env(self.engine))
+        except (BackendError, OSError) as error:
+            return str(error)
+        failure = wait_until_ready(self.process)
+        if failure is not None:
+            self._stop()
+            self._remove()
+        return failure
+
+    def __exit__(self, *_exception) -> bool:
+        try:
+            self._stop()
+        finally:
+            self._remove()
+            if self.out.exists() and self.out.stat().st_size == 0:
+                self.out.unlink()
+        return False
+
+    def _stop(self) -> None:
+        """SIGTERM to the meter, which then writes its JSON and ends; killed after
+        STOP_WAIT_S."""
+        process, self.process = self.process, None
+        if process is None:
+            return
+        if process.poll() is None:
+            try:
+                docker(self.engine, "kill", "--signal", "TERM", self.container)
+                process.wait(timeout=STOP_WAIT_S)
+            except (BackendError, OSError, subprocess.TimeoutExpired):
+                process.kill()
+                process.wait()
+        process.stderr.close()
+
+    def _remove(self) -> None:
+        try:
+            docker(self.engine, "rm", "-f", self.container)
+        except (BackendError, OSError):  # the run goes on; a run of this name removes it
+            pass
+
+
+def _last_line(text: str) -> str:
+    return (text.strip().splitlines() or ["no message"])[-1]
+
+
+def _tail(text: str, length: int = 200) -> str:
+    """The end of a long message (where docker says what failed), from a word on."""
+    return text if len(text) <= length else "..." + text[-length:].partition(" ")[2]
+
+
+def host_stall_meter(load_generators: tuple[Engine, ...] = (),
+                     cpus: str | None = None) -> StallMeter:
+    """The meters of a run's measured loads: this machine's, and each load generator
+    engine's (pinned to `cpus`, the load tool's, when set)."""
+    if not load_generators:
+        return lambda out, duration_s: HostStallMeter(out, duration_s)
+    refused: dict[str, str] = {}
+
+    def every_meter(out: Path, duration_s: float) -> AbstractContextManager:
+        files = RunFiles.of_stalls(out)
+        return _in_order([*(EngineStallMeter(engine, index, files.engine_stalls(index),
+                                             duration_s, cpus, refused)
+                            for index, engine in enumerate(load_generators, start=1)),
+                          HostStallMeter(out, duration_s)])
+    return every_meter
+
+
+@contextmanager
+def _in_order(meters: list[AbstractContextManager]) -> Iterator[None]:
+    """Each meter started in turn, and stopped in the reverse order."""
+    with ExitStack() as stack:
+        for meter in meters:
+            stack.enter_context(meter)
+        yield
 
 
 def metered(meter: StallMeter | None, out: Path, duration_s: float, run: Callable[[], T]) -> T:

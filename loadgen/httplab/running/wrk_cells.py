@@ -64,7 +64,8 @@ class WrkCells:
                                outcome.json_path, failure, repeat, outcome.resources_path,
                                outcome.generators, workload=workload,
                                profile_path=profile.record_path if profile else None,
-                               stalls_path=outcome.stalls_path)
+                               stalls_path=outcome.stalls_path,
+                               engine_stalls_paths=outcome.engine_stalls_paths)
         if self.context.plan.fairness and not failure:
             return self._fairness(serving, request, measured)
         if self.context.plan.fairness:

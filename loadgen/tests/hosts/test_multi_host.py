@@ -275,10 +275,33 @@ def test_a_bench_through_the_hosts_merges_both_generators(repo):
               f"{[part['requests'] for part in parts]} -> {merged_run['requests']}; "
               f"p99 {merged_run['latency_us']['percentiles']['p99']} us", sep="\n")
 
+        _assert_each_engine_metered(bed, run_dir, merged)
+
         rebuilt = bed.data_dir / "rebuilt"
         report = run([sys.executable, "-m", "httplab.cli", "--repo", str(repo), "report",
                       "--from", str(run_dir), "--out", str(rebuilt),
                       "--image", str(rebuilt / "chart.png")], timeout=120, env=bed.env)
         assert report.returncode == 0
-        assert _measured(_cell(rebuilt / "results.json")) == _measured(merged)
+        rebuilt_cell = _cell(rebuilt / "results.json")
+        assert _measured(rebuilt_cell) == _measured(merged)
+        assert rebuilt_cell["host_stalls"] == merged["host_stalls"]
     _assert_nothing_left(bed)
+
+
+def _assert_each_engine_metered(bed: Testbed, run_dir: Path, merged: dict) -> None:
+    """Each generator's engine left its stall meter's record, which ran as a real-time task
+    or says why not, pooled into the cell's; and no meter's container."""
+    for index, spec in enumerate(bed.generator_specs, start=1):
+        record = json.loads((run_dir / "raw" / f"{CELL_STEM}.stalls.{index}.json").read_text())
+        assert record["place"] == f"load generator {index} ({spec})", record
+        assert record["samples"] > 100 and record["stopped_by"] == "SIGTERM", record
+        assert record["priority"] == "SCHED_FIFO 1" or re.fullmatch(
+            r"normal \(.+\)", record["priority"]), record["priority"]
+        print(f"generator {index}'s meter: {record['priority']}, longest stall "
+              f"{record['max_us']} us")
+        left = run(["docker", "-H", spec, "ps", "-aq", "--filter", "name=-stalls"],
+                   env=bed.env).stdout.split()
+        assert not left, f"meter containers left on {spec}: {left}"
+    [stalls] = merged["host_stalls"]
+    assert all(f"load generator {index}" in stalls["place"]
+               for index in range(1, len(bed.generator_specs) + 1)), stalls["place"]

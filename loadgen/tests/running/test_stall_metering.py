@@ -26,6 +26,7 @@ from httplab.commands.latency import latency
 from httplab.loadtools.oha.command import OhaRequest, oha_arguments, oha_time_limit_s
 from httplab.loadtools.oha.report import parse_oha_json
 from httplab.model import StepVerdict
+from httplab.outcomes import GeneratorOutcome
 from httplab.results.store import read_results
 from httplab.run_layout import LATEST, RESULTS_JSON
 from httplab.running.latency_plan import make_latency_plan
@@ -33,10 +34,12 @@ from httplab.running.plan import make_plan
 from httplab.running.progress import Progress
 from httplab.running.run_context import RunContext
 from httplab.running.runner import Runner
-from httplab.running.stall_metering import (HERE, HERE_NOT_ENGINES, HostStallMeter,
-                                            host_stall_meter)
+from httplab.running.engines import Engine
+from httplab.running.stall_metering import (HERE, REAL_TIME_SHARE_US, EngineStallMeter,
+                                            HostStallMeter, host_stall_meter)
 from httplab.running.wrk_cells import WrkCells
-from httplab.results.collect import read_stalls
+from httplab.results.collect import cells_from_outcomes, read_stalls
+from httplab.run_layout import RunFiles
 from httplab.results.host_load import host_load_notes
 from httplab.results.step_verdict import StepJudgement, judge_step
 from httplab.results.sustained import search_outcome
@@ -45,7 +48,8 @@ from httplab.running.rate_search import RateSpec, next_rate
 from tests.running.test_runner_profiling import (ALPHA, ProfilingOhaBackend, RecordingProbe,
                                                  _in_order)
 from tests.loadtools.oha.test_freezing import oha_executable
-from tests.stalls_sample import BUSY_LOOP, ONE_STALL, STALLED, meter_json
+from tests.stalls_sample import BUSY_LOOP, CLEAN, ONE_STALL, STALLED, meter_json
+from tests.support import fake_docker
 from tests.support.stand_in import stand_in_url
 from tests.support.fake_backend import FakeBackend
 from tests.support.plans import plan_settings
@@ -76,13 +80,19 @@ def recording_meter(events: list[str], lateness_us: list[int] = STALLED):
     return meter
 
 
+def run_bench(tmp_path: Path, backend: FakeBackend, meter, threads: str = "10,5",
+              phases: str = "1s"):
+    """make bench's runner over alpha at 20 connections, with a primer and warm-up of
+    `phases`, its raw files in tmp_path/raw; its outcomes."""
+    plan = make_plan(plan_settings("all", threads, "20", "1s", primer=phases, warmup=phases),
+                     (ALPHA,), frozenset({0, 1}))
+    context = RunContext(backend, plan, tmp_path / "raw", Progress(plan, io.StringIO()), meter)
+    return Runner(context, WrkCells(context), lambda outcome: None).run()
+
+
 def test_the_meter_runs_around_each_measured_run_and_never_the_primer_or_warm_up(tmp_path):
     events: list[str] = []
-    plan = make_plan(plan_settings("all", "10,5", "20", "1s", primer="1s", warmup="1s"),
-                     (ALPHA,), frozenset({0, 1}))
-    context = RunContext(RecordingBackend(events), plan, tmp_path / "raw",
-                         Progress(plan, io.StringIO()), recording_meter(events))
-    outcomes = Runner(context, WrkCells(context), lambda outcome: None).run()
+    outcomes = run_bench(tmp_path, RecordingBackend(events), recording_meter(events))
     measured = ["meter start {stem}.stalls.json 1", "sample", "wrk raw", "sample", "meter stop"]
     stems = ("alpha-t10-c20", "alpha-t5-c20")
     assert _in_order(events) == ["wrk unmeasured", "wrk unmeasured",
@@ -95,7 +105,7 @@ def test_the_meter_runs_around_each_measured_run_and_never_the_primer_or_warm_up
 def test_make_latency_meters_each_measured_step_and_never_its_warm_up(tmp_path, monkeypatch):
     backend = ProfilingOhaBackend({ALPHA.key + "+profiled": 1500.0})
     monkeypatch.setattr(run_lifecycle, "host_stall_meter",
-                        lambda remote: recording_meter(backend.events, ONE_STALL))
+                        lambda *_: recording_meter(backend.events, ONE_STALL))
     plan = make_latency_plan({"servers": "alpha", "ceiling": "0", "primer": "0", "warmup": "0",
                               "step-warmup": "1s", "duration": "1s", "rates": "1000,2000",
                               "cost-rate": "800", "profile": "1"}, (ALPHA,), frozenset({0, 1}))
@@ -111,9 +121,9 @@ def test_make_latency_meters_each_measured_step_and_never_its_warm_up(tmp_path, 
     assert [step.host_stalls.max_us for step in result.latency.steps] == [38_000] * 3
 
 
-def test_the_meter_says_where_it_measured():
-    assert host_stall_meter(False)(Path("x.stalls.json"), 10).place == HERE
-    assert host_stall_meter(True)(Path("x.stalls.json"), 10).place == HERE_NOT_ENGINES
+def test_without_load_generator_engines_the_meter_is_this_hosts_alone():
+    meter = host_stall_meter((), "1")(Path("x.stalls.json"), 10)
+    assert isinstance(meter, HostStallMeter) and meter.place == HERE
 
 
 def test_a_meter_that_cannot_start_leaves_the_run_going(tmp_path, monkeypatch):
@@ -207,7 +217,7 @@ def test_a_rate_the_host_stalled_every_time_is_run_three_times_and_leaves_no_max
         tmp_path, monkeypatch):
     backend = ProfilingOhaBackend({ALPHA.key: 1500.0})
     monkeypatch.setattr(run_lifecycle, "host_stall_meter",
-                        lambda remote: recording_meter(backend.events, STALLED))
+                        lambda *_: recording_meter(backend.events, STALLED))
     plan = make_latency_plan({"servers": "alpha", "ceiling": "0", "primer": "0", "warmup": "0",
                               "step-warmup": "0", "duration": "1s", "rates": "1000,2000"},
                              (ALPHA,), frozenset({0, 1}))
@@ -218,3 +228,120 @@ def test_a_rate_the_host_stalled_every_time_is_run_three_times_and_leaves_no_max
     (maximum,) = result.latency.maxima
     assert maximum.not_determined and maximum.broke_at[0].startswith(
         "not determined: 1000/s: p99 ")
+
+
+# -- on the load generators' engines (LOADGEN_HOSTS), on a fake docker CLI --------------
+
+ENGINES = (Engine("unix:///run/gen1.sock", "unix"), Engine("ssh://lab@gen2", "ssh"))
+
+
+@pytest.fixture
+def docker_log(tmp_path, monkeypatch) -> Path:
+    return fake_docker.install(tmp_path, tmp_path / "docker-state", monkeypatch)
+
+
+def _calls(log: Path, command: str) -> list[list[str]]:
+    return [call for call in fake_docker.logged(log) if call[1] == command]
+
+
+def _no_container_left(tmp_path: Path) -> bool:
+    return not list((tmp_path / "docker-state").glob("*.json"))
+
+
+def test_each_engine_runs_a_meter_in_a_container_around_the_run_and_removes_it(
+        tmp_path, docker_log):
+    out = tmp_path / "netty-t2-c20.stalls.json"
+    with host_stall_meter(ENGINES, "1")(out, 1):
+        time.sleep(0.3)
+    files = RunFiles.of_stalls(out)
+    records = [json.loads(path.read_text())
+               for path in (out, files.engine_stalls(1), files.engine_stalls(2))]
+    assert [record["place"] for record in records] == [
+        HERE, "load generator 1 (unix:///run/gen1.sock)", "load generator 2 (ssh://lab@gen2)"]
+    assert all(record["stopped_by"] == "SIGTERM" for record in records)
+    created = _calls(docker_log, "create")
+    assert [call[0] for call in created] == [engine.spec for engine in ENGINES]
+    for call in created:
+        options = " ".join(call[2:call.index("--entrypoint")])
+        assert ("--network none --user 0 --cap-add SYS_NICE --cpu-rt-runtime "
+                f"{REAL_TIME_SHARE_US} --cpuset-cpus 1") in options
+    assert _no_container_left(tmp_path)
+
+
+def test_the_engines_meters_start_before_the_hosts_and_stop_after_it(tmp_path, docker_log):
+    out = tmp_path / "run.stalls.json"
+    with host_stall_meter(ENGINES[:1])(out, 1):
+        time.sleep(0.2)
+    host, engine = (json.loads(path.read_text())
+                    for path in (out, RunFiles.of_stalls(out).engine_stalls(1)))
+    assert engine["started"]["wall_s"] < host["started"]["wall_s"]
+    assert engine["ended"]["wall_s"] > host["ended"]["wall_s"]
+
+
+def test_an_engine_that_gives_no_real_time_share_gets_the_meter_without_it(
+        tmp_path, docker_log, monkeypatch):
+    monkeypatch.setenv("FAKE_DOCKER_REFUSE_REAL_TIME", "1")
+    meter = host_stall_meter(ENGINES[:1])
+    for run in ("a", "b"):
+        with meter(tmp_path / f"{run}.stalls.json", 1):
+            time.sleep(0.1)
+        assert (tmp_path / f"{run}.stalls.1.json").exists()
+    first, second, third = _calls(docker_log, "create")
+    assert "--cpu-rt-runtime" in first and "--cpu-rt-runtime" not in second + third
+    note = third[third.index("--real-time-note") + 1]  # refused once: never asked again
+    assert note.startswith("the engine gave no real-time share: Error response from daemon")
+    assert _no_container_left(tmp_path)
+
+
+def test_ctrl_c_during_the_run_removes_every_meters_container(tmp_path, docker_log):
+    with pytest.raises(KeyboardInterrupt):
+        with host_stall_meter(ENGINES)(tmp_path / "run.stalls.json", 1):
+            raise KeyboardInterrupt
+    removed = {call[-1] for call in _calls(docker_log, "rm")}
+    assert removed == {EngineStallMeter(engine, index, tmp_path, 1, None, {}).container
+                       for index, engine in enumerate(ENGINES, start=1)}
+    assert _no_container_left(tmp_path)
+
+
+def test_an_engine_without_docker_leaves_no_record_and_the_run_going(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))  # no docker at all
+    with EngineStallMeter(ENGINES[0], 1, tmp_path / "run.stalls.1.json", 1, None, {}) as meter:
+        ran = True
+    assert ran and meter.process is None and not (tmp_path / "run.stalls.1.json").exists()
+
+
+class OneEngineBackend(RecordingBackend):
+    """wrk on one other engine (LOADGEN_HOSTS): its report is the run's own."""
+
+    load_generators = ENGINES[:1]
+
+    def run_spread(self, request, stem, cpus=None):
+        text = RunFiles(stem).text
+        self.run_wrk(request, text, RunFiles(stem).json, cpus)
+        return (GeneratorOutcome(1, ENGINES[0].spec, request.threads, request.connections,
+                                 text, None, None),)
+
+
+def engine_recording_meter(events: list[str]):
+    """The host's recording meter, and the engine's record beside it (a clean one)."""
+    host = recording_meter(events)
+
+    @contextmanager
+    def meter(out: Path, duration_s: float):
+        with host(out, duration_s):
+            yield
+        engine = {**meter_json(CLEAN), "place": "load generator 1 (unix:///run/gen1.sock)"}
+        RunFiles.of_stalls(out).engine_stalls(1).write_text(json.dumps(engine))
+    return meter
+
+
+def test_a_run_on_an_engine_keeps_its_meters_record_pooled_with_the_hosts(tmp_path):
+    events: list[str] = []
+    (outcome,) = run_bench(tmp_path, OneEngineBackend(events), engine_recording_meter(events),
+                           threads="10", phases="0")
+    (cell,) = outcome.cells
+    assert cell.engine_stalls_paths == (tmp_path / "raw" / "alpha-t10-c20.stalls.1.json",)
+    (stalls,) = cells_from_outcomes(list(outcome.cells))[0].host_stalls
+    assert stalls.place == "host; load generator 1 (unix:///run/gen1.sock)"
+    assert stalls.samples == 4000 and stalls.max_us == 38_000
+    assert stalls.stalled_share == pytest.approx(0.1254 / 2)

@@ -42,12 +42,13 @@ def _clock() -> dict[str, float]:
     return {"monotonic_s": time.monotonic(), "wall_s": time.time()}
 
 
-def real_time_priority() -> str:
-    """REAL_TIME when the scheduler granted it, else 'normal' and why."""
+def real_time_priority(note: str | None = None) -> str:
+    """REAL_TIME when the scheduler granted it, else 'normal' and why (with what the lab
+    knows of it: `note`)."""
     try:
         os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))
     except (OSError, AttributeError) as error:
-        return f"normal ({error})"
+        return f"normal ({error}; {note})" if note else f"normal ({error})"
     return REAL_TIME
 
 
@@ -107,11 +108,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threshold-ms", type=float, default=DEFAULT_THRESHOLD_MS)
     parser.add_argument("--out", type=Path, help="where the JSON goes (default: stdout)")
     parser.add_argument("--place", default="host", help="where it runs, as its JSON says")
+    parser.add_argument("--real-time-note",
+                        help="why it may not run as a real-time task, said if it does not")
     args = parser.parse_args(argv)
     stop = _Stop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, stop)
-    priority = real_time_priority()
+    priority = real_time_priority(args.real_time_note)
     print(READY_LINE, file=sys.stderr, flush=True)
     text = json.dumps(measure(args.interval_ms, args.duration_s, args.threshold_ms, stop,
                               args.place, priority)) + "\n"

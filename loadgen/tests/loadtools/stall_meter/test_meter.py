@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from httplab.loadtools.stall_meter.__main__ import REAL_TIME
+from httplab.loadtools.stall_meter.__main__ import REAL_TIME, real_time_priority
 from httplab.loadtools.stall_meter.report import host_stalls
 
 from tests.stalls_sample import BUSY_LOOP
@@ -51,6 +51,17 @@ def test_it_runs_as_a_real_time_task_where_it_may_and_says_how_it_ran(tmp_path):
         assert stalls.priority == REAL_TIME and stalls.real_time
     else:
         assert stalls.priority.startswith("normal (") and not stalls.real_time
+
+
+@pytest.mark.parametrize("note, priority", [
+    (None, "normal ([Errno 1] refused)"),
+    ("the engine gave no real-time share", "normal ([Errno 1] refused; the engine gave no "
+                                           "real-time share)")])
+def test_refused_it_says_why_with_what_the_lab_knows(monkeypatch, note, priority):
+    def refuse(*_):
+        raise PermissionError(1, "refused")
+    monkeypatch.setattr(os, "sched_setscheduler", refuse)
+    assert real_time_priority(note) == priority
 
 
 def test_sigterm_ends_it_with_its_figures(tmp_path):
