@@ -33,7 +33,7 @@ from typing import TypeVar
 
 import httplab
 from httplab.loadtools.stall_meter.__main__ import READY_LINE
-from httplab.run_layout import RunFiles
+from httplab.run_layout import STALLS_SUFFIX, RunFiles
 from httplab.running.backend_error import BackendError
 from httplab.running.backends.docker_loadgen import loadgen_container_name
 from httplab.running.docker.compose import WRK_IMAGE
@@ -215,7 +215,7 @@ def host_stall_meter(load_generators: tuple[Engine, ...] = (),
     refused: dict[str, str] = {}
 
     def every_meter(out: Path, duration_s: float) -> AbstractContextManager:
-        files = RunFiles.of_stalls(out)
+        files = RunFiles.of_output(out, STALLS_SUFFIX)
         return _in_order([*(EngineStallMeter(engine, index, files.engine_stalls(index),
                                              duration_s, cpus, refused)
                             for index, engine in enumerate(load_generators, start=1)),

@@ -39,7 +39,7 @@ from httplab.running.stall_metering import (HERE, REAL_TIME_SHARE_US, EngineStal
                                             HostStallMeter, host_stall_meter)
 from httplab.running.wrk_cells import WrkCells
 from httplab.results.collect import cells_from_outcomes, read_stalls
-from httplab.run_layout import RunFiles
+from httplab.run_layout import STALLS_SUFFIX, RunFiles
 from httplab.results.host_load import host_load_notes
 from httplab.results.step_verdict import StepJudgement, judge_step
 from httplab.results.sustained import search_outcome
@@ -253,7 +253,7 @@ def test_each_engine_runs_a_meter_in_a_container_around_the_run_and_removes_it(
     out = tmp_path / "netty-t2-c20.stalls.json"
     with host_stall_meter(ENGINES, "1")(out, 1):
         time.sleep(0.3)
-    files = RunFiles.of_stalls(out)
+    files = RunFiles.of_output(out, STALLS_SUFFIX)
     records = [json.loads(path.read_text())
                for path in (out, files.engine_stalls(1), files.engine_stalls(2))]
     assert [record["place"] for record in records] == [
@@ -273,7 +273,7 @@ def test_the_engines_meters_start_before_the_hosts_and_stop_after_it(tmp_path, d
     with host_stall_meter(ENGINES[:1])(out, 1):
         time.sleep(0.2)
     host, engine = (json.loads(path.read_text())
-                    for path in (out, RunFiles.of_stalls(out).engine_stalls(1)))
+                    for path in (out, RunFiles.of_output(out, STALLS_SUFFIX).engine_stalls(1)))
     assert engine["started"]["wall_s"] < host["started"]["wall_s"]
     assert engine["ended"]["wall_s"] > host["ended"]["wall_s"]
 
@@ -331,7 +331,7 @@ def engine_recording_meter(events: list[str]):
         with host(out, duration_s):
             yield
         engine = {**meter_json(CLEAN), "place": "load generator 1 (unix:///run/gen1.sock)"}
-        RunFiles.of_stalls(out).engine_stalls(1).write_text(json.dumps(engine))
+        RunFiles.of_output(out, STALLS_SUFFIX).engine_stalls(1).write_text(json.dumps(engine))
     return meter
 
 
