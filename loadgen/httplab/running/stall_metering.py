@@ -8,8 +8,11 @@ the server and the load tool run. With LOADGEN_HOSTS it runs in the load generat
 on each of their engines too, around the same run (started before this machine's, stopped
 after it): a container of the wrk image (which holds python3 and this package), pinned to
 the load tool's CPUs when LOADGEN_CPUS names them, its JSON brought back on its standard
-output as raw/<stem>.stalls.<N>.json, the container removed whatever happens (Ctrl-C
-included: its name is the run's load generators' name, with -stalls<N>).
+output as raw/<stem>.stalls.<N>.json. The container is removed whatever happens: the
+engine removes it (`docker run --rm`) once the meter ends, on SIGTERM after the run, on
+Ctrl-C, or by itself SELF_STOP_MARGIN_S after the run should have ended (a harness killed
+outright); one that did not end is removed by its name, the run's load generators' name
+with -stalls<N>.
 
 On an engine it asks to run as a real-time task: the container gets CAP_SYS_NICE and runs as
 root (an unprivileged user does not hold the capabilities a container is given), and a
@@ -34,10 +37,9 @@ from typing import TypeVar
 import httplab
 from httplab.loadtools.stall_meter.__main__ import READY_LINE
 from httplab.run_layout import STALLS_SUFFIX, RunFiles
-from httplab.running.backend_error import BackendError
 from httplab.running.backends.docker_loadgen import loadgen_container_name
 from httplab.running.docker.compose import WRK_IMAGE
-from httplab.running.docker.remote import docker, engine_env
+from httplab.running.docker.remote import ENGINE_TIMEOUT_S, engine_env
 from httplab.running.engines import Engine
 
 T = TypeVar("T")
@@ -108,10 +110,11 @@ def wait_until_ready(process: subprocess.Popen) -> str | None:
     return None if line == READY_LINE else line or "it ended without a word"
 
 
-class EngineStallMeter(AbstractContextManager):
+class EngineStallMeter:
     """The meter in a container of the wrk image on one load generator's engine, around one
-    run; `refused` (shared by the run's meters) keeps, per engine, why it gave no
-    real-time share."""
+    run: `docker run --rm`, attached, so its JSON comes back on standard output and the
+    engine removes the container once the meter ends. `refused` (shared by the run's
+    meters) keeps, per engine, why it gave no real-time share."""
 
     def __init__(self, engine: Engine, index: int, out: Path, duration_s: float,
                  cpus: str | None, refused: dict[str, str]):
@@ -120,85 +123,117 @@ class EngineStallMeter(AbstractContextManager):
         self.container = f"{loadgen_container_name()}-stalls{index}"
         self.bound_s = duration_s + SELF_STOP_MARGIN_S
         self.process: subprocess.Popen | None = None
+        self.asked_share = False
 
-    def create_arguments(self, real_time_share: bool) -> list[str]:
+    def run_arguments(self, real_time_share: bool) -> list[str]:
         share = ["--cpu-rt-runtime", str(REAL_TIME_SHARE_US)] if real_time_share else []
         pinning = ["--cpuset-cpus", self.cpus] if self.cpus else []
         refused = self.refused.get(self.engine.spec)
         note = ["--real-time-note", f"the engine gave no real-time share: {_tail(refused)}"] \
             if refused else []
-        return ["create", "--name", self.container, "--network", "none", "--user", "0",
+        return ["run", "--rm", "--name", self.container, "--network", "none", "--user", "0",
                 "--cap-add", "SYS_NICE", *share, *pinning, "--entrypoint", "python3",
                 WRK_IMAGE, "-m", METER_MODULE, "--duration-s", str(self.bound_s),
                 "--place", self.place, *note]
 
-    def __enter__(self) -> EngineStallMeter:
-        self.out.unlink(missing_ok=True)
+    def launch(self) -> None:
+        """Started, with a real-time share unless the engine refused one."""
+        self.asked_share = self.engine.spec not in self.refused
+        with self.out.open("w") as out:
+            try:
+                self.process = subprocess.Popen(
+                    ["docker", *self.run_arguments(self.asked_share)],
+                    stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.PIPE, text=True,
+                    env=engine_env(self.engine))
+            except OSError:  # no docker here: no meter, no record; the run goes on
+                self.process = None
+
+    def await_ready(self) -> str | None:
+        """None once its meter measures, else why not (the meter then gone)."""
+        if self.process is None:
+            return "docker cannot be run"
+        failure = wait_until_ready(self.process)
+        if failure is not None:
+            self.process.kill()  # a meter not measuring after READY_WAIT_S is not waited for
+            self.finish()
+        return failure
+
+    def ask_stop(self) -> subprocess.Popen | None:
+        """SIGTERM to the meter (which then writes its JSON and ends), under way."""
+        if self.process is None or self.process.poll() is not None:
+            return None
+        return _docker_under_way(self.engine, "kill", "--signal", "TERM", self.container)
+
+    def finish(self) -> None:
+        """Waits for the meter, killed after STOP_WAIT_S; its container removed where the
+        engine may not have (the meter did not end by itself); no empty record kept."""
+        process, self.process = self.process, None
+        if process is not None:
+            try:
+                process.wait(timeout=STOP_WAIT_S)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            process.stderr.close()
+            if process.returncode != 0:
+                _ended(_docker_under_way(self.engine, "rm", "-f", self.container))
+        if self.out.exists() and self.out.stat().st_size == 0:
+            self.out.unlink()
+
+
+class EngineStallMeters(AbstractContextManager):
+    """Every load generator engine's meter of one run, launched together and stopped
+    together (each docker command over SSH takes about a second). One an engine refused a
+    real-time share is launched again without it."""
+
+    def __init__(self, meters: list[EngineStallMeter]):
+        self.meters = meters
+
+    def __enter__(self) -> EngineStallMeters:
         try:
-            for real_time_share in (False,) if self.engine.spec in self.refused else (True, False):
-                failure = self._launch(real_time_share)
-                if failure is None:
-                    return self
-                if real_time_share:
-                    self.refused[self.engine.spec] = failure
+            for meter in self.meters:
+                meter.out.unlink(missing_ok=True)
+                meter.launch()
+            for meter in self.meters:
+                failure = meter.await_ready()
+                if failure is not None and meter.asked_share:
+                    meter.refused[meter.engine.spec] = failure
+                    meter.launch()
+                    meter.await_ready()
         except BaseException:
             self.__exit__()
             raise
-        return self  # no meter on this engine: no record; the run goes on
-
-    def _launch(self, real_time_share: bool) -> str | None:
-        """The container created and started; None once its meter measures, else why not
-        (the container then removed)."""
-        self._remove()  # one of the same name, left by an interrupted run
-        try:
-            created = docker(self.engine, *self.create_arguments(real_time_share))
-            if created.returncode != 0:
-                return _last_line(created.stderr)
-            with self.out.open("w") as out:
-                self.process = subprocess.Popen(
-                    ["docker", "start", "-a", self.container], stdin=subprocess.DEVNULL,
-                    stdout=out, stderr=subprocess.PIPE, text=True, env=engine_env(self.engine))
-        except (BackendError, OSError) as error:
-            return str(error)
-        failure = wait_until_ready(self.process)
-        if failure is not None:
-            self._stop()
-            self._remove()
-        return failure
+        return self
 
     def __exit__(self, *_exception) -> bool:
         try:
-            self._stop()
+            for stopping in [meter.ask_stop() for meter in self.meters]:
+                _ended(stopping)
         finally:
-            self._remove()
-            if self.out.exists() and self.out.stat().st_size == 0:
-                self.out.unlink()
+            for meter in self.meters:
+                meter.finish()
         return False
 
-    def _stop(self) -> None:
-        """SIGTERM to the meter, which then writes its JSON and ends; killed after
-        STOP_WAIT_S."""
-        process, self.process = self.process, None
-        if process is None:
-            return
-        if process.poll() is None:
-            try:
-                docker(self.engine, "kill", "--signal", "TERM", self.container)
-                process.wait(timeout=STOP_WAIT_S)
-            except (BackendError, OSError, subprocess.TimeoutExpired):
-                process.kill()
-                process.wait()
-        process.stderr.close()
 
-    def _remove(self) -> None:
-        try:
-            docker(self.engine, "rm", "-f", self.container)
-        except (BackendError, OSError):  # the run goes on; a run of this name removes it
-            pass
+def _docker_under_way(engine: Engine, *args: str) -> subprocess.Popen | None:
+    """A docker command aimed at the engine, started; None where docker cannot be run."""
+    try:
+        return subprocess.Popen(["docker", *args], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                env=engine_env(engine))
+    except OSError:
+        return None
 
 
-def _last_line(text: str) -> str:
-    return (text.strip().splitlines() or ["no message"])[-1]
+def _ended(process: subprocess.Popen | None) -> None:
+    """Waits for a docker command, killed after ENGINE_TIMEOUT_S."""
+    if process is None:
+        return
+    try:
+        process.wait(timeout=ENGINE_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def _tail(text: str, length: int = 200) -> str:
@@ -209,23 +244,24 @@ def _tail(text: str, length: int = 200) -> str:
 def host_stall_meter(load_generators: tuple[Engine, ...] = (),
                      cpus: str | None = None) -> StallMeter:
     """The meters of a run's measured loads: this machine's, and each load generator
-    engine's (pinned to `cpus`, the load tool's, when set)."""
+    engine's (pinned to `cpus`, the load tool's, when set), started before this machine's
+    and stopped after it."""
     if not load_generators:
         return lambda out, duration_s: HostStallMeter(out, duration_s)
     refused: dict[str, str] = {}
 
     def every_meter(out: Path, duration_s: float) -> AbstractContextManager:
         files = RunFiles.of_output(out, STALLS_SUFFIX)
-        return _in_order([*(EngineStallMeter(engine, index, files.engine_stalls(index),
-                                             duration_s, cpus, refused)
-                            for index, engine in enumerate(load_generators, start=1)),
-                          HostStallMeter(out, duration_s)])
+        engines = EngineStallMeters([
+            EngineStallMeter(engine, index, files.engine_stalls(index), duration_s, cpus,
+                             refused) for index, engine in enumerate(load_generators, start=1)])
+        return _in_order([engines, HostStallMeter(out, duration_s)])
     return every_meter
 
 
 @contextmanager
 def _in_order(meters: list[AbstractContextManager]) -> Iterator[None]:
-    """Each meter started in turn, and stopped in the reverse order."""
+    """Each started in turn, and stopped in the reverse order."""
     with ExitStack() as stack:
         for meter in meters:
             stack.enter_context(meter)

@@ -35,8 +35,10 @@ from httplab.running.progress import Progress
 from httplab.running.run_context import RunContext
 from httplab.running.runner import Runner
 from httplab.running.engines import Engine
+from httplab.running import stall_metering
 from httplab.running.stall_metering import (HERE, REAL_TIME_SHARE_US, EngineStallMeter,
-                                            HostStallMeter, host_stall_meter)
+                                            EngineStallMeters, HostStallMeter,
+                                            host_stall_meter)
 from httplab.running.wrk_cells import WrkCells
 from httplab.results.collect import cells_from_outcomes, read_stalls
 from httplab.run_layout import STALLS_SUFFIX, RunFiles
@@ -248,7 +250,16 @@ def _no_container_left(tmp_path: Path) -> bool:
     return not list((tmp_path / "docker-state").glob("*.json"))
 
 
-def test_each_engine_runs_a_meter_in_a_container_around_the_run_and_removes_it(
+def _containers(calls: list[list[str]]) -> set[str]:
+    return {call[-1] for call in calls}
+
+
+def _meters_containers(engines: tuple[Engine, ...]) -> set[str]:
+    return {EngineStallMeter(engine, index, Path("x"), 1, None, {}).container
+            for index, engine in enumerate(engines, start=1)}
+
+
+def test_each_engine_runs_a_meter_in_a_container_around_the_run_that_goes_with_it(
         tmp_path, docker_log):
     out = tmp_path / "netty-t2-c20.stalls.json"
     with host_stall_meter(ENGINES, "1")(out, 1):
@@ -259,13 +270,15 @@ def test_each_engine_runs_a_meter_in_a_container_around_the_run_and_removes_it(
     assert [record["place"] for record in records] == [
         HERE, "load generator 1 (unix:///run/gen1.sock)", "load generator 2 (ssh://lab@gen2)"]
     assert all(record["stopped_by"] == "SIGTERM" for record in records)
-    created = _calls(docker_log, "create")
-    assert [call[0] for call in created] == [engine.spec for engine in ENGINES]
-    for call in created:
+    run = _calls(docker_log, "run")
+    assert [call[0] for call in run] == [engine.spec for engine in ENGINES]
+    for call in run:
         options = " ".join(call[2:call.index("--entrypoint")])
-        assert ("--network none --user 0 --cap-add SYS_NICE --cpu-rt-runtime "
-                f"{REAL_TIME_SHARE_US} --cpuset-cpus 1") in options
-    assert _no_container_left(tmp_path)
+        assert options.startswith("--rm --name httplab-wrk-") and (
+            "--network none --user 0 --cap-add SYS_NICE --cpu-rt-runtime "
+            f"{REAL_TIME_SHARE_US} --cpuset-cpus 1") in options
+    assert _containers(_calls(docker_log, "kill")) == _meters_containers(ENGINES)
+    assert not _calls(docker_log, "rm") and _no_container_left(tmp_path)
 
 
 def test_the_engines_meters_start_before_the_hosts_and_stop_after_it(tmp_path, docker_log):
@@ -285,27 +298,36 @@ def test_an_engine_that_gives_no_real_time_share_gets_the_meter_without_it(
     for run in ("a", "b"):
         with meter(tmp_path / f"{run}.stalls.json", 1):
             time.sleep(0.1)
-        assert (tmp_path / f"{run}.stalls.1.json").exists()
-    first, second, third = _calls(docker_log, "create")
+        assert json.loads((tmp_path / f"{run}.stalls.1.json").read_text())["samples"] > 0
+    first, second, third = _calls(docker_log, "run")
     assert "--cpu-rt-runtime" in first and "--cpu-rt-runtime" not in second + third
     note = third[third.index("--real-time-note") + 1]  # refused once: never asked again
-    assert note.startswith("the engine gave no real-time share: Error response from daemon")
+    assert note.startswith("the engine gave no real-time share: docker: Error response")
     assert _no_container_left(tmp_path)
 
 
-def test_ctrl_c_during_the_run_removes_every_meters_container(tmp_path, docker_log):
+def test_ctrl_c_during_the_run_stops_every_meter_and_leaves_no_container(tmp_path, docker_log):
     with pytest.raises(KeyboardInterrupt):
         with host_stall_meter(ENGINES)(tmp_path / "run.stalls.json", 1):
             raise KeyboardInterrupt
-    removed = {call[-1] for call in _calls(docker_log, "rm")}
-    assert removed == {EngineStallMeter(engine, index, tmp_path, 1, None, {}).container
-                       for index, engine in enumerate(ENGINES, start=1)}
+    assert _containers(_calls(docker_log, "kill")) == _meters_containers(ENGINES)
     assert _no_container_left(tmp_path)
+
+
+def test_a_meter_that_does_not_end_is_removed_by_its_name(tmp_path, docker_log, monkeypatch):
+    monkeypatch.setenv("FAKE_DOCKER_IGNORE_KILL", "1")
+    monkeypatch.setattr(stall_metering, "STOP_WAIT_S", 0.5)
+    with host_stall_meter(ENGINES)(tmp_path / "run.stalls.json", 1):
+        pass
+    assert _containers(_calls(docker_log, "rm")) == _meters_containers(ENGINES)
+    assert _no_container_left(tmp_path)
+    assert not (tmp_path / "run.stalls.1.json").exists()  # no record rather than an empty one
 
 
 def test_an_engine_without_docker_leaves_no_record_and_the_run_going(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))  # no docker at all
-    with EngineStallMeter(ENGINES[0], 1, tmp_path / "run.stalls.1.json", 1, None, {}) as meter:
+    meter = EngineStallMeter(ENGINES[0], 1, tmp_path / "run.stalls.1.json", 1, None, {})
+    with EngineStallMeters([meter]):
         ran = True
     assert ran and meter.process is None and not (tmp_path / "run.stalls.1.json").exists()
 

@@ -1,10 +1,12 @@
 """A stand-in for the docker CLI, enough for the stall meter on a load generator's engine:
-`create` keeps the container's arguments, `start -a` runs its python3 command on this
-machine (the meter, whose JSON goes to standard output as from a container), `kill
---signal TERM` signals it, `rm -f` removes it (killing what still runs). Each call is
-logged with the DOCKER_HOST it was aimed at. With FAKE_DOCKER_REFUSE_REAL_TIME set, a
-container created with --cpu-rt-runtime fails to start, as on an engine whose dockerd gives
-no real-time time. Its state lives in FAKE_DOCKER_STATE.
+`run --rm` runs the container's python3 command on this machine, attached (the meter,
+whose JSON goes to standard output as from a container), and forgets the container when it
+ends; `kill --signal TERM` signals it (ignored with FAKE_DOCKER_IGNORE_KILL set), `rm -f`
+removes it (killing what still runs). Each
+call is logged with the DOCKER_HOST it was aimed at. With FAKE_DOCKER_REFUSE_REAL_TIME set,
+a container run with --cpu-rt-runtime fails to start, as on an engine whose dockerd gives
+no real-time time. Its state (each container's options, its process) lives in
+FAKE_DOCKER_STATE.
 
 Installed by `install(folder, state)`: an executable `docker` in folder, put first on PATH."""
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -24,24 +27,26 @@ def _container(state: Path, name: str) -> Path:
     return state / f"{name}.json"
 
 
-def _create(state: Path, arguments: list[str]) -> int:
+def _run(state: Path, arguments: list[str]) -> int:
+    """`run --rm --name NAME ... --entrypoint python3 IMAGE ARGS`: python3 ARGS on this
+    machine, attached; the container's state gone when it ends."""
     name = arguments[arguments.index("--name") + 1]
     entry = arguments.index("--entrypoint")
-    _container(state, name).write_text(json.dumps({
-        "options": arguments[:entry], "command": [arguments[entry + 1], *arguments[entry + 3:]]}))
-    return 0
-
-
-def _start(state: Path, name: str) -> int:
-    container = json.loads(_container(state, name).read_text())
-    if "--cpu-rt-runtime" in container["options"] and os.environ.get(
-            "FAKE_DOCKER_REFUSE_REAL_TIME"):
-        print(REFUSED, file=sys.stderr)
-        return 1
-    (state / f"{name}.pid").write_text(str(os.getpid()))
-    command = container["command"]
-    os.execve(sys.executable, [sys.executable, *command[1:]],  # keeps this pid
-              {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])})
+    options, command = arguments[:entry], arguments[entry + 3:]
+    if "--cpu-rt-runtime" in options and os.environ.get("FAKE_DOCKER_REFUSE_REAL_TIME"):
+        print(f"docker: {REFUSED}.", file=sys.stderr)
+        return 125
+    if _container(state, name).exists():
+        print(f"docker: Error response from daemon: Conflict: {name} is in use.", file=sys.stderr)
+        return 125
+    _container(state, name).write_text(json.dumps(options))
+    try:
+        process = subprocess.Popen([sys.executable, *command], stdin=subprocess.DEVNULL,
+                                   env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])})
+        (state / f"{name}.pid").write_text(str(process.pid))
+        return process.wait()
+    finally:
+        _remove(state, name)
 
 
 def _signal(state: Path, name: str, signum: int) -> int:
@@ -67,10 +72,10 @@ def main(arguments: list[str]) -> int:
     with (state / "log").open("a") as log:
         log.write(json.dumps([os.environ.get("DOCKER_HOST", ""), *arguments]) + "\n")
     command, rest = arguments[0], arguments[1:]
-    if command == "create":
-        return _create(state, rest)
-    if command == "start":
-        return _start(state, rest[-1])
+    if command == "run":
+        return _run(state, rest)
+    if command == "kill" and os.environ.get("FAKE_DOCKER_IGNORE_KILL"):
+        return 0  # as a container whose process does not end on the signal
     if command == "kill":
         return _signal(state, rest[-1], signal.Signals[f"SIG{rest[1]}"])
     if command == "rm":
