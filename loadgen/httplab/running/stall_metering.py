@@ -30,7 +30,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import TypeVar
 
@@ -188,6 +188,7 @@ class EngineStallMeters(AbstractContextManager):
 
     def __init__(self, meters: list[EngineStallMeter]):
         self.meters = meters
+        self.unmeasured: list[str] = []  # "load generator 2 (ssh://c): why", no meter there
 
     def __enter__(self) -> EngineStallMeters:
         try:
@@ -199,11 +200,17 @@ class EngineStallMeters(AbstractContextManager):
                 if failure is not None and meter.asked_share:
                     meter.refused[meter.engine.spec] = failure
                     meter.launch()
-                    meter.await_ready()
+                    failure = meter.await_ready()
+                if failure is not None:
+                    self.unmeasured.append(f"{meter.place}: {_tail(failure)}")
         except BaseException:
             self.__exit__()
             raise
         return self
+
+    def host_place(self) -> str:
+        """This machine's meter's place, naming the engines that have no meter and why."""
+        return "; ".join([HERE, *(f"no meter on {place}" for place in self.unmeasured)])
 
     def __exit__(self, *_exception) -> bool:
         try:
@@ -250,22 +257,16 @@ def host_stall_meter(load_generators: tuple[Engine, ...] = (),
         return lambda out, duration_s: HostStallMeter(out, duration_s)
     refused: dict[str, str] = {}
 
-    def every_meter(out: Path, duration_s: float) -> AbstractContextManager:
+    @contextmanager
+    def every_meter(out: Path, duration_s: float) -> Iterator[None]:
         files = RunFiles.of_output(out, STALLS_SUFFIX)
-        engines = EngineStallMeters([
-            EngineStallMeter(engine, index, files.engine_stalls(index), duration_s, cpus,
-                             refused) for index, engine in enumerate(load_generators, start=1)])
-        return _in_order([engines, HostStallMeter(out, duration_s)])
+        with EngineStallMeters([
+                EngineStallMeter(engine, index, files.engine_stalls(index), duration_s, cpus,
+                                 refused)
+                for index, engine in enumerate(load_generators, start=1)]) as engines, \
+                HostStallMeter(out, duration_s, engines.host_place()):
+            yield
     return every_meter
-
-
-@contextmanager
-def _in_order(meters: list[AbstractContextManager]) -> Iterator[None]:
-    """Each started in turn, and stopped in the reverse order."""
-    with ExitStack() as stack:
-        for meter in meters:
-            stack.enter_context(meter)
-        yield
 
 
 def metered(meter: StallMeter | None, out: Path, duration_s: float, run: Callable[[], T]) -> T:

@@ -37,8 +37,7 @@ from httplab.running.runner import Runner
 from httplab.running.engines import Engine
 from httplab.running import stall_metering
 from httplab.running.stall_metering import (HERE, REAL_TIME_SHARE_US, EngineStallMeter,
-                                            EngineStallMeters, HostStallMeter,
-                                            host_stall_meter)
+                                            HostStallMeter, host_stall_meter)
 from httplab.running.wrk_cells import WrkCells
 from httplab.results.collect import cells_from_outcomes, read_stalls
 from httplab.run_layout import STALLS_SUFFIX, RunFiles
@@ -324,12 +323,16 @@ def test_a_meter_that_does_not_end_is_removed_by_its_name(tmp_path, docker_log, 
     assert not (tmp_path / "run.stalls.1.json").exists()  # no record rather than an empty one
 
 
-def test_an_engine_without_docker_leaves_no_record_and_the_run_going(tmp_path, monkeypatch):
+def test_engines_without_a_meter_leave_no_record_and_the_hosts_names_them(
+        tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))  # no docker at all
-    meter = EngineStallMeter(ENGINES[0], 1, tmp_path / "run.stalls.1.json", 1, None, {})
-    with EngineStallMeters([meter]):
+    out = tmp_path / "run.stalls.json"
+    with host_stall_meter(ENGINES)(out, 1):
         ran = True
-    assert ran and meter.process is None and not (tmp_path / "run.stalls.1.json").exists()
+    assert ran and not list(tmp_path.glob("run.stalls.*.json"))
+    assert json.loads(out.read_text())["place"] == (
+        "host; no meter on load generator 1 (unix:///run/gen1.sock): docker cannot be run; "
+        "no meter on load generator 2 (ssh://lab@gen2): docker cannot be run")
 
 
 class OneEngineBackend(RecordingBackend):
