@@ -44,11 +44,9 @@ def finish(result: BenchResult, out_dir: Path, image: Path | None) -> int:
 
 
 def _chart_named(result: BenchResult, image: Path | None) -> Path | None:
-    """The chart the summary names: a bench's headline chart (its first workload's, as a
-    bench without plaintext draws no other); else image as given."""
-    if image is None or result.kind is RunKind.LATENCY or not result.cells:
-        return image
-    return headline_chart_path(result, image)
+    """The chart the summary names: the run's first chart (a bench's first workload's
+    Requests/sec, make latency's curve); None when it drew none."""
+    return None if image is None else headline_chart_path(result, image)
 
 
 def _failures(result: BenchResult, out_dir: Path) -> list[str]:

@@ -10,7 +10,7 @@ import os
 import shutil
 from pathlib import Path
 
-from httplab.model import BenchResult
+from httplab.model import BenchResult, RunKind
 from httplab.presentation.exporters import all_exporters
 from httplab.presentation.html.assets import ASSETS, PLOTLY_PACKAGE_FILE, ChartLibrary, library_of
 from httplab.presentation.html.run_list import ListedRun, render_run_list
@@ -25,8 +25,12 @@ _HEADER_BYTES = 400  # plotly.min.js names its version in its first lines
 
 
 def headline_chart_path(result: BenchResult, image_path: Path) -> Path | None:
-    """The Requests/sec chart of the run's first workload (image_path itself when it
-    measured plaintext); None for a run without cells, which draws no chart."""
+    """The run's first chart: a bench's Requests/sec chart of its first workload
+    (image_path itself when it measured plaintext), make latency's curve beside image_path;
+    None for a run that draws no chart."""
+    if result.kind is RunKind.LATENCY:
+        curve = next((chart for chart in run_charts(result) if chart.shown), None)
+        return curve.png_path(image_path) if curve else None
     workloads = run_workloads(result)
     return workload_chart_path(image_path, workloads[0]) if workloads else None
 

@@ -6,16 +6,18 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from httplab.presentation.html.assets import ASSETS
 from httplab.presentation.publish import (install_chart_library, plotly_script, run_files,
                                           write_run_list)
-from httplab.presentation.publish import write_results
+from httplab.presentation.publish import headline_chart_path, write_results
 from httplab.results.store import write_atomically
 from httplab.presentation.json.results import JsonExporter
 from httplab.run_layout import RESULTS_JSON, RUN_PAGE
+from tests.latency_sample import latency_sample_result
 from tests.sample_results import sample_result
 
 
@@ -95,3 +97,8 @@ def test_a_run_without_a_page_is_listed_by_its_markdown(tmp_path):
     listing = (tmp_path / RUN_PAGE).read_text()
     assert 'href="2026-11-24T10-00-00Z/results.md"' in listing
     assert "2026-11-24T10-00-00Z/index.html" not in listing
+
+
+def test_the_chart_a_latency_run_names_is_its_curve_beside_image():
+    assert headline_chart_path(latency_sample_result(), Path("image/stalls/result1.png")) == (
+        Path("image/stalls/result-latency.png"))
