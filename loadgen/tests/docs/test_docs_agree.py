@@ -143,7 +143,9 @@ def test_a_run_findings_does_not_know_or_a_wrong_commit_is_caught(lab_copy):
     assert runs_drift(lab_copy) == [f"findings.md does not list results/{unknown}"]
     shutil.rmtree(lab_copy / "results" / unknown)
     commit = read_results(committed_runs(lab_copy)[newest]).lab_commit
-    _edit(lab_copy / "docs" / "findings.md", f"`{commit}`", "`0000000`")
+    findings = lab_copy / "docs" / "findings.md"
+    row = next(line for line in findings.read_text().splitlines() if f"[`{newest}`]" in line)
+    _edit(findings, row, row.replace(f"`{commit}`", "`0000000`"))
     assert runs_drift(lab_copy) == [f"findings.md gives {newest} the commit `0000000`; it "
                                     f"records {commit}"]
 
