@@ -157,6 +157,11 @@ FLAGGED = {
     ("2026-11-24T15-07-00Z", "Netty (profiled) t5 c500", Side.CORRECTION),
     ("2026-11-24T15-10-47Z", "Undertow (200 workers) t5 c500", Side.CORRECTION),
     ("2026-11-24T15-10-47Z", "Undertow (200 workers) (profiled) t5 c500", Side.CORRECTION),
+    # wrk's correction added 15-22 % of these histograms (max 150-292 ms against a 11-13 ms
+    # interval): the ratios 1.09-1.30 are those samples, not requests
+    ("2026-11-26T12-00-18Z", "Armeria (16 workers) t10 c500", Side.CORRECTION),
+    ("2026-11-26T12-00-18Z", "Armeria (16 workers) t5 c500", Side.CORRECTION),
+    ("2026-11-26T12-00-18Z", "Undertow (200 workers) t10 c500", Side.CORRECTION),
 }
 
 
@@ -178,11 +183,11 @@ def test_the_cells_the_rule_flags_in_the_committed_runs():
 
 
 def test_the_committed_runs_checked_are_every_wrk_run():
-    """The pinned list covers the committed runs: 190 wrk runs, each with a ratio."""
+    """The pinned list covers the committed runs: 240 wrk runs, each with a ratio."""
     checked = [run for path in _committed_runs(DEFAULT_REPO)
                for cell in read_results(path).cells if (check := check_cell(cell))
                for run in check.runs]
-    assert len(checked) == 190
+    assert len(checked) == 240
 
 
 def test_a_run_out_of_bounds_decides_the_cell_even_when_one_inside_is_farther_from_one():
