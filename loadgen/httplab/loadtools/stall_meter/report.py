@@ -47,7 +47,7 @@ def host_stalls(data: dict[str, Any]) -> HostStalls:
             samples=data["samples"], p99_us=_capped(percentile_us(buckets, 99), max_us),
             p999_us=_capped(percentile_us(buckets, 99.9), max_us), max_us=max_us,
             stalled_s=data["stalled_us"] / 1e6,
-            covered_s=data["ended"]["monotonic_s"] - data["started"]["monotonic_s"],
+            covered_s=_covered_s(data),
             meter_cpu_s=data["loop_cpu_s"], place=data["place"],
             priority=data.get("priority", "normal (not recorded)"))
     except (KeyError, TypeError, ValueError) as error:
