@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from httplab.addresses import LOOPBACK
+from httplab.axes import JDK
 
 PRIMER_CONNECTIONS = 8
 DEFAULT_CV_THRESHOLD = 0.05
@@ -32,6 +33,9 @@ BENCH_SETTINGS = (
     ("loadgen-cpus", "", "cpuset for wrk, e.g. 0 (empty: every CPU)"),
     ("cv-threshold", str(DEFAULT_CV_THRESHOLD),
      "warn when a cell's coefficient of variation is above this"),
+    ("jdk", JDK.default, "the Java release every JVM server runs on: 17, 21 or 25 (the "
+                         "current LTS), or a comma list such as 17,25 (each framework on "
+                         "each, interleaved)"),
     ("settings", "original", "worker settings: original (the write-up's), default (each "
                              "framework's documented default for this host), or both"),
     ("ceiling", "1", "1: measure the reference server (nginx) first, as the ceiling; 0: do not"),

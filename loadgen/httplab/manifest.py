@@ -14,6 +14,7 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from httplab.axes import JDK, PROFILE, SETTINGS, Variant
 from httplab.worker_counts import CPUS, WorkerCountError, worker_count
 
 MANIFEST_FILE = "server.toml"
@@ -41,14 +42,17 @@ THREAD_NAME_LIMIT = 15  # Linux keeps the first 15 characters of a thread's name
 # (comma-separated in one string, which the servers' flat TOML reader takes; empty when the
 # framework is Netty itself), never the reference's.
 FRAMEWORK_PACKAGES = "framework_packages"
-PROFILED_MARK = "+profiled"  # a profiled server's key: netty+profiled
-SETTING_MARK = "@"  # a server's key under another worker setting: armeria@default
-ORIGINAL_SETTING = "original"
-# The variant axes a run can measure a framework under, by the setting that asks for them.
-SETTINGS_AXIS, PROFILE_AXIS = "SETTINGS", "PROFILE"
+ORIGINAL_SETTING = SETTINGS.default
+# The JDKs a framework runs on (JDK=), comma-separated, and the page that says so; a
+# framework without them runs on every JDK the lab offers.
+JDKS, JDKS_SOURCE = "jdks", "jdks_source"
+# A framework the 2019 write-up did not measure: the tables and charts show it after the
+# write-up's, marked.
+BEYOND_WRITE_UP = "beyond_write_up"
+BEYOND_MARK = "†"
 _KNOWN_KEYS = frozenset(_REQUIRED_TEXT + _OPTIONAL_TEXT + _BLOCKING_TEXT + _DB_TEXT
                         + (BLOCKING_POOL, DB_POOL, FRAMEWORK_PACKAGES, "workers", "port",
-                           "role"))
+                           "role", JDKS, JDKS_SOURCE, BEYOND_WRITE_UP))
 
 
 class ManifestError(ValueError):
@@ -58,45 +62,6 @@ class ManifestError(ValueError):
 def builds_with_maven(role: object, version_artifact: object) -> bool:
     """Every framework is a Maven module; a reference only when it names a Maven artifact."""
     return role != ROLE_REFERENCE or bool(version_artifact)
-
-
-@dataclass(frozen=True)
-class Variant:
-    """One framework under one value of each variant axis, and its key as the results name
-    it: the folder, "@<setting>" when not the original setting, "+profiled" when profiled
-    (netty, armeria@default, netty+profiled). The one place that builds a key from its parts
-    and reads the parts back."""
-
-    name: str  # the framework's folder: servers/<name>
-    setting: str = ORIGINAL_SETTING
-    profiled: bool = False
-
-    @property
-    def key(self) -> str:
-        key = self.name if self.setting == ORIGINAL_SETTING else (
-            f"{self.name}{SETTING_MARK}{self.setting}")
-        return f"{key}{PROFILED_MARK}" if self.profiled else key
-
-    @classmethod
-    def of_key(cls, key: str) -> Variant:
-        """netty+profiled -> Variant("netty", "original", True)."""
-        profiled = key.endswith(PROFILED_MARK)
-        name, _, setting = key.removesuffix(PROFILED_MARK).partition(SETTING_MARK)
-        return cls(name, setting or ORIGINAL_SETTING, profiled)
-
-    @property
-    def axes(self) -> dict[str, str]:
-        """Its value on each axis, as the setting says it: {"SETTINGS": "default",
-        "PROFILE": "1"}."""
-        return {SETTINGS_AXIS: self.setting, PROFILE_AXIS: "1" if self.profiled else "0"}
-
-    def on_axis(self, axis: str, value: str) -> Variant:
-        """The same framework with one axis (SETTINGS_AXIS, PROFILE_AXIS) at another value."""
-        if axis == SETTINGS_AXIS:
-            return replace(self, setting=value)
-        if axis == PROFILE_AXIS:
-            return replace(self, profiled=value == "1")
-        raise ValueError(f"not a variant axis: {axis!r}")
 
 
 @dataclass(frozen=True)
@@ -136,13 +101,42 @@ class ServerManifest:
     # handler's; a framework's, possibly none (Netty is its own layer); never the reference's.
     framework_packages: tuple[str, ...] = ()
     profiled: bool = False  # PROFILE: async-profiler runs in it during its measured runs
+    jdk: str = JDK.default  # JDK: the Java feature release it runs on ("25")
+    jdks: tuple[str, ...] = JDK.values  # the JDKs it runs on, and the page that says so
+    jdks_source: str = ""
+    beyond_write_up: bool = False  # not measured by the 2019 write-up: shown after, marked
 
     @property
     def key(self) -> str:
         """The server as the results name it: its folder, with the setting when not the
         original one ("armeria@default"), marked when profiled ("netty+profiled"), so that
         figures taken under the profiler never pass for the server's own."""
-        return Variant(self.name, self.setting, self.profiled).key
+        return self.variant.key
+
+    @property
+    def variant(self) -> Variant:
+        """Its values on every variant axis."""
+        return Variant.of(self.name, **{SETTINGS.setting: self.setting, JDK.setting: self.jdk,
+                                        PROFILE.setting: "1" if self.profiled else "0"})
+
+    def on_axis(self, setting: str, value: str, cpus: int | None) -> ServerManifest:
+        """This server at one axis's value (SETTINGS, JDK, PROFILE), as the runner
+        realises it; the reference (no JVM, no worker setting) stays as it is."""
+        if setting == SETTINGS.setting:
+            return self.for_setting(value, cpus)
+        if setting == JDK.setting:
+            return self if self.is_reference else replace(self, jdk=value)
+        if setting == PROFILE.setting:
+            return self.for_profile(value == "1")
+        raise ValueError(f"not a variant axis: {setting!r}")
+
+    @property
+    def not_applicable(self) -> str:
+        """Why this variant cannot run ("" when it can): a JDK the framework does not run on."""
+        if self.is_reference or self.jdk in self.jdks:
+            return ""
+        return (f"{self.display_name} {self.version} runs on JDK {' and '.join(self.jdks)} "
+                f"only, not {self.jdk} ({self.jdks_source})")
 
     @property
     def workers_variable(self) -> str:
@@ -176,16 +170,17 @@ class ServerManifest:
 
     @property
     def label(self) -> str:
-        """The name the tables and charts show, as the original write-up did."""
-        return f"{self._unprofiled_label}{' (profiled)' if self.profiled else ''}"
+        """The name the tables and charts show, as the original write-up did; a framework
+        beyond the write-up marked (BEYOND_MARK)."""
+        mark = f" {BEYOND_MARK}" if self.beyond_write_up else ""
+        return f"{self._unprofiled_label}{' (profiled)' if self.profiled else ''}{mark}"
 
     @property
     def _unprofiled_label(self) -> str:
-        if self.setting != "original":
-            return f"{self.display_name} ({self.workers} workers, {self.setting})"
-        if isinstance(self.workers, int):
-            return f"{self.display_name} ({self.workers} workers)"
-        return self.display_name
+        notes = [f"{self.workers} workers"] if isinstance(self.workers, int) else []
+        notes += [] if self.setting == ORIGINAL_SETTING else [self.setting]
+        notes += [] if self.jdk == JDK.default or self.is_reference else [f"JDK {self.jdk}"]
+        return f"{self.display_name} ({', '.join(notes)})" if notes else self.display_name
 
     def expected_workers(self, cpus: int | None = None) -> int:
         """The worker count the server should report when WORKERS is not set."""
@@ -242,7 +237,30 @@ def parse_manifest(name: str, text: str, source: str = MANIFEST_FILE,
         version_artifact=_version_artifact(data, source), role=_role(data, source),
         **_default_workers(data, source), **_blocking_pool(data, source),
         **_db_pool(data, source), **_framework_packages(data, source),
+        **_jdks(data, source), beyond_write_up=_beyond_write_up(data, source),
     )
+
+
+def _jdks(data: dict, source: str) -> dict[str, object]:
+    """The JDKs a framework runs on, of those the lab offers, and the page that says so; the
+    reference (no JVM) has none."""
+    meanings = {JDKS: f"the JDKs it runs on, of {', '.join(JDK.values)}, comma-separated",
+                JDKS_SOURCE: "the page that says which JDKs it needs"}
+    if not _framework_keys(data, source, meanings, "JVM"):
+        return {}
+    jdks = tuple(one.strip() for one in _required_text(data, JDKS, source).split(","))
+    unknown = [one for one in jdks if one not in JDK.values]
+    if unknown:
+        raise ManifestError(f"{source}: {JDKS}: {unknown[0]!r} is not a JDK the lab offers "
+                            f"({', '.join(JDK.values)})")
+    return {JDKS: jdks, JDKS_SOURCE: _required_text(data, JDKS_SOURCE, source)}
+
+
+def _beyond_write_up(data: dict, source: str) -> bool:
+    value = data.get(BEYOND_WRITE_UP, False)
+    if not isinstance(value, bool):
+        raise ManifestError(f"{source}: {BEYOND_WRITE_UP}: {value!r} is not true or false")
+    return value
 
 
 def _load_toml(text: str, source: str) -> dict:

@@ -337,6 +337,7 @@ class RunProfile:
 class CellStatus(str, Enum):
     OK = "ok"
     FAILED = "failed"
+    NOT_APPLICABLE = "not applicable"  # a variant the framework cannot run (its reason)
 
 
 @dataclass(frozen=True)
@@ -418,6 +419,9 @@ class Settings:
     # the event asked for (PROFILE_EVENT: cpu means cpu where allowed, itimer where not).
     profile: tuple[bool, ...] = (False,)
     profile_event: str | None = None
+    # JDK: the Java releases every framework ran on, in the order asked (empty: an older
+    # run, which did not choose one).
+    jdks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -517,6 +521,17 @@ class ServerRecord:
     # packages of the framework's own code (how its profile's layers are told apart).
     profiled: bool = False
     framework_packages: tuple[str, ...] = ()
+    # JDK: the Java release the run asked it to run on (None: the reference, an older run),
+    # and the runtime it said it ran on: the garbage collector and the most heap the JVM
+    # sized itself (its own defaults), and java.vendor.
+    jdk: str | None = None
+    gc: str | None = None
+    heap_max_mb: int | None = None
+    java_vendor: str | None = None
+    # A framework the 2019 write-up did not measure (shown after its five, marked).
+    beyond_write_up: bool = False
+    # Why this variant was not run ("" when it ran): a JDK the framework does not run on.
+    not_applicable: str = ""
 
     @property
     def is_reference(self) -> bool:

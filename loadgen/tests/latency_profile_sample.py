@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from httplab.manifest import PROFILED_MARK
+from httplab.axes import PROFILE
 from httplab.model import (BenchResult, HotFrame, LatencyResult, RateStep, RunProfile,
                            StepPurpose, StepVerdict, SustainedRate)
 from httplab.results.profile_layers import LAYERS
 
 from tests.latency_sample import SERVERS, latency_sample_result, step, usage
+
+PROFILED_MARK = f"{PROFILE.mark}{PROFILE.token('1')}"  # netty+profiled
 
 NETTY, UNDERTOW = (f"{name}{PROFILED_MARK}" for name in ("netty", "undertow"))
 INTERVAL_NS = 5_000_000

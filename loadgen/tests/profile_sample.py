@@ -17,13 +17,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from httplab.manifest import PROFILED_MARK
+from httplab.axes import PROFILE
 from httplab.model import (BenchResult, Cell, CellStatus, HostInfo, HotFrame, Latency,
                            ResourceUsage, RunProfile, ServerRecord, Settings, SocketErrors,
                            WrkRun)
 from httplab.results.assemble import with_warnings
 from httplab.results.profile_layers import LAYERS
 from httplab.results.results_json.version import FORMAT_VERSION
+
+PROFILED_MARK = f"{PROFILE.mark}{PROFILE.token('1')}"  # netty+profiled
 
 THREADS, CONNECTIONS, SECONDS = 5, 500, 10.0
 INTERVAL_NS = 5_000_000  # 5 ms of CPU a sample

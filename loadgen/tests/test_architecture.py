@@ -40,9 +40,12 @@ MAY_IMPORT = {
     "raw_files": {"model", "outcomes"},
     # The loopback address, a leaf: the settings' help, the checks and the runner say it.
     "addresses": set(),
+    # The variant axes and keys, a leaf: the settings, the manifest, the plan, the results
+    # and the presentation name variants by them.
+    "axes": set(),
 }
 # Leaves that import nothing of the harness, which every part may import.
-ANY_PART_MAY_IMPORT = {"run_layout", "addresses"}
+ANY_PART_MAY_IMPORT = {"run_layout", "addresses", "axes"}
 
 
 def _part(module: str) -> str:

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from httplab.manifest import (ManifestError, PomFile, check_display_names, check_module, discover,
-                              Variant, parse_manifest, pom_modules)
+                              parse_manifest, pom_modules)
 from httplab.paths import servers_dir
 
 from tests.support.servers_copy import copy_of_servers
@@ -45,6 +45,8 @@ server_header = "Foo"
 port = 8080
 path = "/"
 jvm_options = ""
+jdks = "17,21,25"
+jdks_source = "the test's own"
 """
 
 
@@ -152,10 +154,10 @@ def test_a_literal_version_serves_a_framework_built_without_maven():
 
 def without_blocking_pool(text: str) -> str:
     """A reference has no /delay, /blocking or /db, so no pools and no endpoints' sources;
-    it is no JVM, so no packages to profile."""
+    it is no JVM, so no packages to profile and no JDKs."""
     return "\n".join(line for line in text.splitlines()
                      if not line.startswith(("blocking_", "endpoints_source", "db_",
-                                             "framework_packages"))) + "\n"
+                                             "framework_packages", "jdks"))) + "\n"
 
 
 REFERENCE = without_blocking_pool(
@@ -182,6 +184,37 @@ def test_a_reference_has_no_blocking_pool_nor_endpoint_sources(key):
     message = f"{SOURCE}: {key}: not for a reference, which has no /delay or /blocking endpoint"
     with pytest.raises(ManifestError, match=f"^{re.escape(message)}$"):
         parse_manifest("foo", text, SOURCE)
+
+
+@pytest.mark.parametrize("key", ["jdks", "jdks_source"])
+def test_a_reference_has_no_jdks(key):
+    text = REFERENCE + f'{key} = "17"\n'
+    with pytest.raises(ManifestError, match=f"^{SOURCE}: {key}: not for a reference, which has no JVM$"):
+        parse_manifest("foo", text, SOURCE)
+
+
+@pytest.mark.parametrize("line, message", [
+    (None, "jdks: missing (the JDKs it runs on, of 17, 21, 25, comma-separated)"),
+    ('jdks = "17,18"', "jdks: '18' is not a JDK the lab offers (17, 21, 25)"),
+    ('jdks = ""', "jdks: must be a non-empty string"),
+])
+def test_a_framework_says_which_jdks_it_runs_on(line, message):
+    with pytest.raises(ManifestError, match=f"^{SOURCE}: {re.escape(message)}"):
+        parse_manifest("foo", manifest_text("jdks", line), SOURCE, POMS)
+
+
+def test_a_jdk_the_framework_does_not_run_on_is_not_applicable_with_its_reason():
+    helidon = parse_manifest("foo", manifest_text("jdks", 'jdks = "21,25"'), SOURCE, POMS)
+    assert helidon.on_axis("JDK", "25", 2).not_applicable == ""
+    reason = helidon.on_axis("JDK", "17", 2).not_applicable
+    assert reason == "Foo 2.0.1 runs on JDK 21 and 25 only, not 17 (the test's own)"
+
+
+def test_beyond_write_up_is_true_or_false():
+    assert parse_manifest("foo", GOOD + "beyond_write_up = true\n", SOURCE, POMS).beyond_write_up
+    assert not parse_manifest("foo", GOOD, SOURCE, POMS).beyond_write_up
+    with pytest.raises(ManifestError, match="beyond_write_up: 'yes' is not true or false"):
+        parse_manifest("foo", GOOD + 'beyond_write_up = "yes"\n', SOURCE, POMS)
 
 
 @pytest.mark.parametrize("key", ["db_pool", "db_pool_source", "db_driver"])
@@ -294,13 +327,3 @@ def test_discover_refuses_a_reference_built_by_maven_that_is_no_module(repo, tmp
         netty.replace('"Netty"\nframework', '"Ref"\nframework') + 'role = "reference"\n')
     with pytest.raises(ManifestError, match=r"^servers/ref/server\.toml: ref is not a <module>"):
         discover(lab / "servers")
-
-
-@pytest.mark.parametrize("key, variant", [
-    ("netty", Variant("netty")),
-    ("armeria@default", Variant("armeria", "default")),
-    ("netty+profiled", Variant("netty", profiled=True)),
-    ("armeria@default+profiled", Variant("armeria", "default", True)),
-])
-def test_a_key_names_its_framework_and_axis_values_and_back(key, variant):
-    assert Variant.of_key(key) == variant and variant.key == key

@@ -315,7 +315,22 @@ def startup_problems(startup: StartupInfo | None, manifest: ServerManifest,
                         f"configured {startup.workers}")
     problems.append(blocking_pool_problem(startup, manifest, cpus))
     problems.append(db_pool_problem(startup, manifest))
+    problems.append(runtime_problem(startup, manifest))
     return "; ".join(problem for problem in problems if problem)
+
+
+def runtime_problem(startup: StartupInfo, manifest: ServerManifest) -> str:
+    """The JDK the server says it runs on against the one the run asked for (JDK=); the
+    reference is no JVM."""
+    if manifest.is_reference:
+        return ""
+    runtime = startup.runtime
+    if runtime is None:
+        return f"no java= in the ready line, expected JDK {manifest.jdk}"
+    if runtime.feature != manifest.jdk:
+        return (f"runs on JDK {runtime.version} ({runtime.vendor}), but the run asked for "
+                f"JDK {manifest.jdk}")
+    return ""
 
 
 def blocking_pool_problem(startup: StartupInfo, manifest: ServerManifest,

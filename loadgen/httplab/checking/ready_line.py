@@ -11,6 +11,25 @@ _FIELDS = ("framework", "version", "transport", "workers", "observed_workers", "
 # on may have, as the server configured it (0: no such endpoint, the reference), then the
 # database connection pool's size (0: none).
 _POOLS = re.compile(r" blocking_pool=(?P<value>\S*)(?: db_pool=(?P<db>\S*))?$")
+# After them, absent from the reference's and older runs' lines: the runtime as the JVM
+# reports it; the vendor last, as it may hold spaces.
+_RUNTIME = re.compile(r" java=(?P<java>\S+) gc=(?P<gc>\S+) heap_max_mb=(?P<heap>\d+)"
+                      r" vendor=(?P<vendor>.*)$")
+
+
+@dataclass(frozen=True)
+class JavaRuntime:
+    """The JVM a server ran on, as it said itself."""
+
+    version: str  # java.version: 25.0.1
+    gc: str  # G1, Parallel, Serial, ZGC, Shenandoah
+    heap_max_mb: int  # Runtime.maxMemory()
+    vendor: str  # java.vendor: Eclipse Adoptium, Debian
+
+    @property
+    def feature(self) -> str:
+        """The feature release, as JDK= names it: "25" of 25.0.1, "17" of 17.0.15."""
+        return re.split(r"[.+-]", self.version, maxsplit=1)[0]
 
 
 @dataclass(frozen=True)
@@ -24,6 +43,7 @@ class StartupInfo:
     line: str
     blocking_pool: int | None = None  # None: a line without it (older runs)
     db_pool: int | None = None  # likewise
+    runtime: JavaRuntime | None = None  # None: no JVM (the reference), or an older line
 
 
 def find_startup_line(output: str) -> StartupInfo | None:
@@ -38,6 +58,9 @@ def find_startup_line(output: str) -> StartupInfo | None:
 def parse_startup_line(line: str) -> StartupInfo | None:
     """Reads key=value pairs; the framework name may hold spaces up to ' version='."""
     body = line.removeprefix(READY_MARKER.strip()).strip()
+    runtime = _RUNTIME.search(body)
+    if runtime is not None:
+        body = body[:runtime.start()]
     pool = _POOLS.search(body)
     if pool is not None:
         if not pool["value"].isdigit() or not (pool["db"] is None or pool["db"].isdigit()):
@@ -58,4 +81,11 @@ def parse_startup_line(line: str) -> StartupInfo | None:
     return StartupInfo(values["framework"], values["version"], values["transport"],
                        int(values["workers"]), int(values["observed_workers"]),
                        values["bind"], line, int(pool["value"]) if pool else None,
-                       int(pool["db"]) if pool and pool["db"] else None)
+                       int(pool["db"]) if pool and pool["db"] else None,
+                       _java_runtime(runtime))
+
+
+def _java_runtime(found: re.Match | None) -> JavaRuntime | None:
+    if found is None:
+        return None
+    return JavaRuntime(found["java"], found["gc"], int(found["heap"]), found["vendor"].strip())

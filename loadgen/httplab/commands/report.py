@@ -11,7 +11,7 @@ from httplab.results.collect import cells_from_outcomes, find_raw_files
 from httplab.results.latency_steps import (find_step_outcomes, latency_result, rebuilt_steps,
                                            step_rules)
 from httplab.manifest import ServerManifest, discover
-from httplab.model import BenchResult, Cell, HostInfo, RunKind, Workload
+from httplab.model import BenchResult, Cell, CellStatus, HostInfo, RunKind, Workload
 from httplab.presentation.publish import write_results
 from httplab.results.store import read_results
 from httplab.results.results_json.version import FORMAT_VERSION, ResultsFormatError
@@ -71,6 +71,9 @@ def _cell_key(cell: Cell) -> tuple[str, Workload, int, int]:
 def _rebuilt_result(earlier: BenchResult | None, cells: tuple, servers_dir: Path) -> BenchResult:
     if earlier is not None:
         order = {_cell_key(c): i for i, c in enumerate(earlier.cells)}
+        # A variant its framework cannot run left no raw files: its cells are kept as written.
+        cells = (*cells, *(cell for cell in earlier.cells
+                           if cell.status is CellStatus.NOT_APPLICABLE))
         cells = tuple(sorted(cells, key=lambda c: order.get(_cell_key(c), len(order))))
         return with_warnings(replace(earlier, format_version=FORMAT_VERSION, cells=cells))
     manifests = {variant.key: variant for m in _manifests_or_none(servers_dir)

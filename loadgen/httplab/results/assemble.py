@@ -21,7 +21,10 @@ def record_of_manifest(manifest: ServerManifest) -> ServerRecord:
                         transport=manifest.transport, role=manifest.role,
                         setting=manifest.setting, blocking_pool_kind=manifest.blocking_pool_kind,
                         db_driver=manifest.db_driver, profiled=manifest.profiled,
-                        framework_packages=manifest.framework_packages)
+                        framework_packages=manifest.framework_packages,
+                        jdk=None if manifest.is_reference else manifest.jdk,
+                        beyond_write_up=manifest.beyond_write_up,
+                        not_applicable=manifest.not_applicable)
 
 
 def first_record_per_server(outcomes: list[ServerOutcome]) -> tuple[ServerRecord, ...]:

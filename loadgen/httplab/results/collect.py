@@ -265,8 +265,19 @@ def cells_from_outcomes(outcomes: list[CellOutcome],
         key = (outcome.server, outcome.workload, outcome.threads, outcome.connections)
         groups.setdefault(key, []).append(outcome)
     packages = framework_packages_of(servers)
-    return tuple(cell_from_outcomes(group, packages.get(server, ()))
+    not_applicable = {record.name: record.not_applicable for record in servers
+                      if record.not_applicable}
+    return tuple(_not_applicable_or(cell_from_outcomes(group, packages.get(server, ())),
+                                    not_applicable.get(server))
                  for (server, *_), group in groups.items())
+
+
+def _not_applicable_or(cell: Cell, reason: str | None) -> Cell:
+    """A cell of a variant its framework cannot run says so, and why, rather than failed."""
+    if reason is None:
+        return cell
+    return replace(cell, status=CellStatus.NOT_APPLICABLE, reason=reason, runs=(),
+                   resources=(), rounds=())
 
 
 def framework_packages_of(servers: tuple[ServerRecord, ...]) -> dict[str, tuple[str, ...]]:

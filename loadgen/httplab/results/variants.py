@@ -1,11 +1,12 @@
 """Variants compared inside one run: every framework measured under two or more variants
-(SETTINGS=original,default: netty and netty@default; PROFILE=0,1: netty and
-netty+profiled), each variant against its base, figure by figure, with the paired ratio
-of results/paired_ratio.py. Pure.
+(SETTINGS=original,default: netty and netty@default; JDK=17,25: netty@jdk17 and netty;
+PROFILE=0,1: netty and netty+profiled), each variant against its base, figure by figure,
+with the paired ratio of results/paired_ratio.py. Pure.
 
-A pair is two variants of one framework that differ on one axis only, the base being the
-one at the axis's first value in the run's settings (original; PROFILE 0): with both axes
-asked for, each of the four variants is paired along each axis it differs by. Runs are
+A pair is two variants of one framework that differ on one axis only (httplab/axes.py),
+the base being the one at the axis's first value in the run's settings (original; 17 of
+JDK=17,25; PROFILE 0): with several axes asked for, each variant is paired along each
+axis it differs by. Runs are
 paired by their round. A bench compares each cell's Requests/sec and CPU per request at
 the same workload, threads and connections; make latency each server's CPU per request
 at the common rate (its cost steps) and its max sustainable rate (per round)."""
@@ -15,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from httplab.manifest import ORIGINAL_SETTING, PROFILE_AXIS, SETTINGS_AXIS, Variant
+from httplab.axes import AXES, Variant
 from httplab.model import (PLAINTEXT, BenchResult, Cell, CellStatus, RunKind, Settings,
                            StepPurpose, Workload)
 from httplab.results.paired_ratio import PairedRatio, paired_ratio
@@ -72,11 +73,8 @@ def variant_pairs(result: BenchResult) -> list[Pair]:
 
 def axis_orders(settings: Settings | None) -> dict[str, tuple[str, ...]]:
     """Each axis's values in the order the run's settings list them, the base first (a
-    run without settings: the original setting, unprofiled)."""
-    if settings is None:
-        return {SETTINGS_AXIS: (ORIGINAL_SETTING,), PROFILE_AXIS: ("0",)}
-    return {SETTINGS_AXIS: settings.worker_settings,
-            PROFILE_AXIS: tuple("1" if profiled else "0" for profiled in settings.profile)}
+    run without them: each axis's default)."""
+    return {axis.setting: axis.recorded(settings) for axis in AXES}
 
 
 def variant_comparisons(result: BenchResult) -> tuple[VariantComparison, ...]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 
 from httplab.bench_settings import DEFAULT_CV_THRESHOLD, DEFAULTS, PRIMER_CONNECTIONS
 from httplab.addresses import LOOPBACK
+from httplab.axes import AXES, JDK, PROFILE, SETTINGS, Axis
 from httplab.plan_error import PlanError
 from httplab.manifest import ServerManifest
 from httplab.model import PLAINTEXT, PROFILE_EVENTS, Settings, Workload
@@ -40,10 +41,7 @@ def target_urls(servers: tuple[ServerManifest, ...], address: str = LOOPBACK,
                                    if answers(workload, server.is_reference)))
 
 
-# "original": the write-up's worker counts (each manifest's workers); "default": each
-# framework's own documented default for this machine's CPUs (each manifest's
-# default_workers, with its source).
-WORKER_SETTINGS = ("original", "default")
+WORKER_SETTINGS = SETTINGS.values
 MAX_REPEAT = 1000
 
 
@@ -91,6 +89,7 @@ class BenchPlan:
     workloads: tuple[Workload, ...] = (PLAINTEXT,)
     profile: tuple[bool, ...] = (False,)  # PROFILE: without the profiler, with it, or both
     profile_event: str = DEFAULTS["profile-event"]  # as asked: cpu means cpu or itimer
+    jdks: tuple[str, ...] = (JDK.default,)  # JDK: the Java releases, each framework on each
 
     @property
     def profiled(self) -> bool:
@@ -122,9 +121,14 @@ class BenchPlan:
                      if answers(workload, server.is_reference))
 
     @property
+    def applicable(self) -> tuple[ServerManifest, ...]:
+        """The servers that run: not a variant the framework cannot run (not_applicable)."""
+        return tuple(server for server in self.servers if not server.not_applicable)
+
+    @property
     def starts(self) -> int:
-        """Server starts in all: every server once per round."""
-        return self.repeat * len(self.servers)
+        """Server starts in all: every server that runs once per round."""
+        return self.repeat * len(self.applicable)
 
     @property
     def seconds_per_workload(self) -> int:
@@ -139,7 +143,7 @@ class BenchPlan:
 
     @property
     def load_seconds(self) -> int:
-        return self.repeat * sum(self.seconds_per_start(server) for server in self.servers)
+        return self.repeat * sum(self.seconds_per_start(server) for server in self.applicable)
 
     def phase(self, name: str) -> Phase | None:
         return next((phase for phase in self.phases if phase.name == name), None)
@@ -230,10 +234,12 @@ def parse_positive_list(name: str, text: str, maximum: int) -> tuple[int, ...]:
 
 
 def select_servers(requested: str, known: tuple[ServerManifest, ...]) -> tuple[ServerManifest, ...]:
-    """'netty,vertx' -> those manifests, in the order asked; '' or 'all' -> every framework
-    (a reference server joins by CEILING, or by being named)."""
+    """'netty,vertx' -> those manifests, in the order asked; '' or 'all' -> every framework,
+    the write-up's first, then those beyond it (a reference server joins by CEILING, or by
+    being named)."""
     if requested.strip() in ("", "all"):
-        return tuple(manifest for manifest in known if not manifest.is_reference)
+        frameworks = [manifest for manifest in known if not manifest.is_reference]
+        return tuple(sorted(frameworks, key=lambda manifest: manifest.beyond_write_up))
     by_name = {manifest.name: manifest for manifest in known}
     names = [name.strip() for name in requested.split(",") if name.strip()]
     unknown = [name for name in names if name not in by_name]
@@ -278,13 +284,13 @@ def make_plan(settings: Mapping[str, str], known: tuple[ServerManifest, ...],
     connection_counts = parse_connections(typed["connections"], thread_counts)
     duration_text, duration_s = parse_duration(typed["duration"])
     server_cpus = parse_cpuset("SERVER_CPUS", typed["server-cpus"], available_cpus)
-    worker_settings = parse_settings(typed["settings"])
+    axes = {axis.setting: parse_axis(axis, typed[axis.setting.lower()]) for axis in AXES}
+    worker_settings, profile = axes[SETTINGS.setting], parse_profile(typed["profile"])
     cpus = len(cpuset_members(server_cpus)) if server_cpus else len(available_cpus) or None
     chosen = with_ceiling(select_servers(typed["servers"], known), known,
                           parse_ceiling(typed["ceiling"]))
-    profile = parse_profile(typed["profile"])
     plan = BenchPlan(
-        expand_profiles(expand_settings(chosen, worker_settings, cpus), profile),
+        expand_variants(chosen, axes, cpus),
         thread_counts, connection_counts,
         duration_text, duration_s, parse_repeat(typed["repeat"]),
         make_phases(typed["primer"], typed["warmup"]), server_cpus,
@@ -294,7 +300,8 @@ def make_plan(settings: Mapping[str, str], known: tuple[ServerManifest, ...],
         topology=make_topology(typed["server-host"], typed["loadgen-hosts"],
                                typed["target-address"]),
         workloads=parse_workloads(typed["workload"], typed["delay-ms"], typed["queries"]),
-        profile=profile, profile_event=parse_profile_event(typed["profile-event"]))
+        profile=profile, profile_event=parse_profile_event(typed["profile-event"]),
+        jdks=axes[JDK.setting])
     check_topology(plan)
     return plan
 
@@ -325,14 +332,12 @@ def check_topology(plan: BenchPlan) -> None:
                         "LOADGEN_HOSTS")
 
 
-def parse_settings(text: str) -> tuple[str, ...]:
-    """'original', 'default' or both, comma-separated, in the order given."""
-    names = tuple(dict.fromkeys(name.strip() for name in text.split(",") if name.strip()))
-    unknown = [name for name in names if name not in WORKER_SETTINGS]
-    if unknown or not names:
-        raise PlanError(f"SETTINGS takes {', '.join(WORKER_SETTINGS)} or both, comma-separated; "
-                        f"got {text!r}")
-    return names
+def parse_axis(axis: Axis, text: str) -> tuple[str, ...]:
+    """A variant axis's setting: one value or a comma list, in the order given."""
+    values = axis.parse(text)
+    if values is None:
+        raise PlanError(f"{axis.setting} takes {axis.accepts}; got {text!r}")
+    return values
 
 
 def parse_ceiling(text: str) -> bool:
@@ -347,24 +352,21 @@ def with_ceiling(chosen: tuple[ServerManifest, ...], known: tuple[ServerManifest
         tuple(m for m in chosen if not m.is_reference)
 
 
-def expand_settings(servers: tuple[ServerManifest, ...], worker_settings: tuple[str, ...],
+def expand_variants(servers: tuple[ServerManifest, ...], axes: Mapping[str, tuple[str, ...]],
                     cpus: int | None) -> tuple[ServerManifest, ...]:
-    """Each framework once per worker setting; a reference once, as it is."""
-    expanded = []
-    for server in servers:
-        for setting in (("original",) if server.is_reference else worker_settings):
-            expanded.append(server.for_setting(setting, cpus))
-    return tuple(expanded)
+    """Each framework once per combination of the axes' values, side by side in AXES
+    order (netty, netty@jdk17, netty@default...); the reference, which no axis changes,
+    once. A combination the framework cannot run stays, not_applicable saying why."""
+    expanded = servers
+    for axis in AXES:
+        expanded = tuple(dict.fromkeys(server.on_axis(axis.setting, value, cpus)
+                                       for server in expanded for value in axes[axis.setting]))
+    return expanded
 
 
 def parse_profile(text: str) -> tuple[bool, ...]:
     """'0', '1' or '0,1' (both, in the order given) -> (False,), (True,), (False, True)."""
-    values = tuple(dict.fromkeys(value.strip() for value in text.split(",")))
-    if not values or any(value not in ("0", "1") for value in values):
-        raise PlanError(f"PROFILE takes 1 (async-profiler in every JVM server during its "
-                        f"measured runs), 0 (none) or 0,1 (each framework both ways); "
-                        f"got {text!r}")
-    return tuple(value == "1" for value in values)
+    return tuple(value == "1" for value in parse_axis(PROFILE, text))
 
 
 def parse_profile_event(text: str) -> str:
@@ -373,14 +375,6 @@ def parse_profile_event(text: str) -> str:
         raise PlanError(f"PROFILE_EVENT takes {', '.join(PROFILE_EVENTS)} (cpu: the kernel's "
                         f"CPU clock where allowed, itimer where not); got {text!r}")
     return event
-
-
-def expand_profiles(servers: tuple[ServerManifest, ...],
-                    profile: tuple[bool, ...]) -> tuple[ServerManifest, ...]:
-    """Each framework once per PROFILE value, side by side (netty, netty+profiled); the
-    reference, no JVM, once and unprofiled."""
-    return tuple(dict.fromkeys(server.for_profile(profiled) for server in servers
-                               for profiled in profile))
 
 
 def settings_of(plan: BenchPlan) -> Settings:
@@ -399,7 +393,8 @@ def settings_of(plan: BenchPlan) -> Settings:
                     loadgen_hosts=tuple(engine.spec for engine in plan.load_generators),
                     target_address=plan.target_address, fairness=plan.fairness,
                     workloads=plan.workloads, profile=plan.profile,
-                    profile_event=plan.profile_event if any(plan.profile) else None)
+                    profile_event=plan.profile_event if any(plan.profile) else None,
+                    jdks=plan.jdks)
 
 
 SERVER_PLACEHOLDER = "<server>"

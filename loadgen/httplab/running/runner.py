@@ -28,6 +28,7 @@ from httplab.running.profiling.attach import attach
 from httplab.running.profiling.control import ServerProfiler
 from httplab.running.progress import START_AND_VERIFY_S
 from httplab.running.run_context import RunContext, Serving
+from httplab.checking.ready_line import JavaRuntime
 from httplab.checking.conformance import Verification
 from httplab.checking.database import verify_database
 from httplab.run_layout import database_log, server_log, unmeasured_dir
@@ -82,6 +83,8 @@ class Runner:
         index = 0
         for round_number in range(1, plan.repeat + 1):
             for manifest in rotated(plan.servers, round_number):
+                if manifest.not_applicable and round_number > 1:
+                    continue  # said once, in the first round
                 index += 1
                 outcome = self._run_server(index, manifest, round_number)
                 outcomes.append(outcome)
@@ -95,6 +98,8 @@ class Runner:
     def _run_server(self, index: int, manifest: ServerManifest,
                     round_number: int) -> ServerOutcome:
         context, plan = self.context, self.context.plan
+        if manifest.not_applicable:
+            return self._not_applicable(index, manifest)
         context.progress.step(index, manifest.key,
                               f"starting{context.of_rounds(round_number)}")
         log_path = context.raw_dir.parent / self._log_file(manifest)
@@ -137,6 +142,14 @@ class Runner:
         context.progress.step(index, manifest.key, "starting a fresh database")
         log_path = context.raw_dir / database_log(manifest.key, round_number, context.rounds)
         return context.backend.database.serve(log_path)
+
+    def _not_applicable(self, index: int, manifest: ServerManifest) -> ServerOutcome:
+        """A variant the framework cannot run: never started, its cells saying why."""
+        reason = manifest.not_applicable
+        self.context.progress.step(index, manifest.key, f"not applicable: {reason}")
+        record = replace(record_of_manifest(manifest), log_file=None)
+        return combined(record, [self.measures.failed(record, reason, 1, workload)
+                                 for workload in self.context.plan.workloads_of(manifest)])
 
     def _give_up(self, index: int, manifest: ServerManifest, reason: str, round_number: int,
                  started: StartedServer | None = None,
@@ -236,7 +249,8 @@ class Runner:
             startup_line=startup.line if startup else None,
             verification=verification.summary() if verification else None,
             image_size_bytes=started.image_size_bytes, java_version=started.java_version,
-            startup_seconds=started.startup_seconds, image_id=started.image_id)
+            startup_seconds=started.startup_seconds, image_id=started.image_id,
+            **_runtime_fields(startup.runtime if startup else None))
 
     def _unmeasured(self, serving: Serving, phase: Phase, workload: Workload) -> str | None:
         """The primer or the warm-up: wrk at the plan's most connections, not measured."""
@@ -267,6 +281,14 @@ class Runner:
             return None
         log = self._database_log_file()
         return f"the database {database}" + (f" (see {log})" if log else "")
+
+
+def _runtime_fields(runtime: JavaRuntime | None) -> dict[str, object]:
+    """What the server said of its JVM, for its record (nothing from the reference)."""
+    if runtime is None:
+        return {}
+    return {"gc": runtime.gc, "heap_max_mb": runtime.heap_max_mb,
+            "java_vendor": runtime.vendor}
 
 
 def _agent_error_since(log_path: Path | None, offset: int) -> str | None:

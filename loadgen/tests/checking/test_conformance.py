@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 
+from httplab.axes import JDK
 from httplab.checking.http_wire import (Response, WireError, parse_closed_response, parse_head,
                                         request_bytes)
 from httplab.manifest import parse_manifest
@@ -19,6 +20,7 @@ from httplab.checking.responses import (WAIT_SLACK_MS, not_allowed_problem, pars
 from httplab.model import Workload
 
 from tests.fake_server import Endpoints, FakeServer, endpoints_answer, hello_answer
+from tests.support.fake_backend import runtime_said
 from tests.support.plans import MANIFEST
 
 FROZEN_DATE = "Sun, 22 Nov 2026 04:00:00 GMT"
@@ -146,7 +148,8 @@ def test_malformed_status_line_is_a_wire_error():
 
 # MANIFEST's blocking pool is "10 * cpus": 20 on the 2 CPUs of these rows.
 LINE = ("httplab-ready framework=X version=1 transport=epoll workers={w} observed_workers={o} "
-        "bind=127.0.0.1:8080 blocking_pool=20 db_pool=10")
+        "bind=127.0.0.1:8080 blocking_pool=20 db_pool=10 java=25.0.5 gc=G1 heap_max_mb=6144 "
+        "vendor=Eclipse Adoptium")
 
 
 @pytest.mark.parametrize("workers_value, line, cpus, problem", [
@@ -165,6 +168,21 @@ def test_startup_line_against_manifest(workers_value, line, cpus, problem):
     assert startup_problems(parse_startup_line(line), manifest, cpus) == problem
 
 
+@pytest.mark.parametrize("runtime, jdk, problem", [
+    (" java=25.0.5 gc=G1 heap_max_mb=6144 vendor=Eclipse Adoptium", "25", ""),
+    (" java=17.0.15 gc=G1 heap_max_mb=6144 vendor=Debian", "17", ""),
+    (" java=17.0.15 gc=G1 heap_max_mb=6144 vendor=Debian", "25",
+     "runs on JDK 17.0.15 (Debian), but the run asked for JDK 25"),
+    (" java=21 gc=Serial heap_max_mb=256 vendor=Eclipse Adoptium", "17",
+     "runs on JDK 21 (Eclipse Adoptium), but the run asked for JDK 17"),
+    ("", "25", "no java= in the ready line, expected JDK 25"),
+])
+def test_the_jdk_a_server_says_it_runs_on_must_be_the_one_asked_for(runtime, jdk, problem):
+    manifest = parse_manifest("x", MANIFEST).on_axis("JDK", jdk, 2)
+    line = LINE.split(" java=")[0].format(w=2, o=2) + runtime
+    assert startup_problems(parse_startup_line(line), manifest, 2) == problem
+
+
 def test_missing_startup_line_is_a_problem():
     assert "no httplab-ready line" in startup_problems(None, parse_manifest("x", MANIFEST))
 
@@ -176,6 +194,11 @@ BARE_LINE = ("httplab-ready framework=X version=1 transport=epoll workers=16 obs
 REFERENCE = (MANIFEST.split("blocking_pool")[0] + 'role = "reference"\ntransport = "epoll"\n'
              'server_header = "X"\nport = 8080\npath = "/"\n').replace("workers = \"cpus\"",
                                                                       "workers = 16")
+
+
+def _runtime_of(manifest_text: str) -> str:
+    """What a JVM server of this manifest says last in its ready line: its runtime."""
+    return "" if 'role = "reference"' in manifest_text else runtime_said(JDK.default)
 
 
 def _with_pool(pool: str | None) -> str:
@@ -203,7 +226,7 @@ def _with_pool(pool: str | None) -> str:
         "unknown CPUs, missing", "count", "count wrong", "workers", "workers wrong",
         "reference 0", "reference absent", "reference not 0"])
 def test_the_ready_lines_blocking_pool_against_the_manifest(manifest_text, suffix, cpus, problem):
-    startup = parse_startup_line(BARE_LINE + suffix)
+    startup = parse_startup_line(BARE_LINE + suffix + _runtime_of(manifest_text))
     assert blocking_pool_problem(startup, parse_manifest("x", manifest_text), cpus) == problem
 
 
@@ -215,13 +238,14 @@ def test_the_ready_lines_blocking_pool_against_the_manifest(manifest_text, suffi
     (REFERENCE, " blocking_pool=0 db_pool=3", "db_pool 3, expected 0: a reference has no /db"),
 ], ids=["same", "other", "missing", "reference 0", "reference not 0"])
 def test_the_ready_lines_db_pool_against_the_manifest(manifest_text, suffix, problem):
-    startup = parse_startup_line(BARE_LINE + suffix)
+    startup = parse_startup_line(BARE_LINE + suffix + _runtime_of(manifest_text))
     assert startup_problems(startup, parse_manifest("x", manifest_text), 2) == problem
 
 
 def test_under_settings_default_a_worker_pool_follows_the_default_workers():
     manifest = parse_manifest("x", _with_pool('"workers"')).for_setting("default", 3)
-    startup = parse_startup_line(BARE_LINE.replace("16", "6") + " blocking_pool=6 db_pool=10")
+    startup = parse_startup_line(BARE_LINE.replace("16", "6") + " blocking_pool=6 db_pool=10"
+                                 + runtime_said(JDK.default))
     assert manifest.blocking_pool_size(3) == 6 and startup_problems(startup, manifest, 3) == ""
 
 

@@ -14,7 +14,7 @@ from httplab.running.plan import make_plan
 from httplab.running.progress import Progress
 from httplab.checking.conformance import CheckResult, Verification
 
-from tests.support.fake_backend import POOLS, FakeBackend, FakeDatabase, bench_runner
+from tests.support.fake_backend import FakeBackend, FakeDatabase, bench_runner
 from tests.support.plans import MANIFEST, plan_settings, reference_manifest
 
 
@@ -107,7 +107,7 @@ def test_a_run_with_no_completed_request_fails_but_keeps_every_count(tmp_path):
 def test_wrk_aims_at_the_manifests_port_and_path_on_loopback(tmp_path):
     backend = FakeBackend()
     outcomes, _ = _run(tmp_path, backend, warmup="1s")
-    port = outcomes[0].record.startup_line.removesuffix(POOLS).rsplit(":", 1)[1]
+    port = _port_said(outcomes[0].record.startup_line)
     assert backend.urls == {f"http://127.0.0.1:{port}/"}
 
 
@@ -122,7 +122,7 @@ def test_rounds_rotate_the_servers_so_none_always_runs_first(tmp_path):
 def test_with_fairness_h2load_follows_each_measured_run_at_its_settings(tmp_path):
     backend = FakeBackend()
     outcomes, cells = _run(tmp_path, backend, fairness="1", warmup="1s")
-    port = int(outcomes[0].record.startup_line.removesuffix(POOLS).rsplit(":", 1)[1])
+    port = int(_port_said(outcomes[0].record.startup_line))
     assert backend.h2load_calls == [(10, 20, 1, "alpha-t10-c20", port),
                                     (5, 20, 1, "alpha-t5-c20", port)]
     assert [len(cell.fairness) for cell in cells] == [1, 1]
@@ -228,3 +228,7 @@ def test_a_database_that_stops_fails_the_runs_it_could_not_serve(tmp_path, monke
         ("ref", "plaintext", CellStatus.OK), ("alpha", "plaintext", CellStatus.FAILED),
         ("alpha", "db", CellStatus.FAILED)]
     assert "the database exited with code 1" in cells[1].reason
+
+
+def _port_said(startup_line: str) -> str:
+    return startup_line.split(" bind=127.0.0.1:", 1)[1].split()[0]

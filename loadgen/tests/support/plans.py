@@ -27,6 +27,8 @@ transport = "epoll"
 server_header = "X"
 port = 8080
 path = "/"
+jdks = "17,21,25"
+jdks_source = "the test's own"
 """
 KNOWN = (parse_manifest("alpha", MANIFEST), parse_manifest("beta", MANIFEST))
 # No primer, warm-up, ceiling or fairness unless a test asks for them.
@@ -51,6 +53,7 @@ def reference_manifest() -> ServerManifest:
     """A reference server (nginx's role) of MANIFEST's fields that a reference has."""
     text = "\n".join(line for line in MANIFEST.replace('workers = "cpus"', "workers = 3")
                      .splitlines() if not line.startswith(("blocking", "endpoints", "db_",
-                                                           "default_workers", "framework_")))
+                                                           "default_workers", "framework_",
+                                                           "jdks")))
     return parse_manifest("ref", 'role = "reference"\n' + text.replace(
         'display_name = "X"', 'display_name = "R"'))

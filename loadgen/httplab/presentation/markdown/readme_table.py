@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from httplab.manifest import ServerManifest
 
-HEADER = "| Server | Framework | Version | Workers | Transport | Folder |\n| --- | --- | --- | --- | --- | --- |\n"
+HEADER = ("| Server | Framework | Version | Workers | Transport | JDKs | Folder |\n"
+          "| --- | --- | --- | --- | --- | --- | --- |\n")
 START_MARKER = "<!-- servers-table:start -->"
 END_MARKER = "<!-- servers-table:end -->"
 
@@ -18,10 +19,13 @@ REFERENCE_MARK = " (ceiling reference, not a framework)"
 
 
 def readme_servers_table(manifests: tuple[ServerManifest, ...]) -> str:
-    """One row per server, the frameworks first, then the reference, marked as such."""
-    ordered = sorted(manifests, key=lambda m: m.is_reference)  # stable: keeps the name order
+    """One row per server: the write-up's frameworks, those beyond it (marked), then the
+    reference, marked as such."""
+    # stable: keeps the name order
+    ordered = sorted(manifests, key=lambda m: (m.is_reference, m.beyond_write_up))
     rows = [f"| {m.label}{REFERENCE_MARK if m.is_reference else ''} | {m.framework} "
-            f"| {m.version} | {m.worker_setting} | {m.transport} | `servers/{m.name}` |\n"
+            f"| {m.version} | {m.worker_setting} | {m.transport} "
+            f"| {', '.join(m.jdks) if not m.is_reference else '—'} | `servers/{m.name}` |\n"
             for m in ordered]
     return HEADER + "".join(rows)
 

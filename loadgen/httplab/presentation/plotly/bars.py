@@ -132,6 +132,8 @@ def _why_not(cell: Cell | None, bar: Bar | None) -> str | None:
         return None
     if bar is not None:
         return "not sampled"
+    if cell.status is CellStatus.NOT_APPLICABLE:
+        return "not applicable"
     return "failed" if cell.status is CellStatus.FAILED else "not measured"
 
 

@@ -6,9 +6,9 @@ rates with its interval over the paired rounds as "Variants compared" gives them
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from httplab.manifest import Variant
+from httplab.axes import PROFILE, Variant
 from httplab.model import BenchResult, Cell
 from httplab.presentation.views.figures import cell_figures
 from httplab.results.paired_ratio import PairedRatio
@@ -35,7 +35,7 @@ class Overhead:
 
 def unprofiled_key(key: str) -> str:
     """netty+profiled -> netty: the same framework, measured without the profiler."""
-    return replace(Variant.of_key(key), profiled=False).key
+    return Variant.of_key(key).on_axis(PROFILE.setting, PROFILE.default).key
 
 
 def twin_cell(result: BenchResult, cell: Cell) -> Cell | None:
@@ -55,7 +55,8 @@ def overheads(result: BenchResult) -> list[Overhead]:
 
 def _is_profiled(result: BenchResult, server: str) -> bool:
     record = result.server(server)
-    return record.profiled if record else Variant.of_key(server).profiled
+    return record.profiled if record else (
+        Variant.of_key(server).value(PROFILE.setting) != PROFILE.default)
 
 
 def _overhead(without: Cell, with_profiler: Cell) -> Overhead:

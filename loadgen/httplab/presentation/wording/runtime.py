@@ -5,7 +5,8 @@ runtimes with the same command; the header says which this run had. Pure."""
 
 from __future__ import annotations
 
-from httplab.model import JAVA_VERSION_SEPARATOR, BenchResult
+from httplab.model import JAVA_VERSION_SEPARATOR, BenchResult, ServerRecord
+from httplab.presentation.wording.formatting import MISSING
 
 
 def jvm_text(result: BenchResult) -> str | None:
@@ -31,3 +32,21 @@ def host_lines(result: BenchResult) -> list[str]:
     """The header's first lines: the host, then the servers' JVM when any reported one."""
     jvm = jvm_text(result)
     return [f"Host: {result.host.describe()}", *(["", f"Servers' JVM: {jvm}"] if jvm else [])]
+
+
+def jdk_text(server: ServerRecord) -> str:
+    """The JDK asked for and the runtime that ran: 'JDK 25: OpenJDK Runtime Environment
+    (build 25.0.5+8-LTS), Eclipse Adoptium'; what is known of it in an older run."""
+    parts = [f"JDK {server.jdk}"] if server.jdk else []
+    runtime = runtime_name(server.java_version) if server.java_version else None
+    said = ", ".join(filter(None, (runtime, server.java_vendor)))
+    return ": ".join(filter(None, (" ".join(parts), said))) or MISSING
+
+
+def memory_text(server: ServerRecord) -> str:
+    """'G1, heap up to 6144 MB': the collector and heap the JVM chose by itself (no flag
+    sets them: in a container without a memory limit it sizes the heap from the host's)."""
+    if server.gc is None:
+        return MISSING
+    heap = f", heap up to {server.heap_max_mb} MB" if server.heap_max_mb is not None else ""
+    return f"{server.gc}{heap}"

@@ -23,6 +23,8 @@ def describe_settings(settings: Settings) -> str:
         text += f"; workloads {spoken_list(tuple(w.label for w in settings.workloads))}"
     if settings.worker_settings != ("original",):
         text += f"; worker settings: {', '.join(settings.worker_settings)}"
+    if settings.jdks:
+        text += f"; JDK {spoken_list(settings.jdks)}"
     for name, cpus in (("server", settings.server_cpus), ("wrk", settings.loadgen_cpus)):
         if cpus:
             text += f"; {name} on CPUs {cpus}"

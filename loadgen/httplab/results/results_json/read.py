@@ -70,7 +70,7 @@ def warnings_of_sentences(result: BenchResult, sentences: list[str]) -> tuple[Ce
 
 def settings_from_dict(data: dict[str, Any]) -> Settings:
     """Versions 1-5 wrote one connection count; 6 a list (one point, or a sweep). Before 9
-    there was no database, before 10 no profile."""
+    there was no database, before 10 no profile, before 13 no JDK asked."""
     connections = data["connections"]
     return Settings(**{
         **data, "servers": tuple(data["servers"]), "threads": tuple(data["threads"]),
@@ -81,7 +81,7 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
                            for workload in data.get("workloads", [None])),
         "database": _optional(lambda database: DatabaseRecord(**database),
                               data.get("database")),
-        "profile": tuple(data.get("profile", (False,)))})
+        "profile": tuple(data.get("profile", (False,))), "jdks": tuple(data.get("jdks", ()))})
 
 
 def server_from_dict(data: dict[str, Any]) -> ServerRecord:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-FORMAT_VERSION = 12
+FORMAT_VERSION = 13
 # Later versions added fields (3: each server's log file; 4: each run's round and the CPU
 # figures beside the server's; 5: each run's end time, latency sample count and whether its
 # histogram was exact, and for a run over several load generators each one's own run and
@@ -18,9 +18,12 @@ FORMAT_VERSION = 12
 # law self-check, derived, with its warning kind "littles-law"; and, derived for the file's
 # readers (not read back), the variants compared in a run that measured a framework under
 # two or more variants: each figure's ratio of medians and its interval over the paired
-# rounds; and each run's and step's host stalls, the stall meter's figures); older files
-# read with their defaults (plaintext, no database, no profile, no host stalls, each
-# warning's kind recovered from its sentence).
+# rounds; and each run's and step's host stalls, the stall meter's figures); 12: a step's
+# "host" verdict and each maximum's host rounds; 13: the settings' JDKs, each server's JDK
+# asked for, the garbage collector, most heap and vendor it said it ran on, whether it is
+# beyond the 2019 write-up, and why a variant was not applicable, with its cells' status
+# "not applicable"; older files read with their defaults (plaintext, no database, no
+# profile, no host stalls, no JDK asked, each warning's kind recovered from its sentence).
 READABLE_VERSIONS = tuple(range(1, FORMAT_VERSION + 1))
 
 

@@ -104,6 +104,7 @@ def settings_to_dict(settings: Settings) -> dict[str, Any]:
         "workloads": [workload_to_dict(workload) for workload in settings.workloads],
         "database": _optional(database_record_to_dict, settings.database),
         "profile": list(settings.profile), "profile_event": settings.profile_event,
+        "jdks": list(settings.jdks),
     }
 
 
@@ -132,7 +133,9 @@ def server_to_dict(server: ServerRecord) -> dict[str, Any]:
         "setting": server.setting, "blocking_pool": server.blocking_pool,
         "blocking_pool_kind": server.blocking_pool_kind, "db_pool": server.db_pool,
         "db_driver": server.db_driver, "profiled": server.profiled,
-        "framework_packages": list(server.framework_packages),
+        "framework_packages": list(server.framework_packages), "jdk": server.jdk,
+        "gc": server.gc, "heap_max_mb": server.heap_max_mb, "java_vendor": server.java_vendor,
+        "beyond_write_up": server.beyond_write_up, "not_applicable": server.not_applicable,
     }
 
 
