@@ -108,6 +108,12 @@ def java_home(jdk: int, repo: Path = DEFAULT_REPO, jvm_dir: Path = SYSTEM_JVMS,
     return home
 
 
+def java_executable(jdk: int, repo: Path = DEFAULT_REPO, jvm_dir: Path = SYSTEM_JVMS,
+                    environ: dict[str, str] | None = None) -> Path:
+    """JDK `jdk`'s java (the `java` of `java -jar`); JdkNotFound as java_home."""
+    return java_home(jdk, repo, jvm_dir, environ) / "bin" / "java"
+
+
 def newest_java_home(at_least: int, repo: Path = DEFAULT_REPO, jvm_dir: Path = SYSTEM_JVMS,
                      environ: dict[str, str] | None = None) -> Path:
     """The JAVA_HOME of the newest JDK `at_least` or later; JdkNotFound when none."""

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from httplab.running.jdks import (LAB_JDKS, JdkNotFound, candidate_homes, feature_version,
-                                  java_home, main, newest_java_home, parse_release)
+                                  java_executable, java_home, main, newest_java_home,
+                                  parse_release)
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -56,6 +57,11 @@ def host(tmp_path):
 def test_the_labs_own_jdk_comes_before_the_systems(host):
     repo, jvm = host
     assert java_home(25, repo, jvm, environ={}) == repo / LAB_JDKS / "25"
+
+
+def test_a_jdks_java_is_its_homes(host):
+    repo, jvm = host
+    assert java_executable(25, repo, jvm, environ={}) == repo / LAB_JDKS / "25" / "bin" / "java"
 
 
 def test_a_system_jdk_is_named_by_its_real_folder(host):
