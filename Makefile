@@ -26,6 +26,17 @@ JAR_INPUTS := $(shell find servers -name '*.java' -o -name pom.xml -o -name serv
 # with a pom.xml are Maven modules, built into jars (the nginx reference is not).
 SERVER_NAMES := $(patsubst servers/%/server.toml,%,$(wildcard servers/*/server.toml))
 JARS := $(foreach s,$(SERVER_NAMES),$(if $(wildcard servers/$(s)/pom.xml),servers/$(s)/target/$(s).jar))
+# The JDK that builds the jars: the newest this host has at the version servers/pom.xml's
+# profiles ask for (<jdk>[21,)</jdk>: the modules Helidon 4, Java 21+, needs), found as the
+# harness finds JDKs (loadgen/httplab/running/jdks.py). None: the default java builds the
+# rest, and those modules' jars are left out, saying so.
+NEWER_JDK := $(firstword $(shell sed -nE 's|.*<jdk>\[([0-9]+),.*|\1|p' servers/pom.xml))
+NEWER_JDK_MODULES := $(shell sed -n '/<profiles>/,/<\/profiles>/s|.*<module>\(.*\)</module>.*|\1|p' servers/pom.xml)
+FIND_NEWER_JDK = cd loadgen && $(PYTHON) -m httplab.running.jdks $(NEWER_JDK)+
+BUILD_JAVA_HOME := $(if $(NEWER_JDK),$(shell $(FIND_NEWER_JDK) 2>/dev/null))
+ifeq ($(and $(NEWER_JDK),$(if $(BUILD_JAVA_HOME),,missing)),missing)
+JARS := $(filter-out $(foreach m,$(NEWER_JDK_MODULES),servers/$(m)/target/$(m).jar),$(JARS))
+endif
 # async-profiler's agent, which the same Maven build unpacks (PROFILE=1 on BACKEND=local),
 # where the harness looks for it (stated only in paths.py).
 PROFILER_AGENT := $(shell cd loadgen && $(PYTHON) -c 'from httplab.paths import ASYNC_PROFILER_LIB; print(ASYNC_PROFILER_LIB)')
@@ -34,7 +45,7 @@ PROFILER_AGENT := $(shell cd loadgen && $(PYTHON) -c 'from httplab.paths import 
 OHA_VERSION := $(shell sed -n 's/^OHA_VERSION = "\([^"]*\)".*/\1/p' loadgen/httplab/loadtools/oha/command.py)
 OHA_ROOT := .tools/oha
 
-.PHONY: help bench sweep latency report compare test golden jars oha venv base-images servers-table docs-settings clean
+.PHONY: help bench sweep latency report compare test golden jars jdks oha venv base-images servers-table docs-settings clean
 # make sweep: the concurrency sweep's own points, before the user's settings (which win).
 SWEEP_SETTINGS := --threads=10 --connections=16,64,256,500,1024
 
@@ -81,13 +92,17 @@ hosts-test: venv ## Run the multi-machine tests on network namespaces of this ho
 golden: venv ## Regenerate the exporters' golden files after an intended format change; review the diff
 	cd loadgen && ../$(VENV)/bin/python -m tests.support.update_golden
 
-jars: $(JARS) ## Build the five server jars with Maven
+jars: $(JARS) ## Build the server jars with Maven (on the newest JDK 21+ found, else the default java)
 
 $(JARS) $(PROFILER_AGENT) &: $(JAR_INPUTS)
 	@command -v mvn >/dev/null || { echo "httplab: error: mvn not found: install Maven 3.8+ and a JDK 17+" >&2; exit 2; }
+	@$(if $(NEWER_JDK),$(if $(BUILD_JAVA_HOME),,echo "httplab: not building $(NEWER_JDK_MODULES), which needs JDK $(NEWER_JDK)+: $$($(FIND_NEWER_JDK) 2>&1 | sed 's/^httplab: //')" >&2))
 	# clean: shading a jar that an earlier package already shaded doubles it.
-	mvn -B -q -Dstyle.color=never -f servers/pom.xml clean package -DskipTests
+	$(if $(BUILD_JAVA_HOME),JAVA_HOME='$(BUILD_JAVA_HOME)' )mvn -B -q -Dstyle.color=never -f servers/pom.xml clean package -DskipTests
 	@touch $(JARS) $(PROFILER_AGENT)
+
+jdks: ## Make the JDKs Debian 12 lacks (21, 25) from Debian 13's packages into .tools/jdks (root, debootstrap)
+	@bash scripts/host-jdks.sh
 
 oha: ## Build oha (fixed-rate load) with cargo into .tools/oha/bin, when missing or of another version
 	@[ -n '$(OHA_VERSION)' ] || { echo "httplab: error: no OHA_VERSION in loadgen/httplab/loadtools/oha/command.py" >&2; exit 2; }

@@ -3,9 +3,10 @@
 # none answers), Compose v1 and v2, debootstrap, and, where no registry can be
 # reached, the local base images of scripts/base-images.sh.
 #   bash .ci/docker-setup.sh     set up; silent when everything is in place
-#   . .ci/docker-setup.sh        the same, and exports BUILD_IMAGE, RUNTIME_IMAGE,
-#                                WRK_BASE_IMAGE, NGINX_IMAGE and DATABASE_IMAGE when the
-#                                local base images are to be used
+#   . .ci/docker-setup.sh        the same, and exports BUILD_IMAGE, WRK_BASE_IMAGE,
+#                                NGINX_IMAGE and DATABASE_IMAGE when the local base images
+#                                are to be used (not RUNTIME_IMAGE: there is one per JDK,
+#                                HTTPLAB_RUNTIME_IMAGE_<N>, which the harness picks itself)
 # Idempotent. Progress on stderr only when something is installed or started.
 
 httplab_docker_setup() (
@@ -14,8 +15,9 @@ httplab_docker_setup() (
   compose_version=v2.29.7
   dockerd_log=${HTTPLAB_DOCKERD_LOG:-/var/log/httplab-dockerd.log}
   ca_dir=${HTTPLAB_CA_DIR:-/usr/local/share/ca-certificates}
-  official_images=(maven:3.9-eclipse-temurin-21 eclipse-temurin:21-jre debian:bookworm-slim nginx:1.22.1
-                   postgres:15-bookworm)
+  # The first is pulled to tell whether a registry answers.
+  official_images=(debian:bookworm-slim maven:3.9-eclipse-temurin-25 eclipse-temurin:17-jre
+                   eclipse-temurin:21-jre eclipse-temurin:25-jre nginx:1.22.1 postgres:15-bookworm)
 
   say() { echo "docker-setup: $*" >&2; }
   die() { echo "docker-setup: error: $*" >&2; exit 1; }
@@ -61,15 +63,17 @@ httplab_docker_setup() (
 
   # Official base images present, or a registry to pull them from: nothing to do.
   if docker image inspect "${official_images[@]}" >/dev/null 2>&1 ||
-     timeout 60 docker pull -q "${official_images[2]}" >/dev/null 2>&1; then
+     timeout 60 docker pull -q "${official_images[0]}" >/dev/null 2>&1; then
     echo official
     exit 0
   fi
   # shellcheck source=../scripts/base-images.env
   source "$repo/scripts/base-images.env"
-  if ! docker image inspect "$HTTPLAB_RUNTIME_IMAGE" "$HTTPLAB_BUILD_IMAGE" \
+  runtime_images=()
+  for name in $(compgen -v HTTPLAB_RUNTIME_IMAGE_); do runtime_images+=("${!name}"); done
+  if ! docker image inspect "${runtime_images[@]}" "$HTTPLAB_BUILD_IMAGE" \
        "$HTTPLAB_WRK_BASE_IMAGE" "$HTTPLAB_DATABASE_IMAGE" >/dev/null 2>&1; then
-    say "no registry: building local base images (about 2 min)"
+    say "no registry: building local base images (about 4 min)"
   fi
   ca_args=()
   if compgen -G "$ca_dir/*.crt" >/dev/null; then ca_args=(--ca-dir "$ca_dir"); fi
@@ -85,9 +89,8 @@ if httplab_docker_base=$(httplab_docker_setup); then
   if [ "$httplab_docker_base" = local ]; then
     # shellcheck source=../scripts/base-images.env
     . "$(dirname "${BASH_SOURCE[0]}")/../scripts/base-images.env"
-    export BUILD_IMAGE=$HTTPLAB_BUILD_IMAGE RUNTIME_IMAGE=$HTTPLAB_RUNTIME_IMAGE \
-      WRK_BASE_IMAGE=$HTTPLAB_WRK_BASE_IMAGE NGINX_IMAGE=$HTTPLAB_NGINX_IMAGE \
-      DATABASE_IMAGE=$HTTPLAB_DATABASE_IMAGE
+    export BUILD_IMAGE=$HTTPLAB_BUILD_IMAGE WRK_BASE_IMAGE=$HTTPLAB_WRK_BASE_IMAGE \
+      NGINX_IMAGE=$HTTPLAB_NGINX_IMAGE DATABASE_IMAGE=$HTTPLAB_DATABASE_IMAGE
   fi
   unset httplab_docker_base
 else

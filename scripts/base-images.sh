@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Build the local base images named in scripts/base-images.env, for hosts where the
 # official images (maven, eclipse-temurin, debian) cannot be pulled:
-#   runtime image: debootstrap'd Debian with a headless JRE and wrk (servers)
-#   build image:   the runtime image plus JDK, Maven and extra CA certificates
-#   wrk base:      the runtime image plus the extra CA certificates (the wrk image, whose
-#                  oha stage fetches crates from crates.io)
-#   database base: the runtime image plus Debian 12's postgresql-15 (database/Dockerfile)
+#   runtime images: debootstrap'd Debian with one headless JRE each (servers, one per
+#                   JDK; JDK 17's also has wrk)
+#   build image:    the runtime image of HTTPLAB_BUILD_JDK plus that JDK, Maven and extra
+#                   CA certificates
+#   wrk base:       JDK 17's runtime image plus the extra CA certificates (the wrk image,
+#                   whose oha stage fetches crates from crates.io)
+#   database base:  JDK 17's runtime image plus Debian 12's postgresql-15
+#                   (database/Dockerfile)
 # Each image is built only when missing (or with --force). An image label holds a
 # hash of its recipe, so a present image built differently (other mirror, other
 # CA certificates) is named, but kept: silently replacing a build image that trusts
@@ -28,9 +31,10 @@ EOF
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=base-images.env
 source "$here/base-images.env"
+# shellcheck source=debian.sh
+source "$here/debian.sh"
 
-suite=bookworm
-mirror=${HTTPLAB_DEBIAN_MIRROR:-}
+mirror=$(debian_mirror)
 ca_dir=${HTTPLAB_CA_DIR:-}
 force=0
 while [ $# -gt 0 ]; do
@@ -46,17 +50,6 @@ done
 log() { echo "base-images: $*"; }
 die() { echo "base-images: error: $*" >&2; exit 1; }
 
-apt_mirror() {
-  local uri=""
-  if [ -r /etc/apt/sources.list.d/debian.sources ]; then
-    uri=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources)
-  fi
-  if [ -z "$uri" ] && [ -r /etc/apt/sources.list ]; then
-    uri=$(awk '$1 == "deb" && $2 !~ /^\[/ {print $2; exit}' /etc/apt/sources.list)
-  fi
-  echo "${uri:-http://deb.debian.org/debian}"
-}
-[ -n "$mirror" ] || mirror=$(apt_mirror)
 if [ -n "$ca_dir" ] && [ ! -d "$ca_dir" ]; then die "--ca-dir $ca_dir is not a directory"; fi
 
 command -v docker >/dev/null || die "docker not found"
@@ -76,28 +69,27 @@ needs_build() {
 }
 
 work=$(mktemp -d /var/tmp/httplab-base.XXXXXX)
-cleanup() {
-  # A failed debootstrap can leave /proc etc. mounted in the chroot: unmount
-  # before deleting so rm cannot reach through into the host.
-  local m
-  for m in $(awk -v d="$work/" 'index($2, d) == 1 {print $2}' /proc/mounts | sort -r); do
-    umount -l "$m" || true
-  done
-  rm -rf --one-file-system "$work"
-}
-trap cleanup EXIT
+trap 'remove_tree "$work"' EXIT
 
-# --- runtime image: debootstrap + import -----------------------------------------
-runtime_pkgs=openjdk-17-jre-headless,wrk
-runtime_recipe=$(printf '%s\n' "$suite" "$mirror" "$runtime_pkgs" "user 10001" | sha256sum | cut -c1-16)
-if needs_build "$HTTPLAB_RUNTIME_IMAGE" "$runtime_recipe"; then
-  command -v debootstrap >/dev/null || die "debootstrap not found (apt-get install debootstrap)"
-  [ "$(id -u)" = 0 ] || die "debootstrap needs root"
-  root="$work/rootfs"
-  log "debootstrap --variant=minbase --include=$runtime_pkgs $suite $root $mirror"
+# --- runtime images: debootstrap + import, one per JDK ----------------------------
+# JDK N's image: Debian's openjdk-N-jre-headless from the suite its tag names; JDK 17's
+# also carries wrk, for the wrk base built on it.
+runtime_packages() {
+  local jdk=$1
+  echo "openjdk-$jdk-jre-headless$([ "$jdk" = 17 ] && echo ,wrk)"
+}
+
+build_runtime() {
+  local jdk=$1 image suite packages recipe root start
+  image=$(runtime_image "$jdk")
+  suite=${image##*:}
+  packages=$(runtime_packages "$jdk")
+  recipe=$(printf '%s\n' "$suite" "$mirror" "$packages" "user 10001" | sha256sum | cut -c1-16)
+  needs_build "$image" "$recipe" || return 0
+  root="$work/rootfs-$jdk"
+  log "debootstrap --variant=minbase --include=$packages $suite $root $mirror"
   start=$SECONDS
-  debootstrap --variant=minbase --include="$runtime_pkgs" "$suite" "$root" "$mirror" \
-    > "$work/debootstrap.log" 2>&1 || { tail -n 30 "$work/debootstrap.log" >&2; die "debootstrap failed"; }
+  debootstrap_tree "$suite" "$packages" "$root" "$mirror" "$work/debootstrap-$jdk.log" || die "see above"
   log "debootstrap took $((SECONDS - start)) s"
   # The non-root user the images run as (USER 10001 in the Dockerfiles); a passwd
   # entry gives it a name and a home, which the JVM reads as user.home.
@@ -105,19 +97,24 @@ if needs_build "$HTTPLAB_RUNTIME_IMAGE" "$runtime_recipe"; then
   echo 'httplab:x:10001:' >> "$root/etc/group"
   install -d -o 10001 -g 10001 -m 0755 "$root/home/httplab"
   rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/* "$root"/var/log/*.log
-  log "docker import -> $HTTPLAB_RUNTIME_IMAGE"
+  log "docker import -> $image"
   tar --numeric-owner --exclude='./proc/*' --exclude='./sys/*' --exclude='./dev/*' -C "$root" -c . |
     docker import \
       --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
       --change 'ENV LANG=C.UTF-8' \
       --change 'CMD ["/bin/bash"]' \
-      --change "LABEL httplab.recipe=$runtime_recipe" \
-      --message "debootstrap $suite $runtime_pkgs from $mirror" \
-      - "$HTTPLAB_RUNTIME_IMAGE" >/dev/null
-  log "built $HTTPLAB_RUNTIME_IMAGE in $((SECONDS - start)) s"
-fi
+      --change "LABEL httplab.recipe=$recipe" \
+      --message "debootstrap $suite $packages from $mirror" \
+      - "$image" >/dev/null
+  remove_tree "$root"
+  log "built $image in $((SECONDS - start)) s"
+}
 
-# --- images on the runtime one, with the CA certificates ----------------------------
+runtime_image() { local name="HTTPLAB_RUNTIME_IMAGE_$1"; echo "${!name}"; }
+runtime_jdks=$(compgen -v HTTPLAB_RUNTIME_IMAGE_ | sed 's/^HTTPLAB_RUNTIME_IMAGE_//' | sort -n)
+for jdk in $runtime_jdks; do build_runtime "$jdk"; done
+
+# --- images on a runtime one, with the CA certificates --------------------------------
 certificates="$work/ca"
 mkdir -p "$certificates"
 if [ -n "$ca_dir" ]; then
@@ -129,30 +126,31 @@ if [ -n "$ca_dir" ]; then
   [ "$n" -gt 0 ] || die "no *.crt file in $ca_dir"
   log "trusting $n certificate(s) from $ca_dir: $(cd "$certificates" && echo *)"
 fi
-runtime_id=$(docker image inspect -f '{{.Id}}' "$HTTPLAB_RUNTIME_IMAGE")
 
-# Builds IMAGE from scripts/RECIPE on the runtime image, with ca/ in its context.
+# Builds IMAGE from scripts/RECIPE on JDK's runtime image, with ca/ in its context.
 build_on_runtime() {
-  local image=$1 recipe_file=$2 ctx recipe start
+  local image=$1 recipe_file=$2 jdk=$3 base ctx recipe start
+  base=$(runtime_image "$jdk")
   ctx="$work/${recipe_file%.Dockerfile}-context"
   mkdir -p "$ctx"
   cp "$here/$recipe_file" "$ctx/Dockerfile"
   cp -r "$certificates" "$ctx/ca"
-  recipe=$( (echo "$runtime_id"; cd "$ctx" && find . -type f | sort | xargs sha256sum) | sha256sum | cut -c1-16)
+  recipe=$( (docker image inspect -f '{{.Id}}' "$base"; cd "$ctx" && find . -type f | sort | xargs sha256sum) |
+            sha256sum | cut -c1-16)
   needs_build "$image" "$recipe" || return 0
   log "docker build -> $image"
   start=$SECONDS
-  docker build --build-arg "BASE_IMAGE=$HTTPLAB_RUNTIME_IMAGE" \
+  docker build --build-arg "BASE_IMAGE=$base" --build-arg "JDK=$jdk" \
     --label "httplab.recipe=$recipe" -t "$image" "$ctx" \
     > "$work/build.log" 2>&1 || { tail -n 30 "$work/build.log" >&2; die "docker build of $image failed"; }
   grep -o 'trusted by Java: /.*\.crt$' "$work/build.log" | sed 's/^/base-images: /' || true
   log "built $image in $((SECONDS - start)) s"
 }
-build_on_runtime "$HTTPLAB_BUILD_IMAGE" debian-maven.Dockerfile
-build_on_runtime "$HTTPLAB_WRK_BASE_IMAGE" debian-wrk.Dockerfile
-build_on_runtime "$HTTPLAB_DATABASE_IMAGE" debian-postgres.Dockerfile
+build_on_runtime "$HTTPLAB_BUILD_IMAGE" debian-maven.Dockerfile "$HTTPLAB_BUILD_JDK"
+build_on_runtime "$HTTPLAB_WRK_BASE_IMAGE" debian-wrk.Dockerfile 17
+build_on_runtime "$HTTPLAB_DATABASE_IMAGE" debian-postgres.Dockerfile 17
 
-for img in "$HTTPLAB_RUNTIME_IMAGE" "$HTTPLAB_BUILD_IMAGE" "$HTTPLAB_WRK_BASE_IMAGE" \
-           "$HTTPLAB_DATABASE_IMAGE"; do
+for img in $(for jdk in $runtime_jdks; do runtime_image "$jdk"; done) "$HTTPLAB_BUILD_IMAGE" \
+           "$HTTPLAB_WRK_BASE_IMAGE" "$HTTPLAB_DATABASE_IMAGE"; do
   log "$img: $(( $(docker image inspect -f '{{.Size}}' "$img") / 1000000 )) MB"
 done

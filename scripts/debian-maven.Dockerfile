@@ -1,17 +1,22 @@
-# Build image for the servers on hosts without a registry: FROM the debootstrapped
-# runtime base, plus a JDK, Maven and the extra CA certificates in ca/ (an
-# intercepting proxy's CA, without which Maven cannot reach Maven Central).
-# Built by scripts/base-images.sh, whose build context holds only this file and ca/.
-ARG BASE_IMAGE=httplab/debian-jre:bookworm
+# Build image for the servers on hosts without a registry: FROM a debootstrapped runtime
+# base (scripts/base-images.env's HTTPLAB_BUILD_JDK's), plus that JDK, Maven and the extra
+# CA certificates in ca/ (an intercepting proxy's CA, without which Maven cannot reach
+# Maven Central).
+# Built by scripts/base-images.sh, whose build context holds only this file and ca/, with
+# BASE_IMAGE and JDK as build args.
+ARG BASE_IMAGE
 FROM ${BASE_IMAGE}
-ARG MAVEN_VERSION=3.8.7-1
+ARG JDK
+# Debian 13's (trixie) Maven, the suite of the JDK 21+ runtime bases.
+ARG MAVEN_VERSION=3.9.9-1
 # The JDK must match the JRE already in the base, so its version is read there.
 RUN set -eu; \
-    jre=$(dpkg-query -W -f='${Version}' openjdk-17-jre-headless); \
+    test -n "$JDK" || { echo "build arg JDK must name the base's JRE, e.g. JDK=25" >&2; exit 1; }; \
+    jre=$(dpkg-query -W -f='${Version}' "openjdk-$JDK-jre-headless"); \
     cajava=$(dpkg-query -W -f='${Version}' ca-certificates-java); \
     apt-get update; \
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      "openjdk-17-jdk-headless=$jre" "maven=$MAVEN_VERSION" "ca-certificates-java=$cajava"; \
+      "openjdk-$JDK-jdk-headless=$jre" "maven=$MAVEN_VERSION" "ca-certificates-java=$cajava"; \
     apt-get clean; rm -rf /var/lib/apt/lists/*
 COPY ca/ /usr/local/share/ca-certificates/httplab/
 # update-ca-certificates also refreshes Java's cacerts (ca-certificates-java hook);

@@ -9,6 +9,10 @@ import subprocess
 
 import pytest
 
+from httplab.manifest import discover
+from httplab.paths import DEFAULT_REPO, servers_dir
+from httplab.running.base_images import server_image
+
 IN_CI = os.environ.get("CI") == "true"
 
 
@@ -32,3 +36,8 @@ def first_present_image(*candidates: str) -> str | None:
         if subprocess.run(["docker", "image", "inspect", image], capture_output=True).returncode == 0:
             return image
     return None
+
+
+def default_server_image(name: str) -> str:
+    """The image the harness builds for the server on the default JDK (httplab/netty:jdk25)."""
+    return server_image(next(m for m in discover(servers_dir(DEFAULT_REPO)) if m.name == name))

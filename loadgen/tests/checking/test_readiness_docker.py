@@ -11,7 +11,7 @@ from httplab.running.backends.docker import DockerBackend
 from httplab.checking.conformance import verify_started
 
 from tests.conftest import port_is_listening
-from tests.docker_support import engine_problem, require
+from tests.docker_support import default_server_image, engine_problem, require
 
 # Run java with its output through a filter; SIGTERM is passed on to java.
 FILTERED_ENTRYPOINT = (
@@ -24,7 +24,7 @@ DROP = "grep --line-buffered -v httplab-ready"
 # image's (its manifest's).
 COMPOSE = """services:
   server:
-    image: httplab/netty:latest
+    image: {image}
     network_mode: host
     environment: {{BIND_ADDRESS: 127.0.0.1}}
     entrypoint: ["/bin/bash", "-c", "{entrypoint}"]
@@ -34,7 +34,8 @@ COMPOSE = """services:
 def _backend_with_filter(tmp_path, repo, filter_command: str,
                          ready_timeout_s: float) -> DockerBackend:
     entrypoint = FILTERED_ENTRYPOINT.format(filter=filter_command).replace('"', '\\"')
-    (tmp_path / "docker-compose.yml").write_text(COMPOSE.format(entrypoint=entrypoint))
+    compose = COMPOSE.format(entrypoint=entrypoint, image=default_server_image("netty"))
+    (tmp_path / "docker-compose.yml").write_text(compose)
     backend = DockerBackend(tmp_path, ready_timeout_s=ready_timeout_s)
     backend.check_available()
     return backend

@@ -24,7 +24,8 @@ from httplab.paths import servers_dir
 from httplab.running.backends.docker import DockerBackend
 
 from tests.conftest import TESTS_DIR
-from tests.docker_support import IN_CI, engine_problem, first_present_image, require
+from tests.docker_support import (IN_CI, default_server_image, engine_problem,
+                                  first_present_image, require)
 from tests.hosts.engines import ship_image
 from tests.hosts.leftovers import RunMarks, leftovers
 from tests.hosts.netns import rp_filter
@@ -34,7 +35,7 @@ from tests.hosts.testbed import Testbed, missing_tools
 
 pytestmark = [pytest.mark.slow, pytest.mark.docker]
 
-SERVER_IMAGE = "httplab/netty:latest"
+SERVER_IMAGE = default_server_image("netty")
 WRK_IMAGE = "httplab/wrk:latest"
 THREADS, CONNECTIONS = 2, 20
 CELL_STEM = f"netty-t{THREADS}-c{CONNECTIONS}"

@@ -16,7 +16,7 @@ import pytest
 from httplab.paths import ASYNC_PROFILER_LIB, SERVERS, servers_dir
 from httplab.running.backends.docker import DockerBackend
 
-from tests.docker_support import IN_CI, engine_problem, require
+from tests.docker_support import IN_CI, default_server_image, engine_problem, require
 
 POM = {"m": "http://maven.apache.org/POM/4.0.0"}
 VERSION_PROPERTY = "async-profiler.version"
@@ -139,7 +139,8 @@ def test_jattach_loads_the_agent_into_a_running_image(repo, manifests):
     backend.check_available()
     backend.prepare((netty,))
     started = subprocess.run(["docker", "run", "-d", "--network", "none",
-                              "httplab/netty:latest"], capture_output=True, text=True, timeout=60)
+                              default_server_image("netty")], capture_output=True, text=True,
+                             timeout=60)
     assert started.returncode == 0, started.stderr
     container = started.stdout.strip()
     try:

@@ -32,6 +32,7 @@ from httplab.outcomes import GeneratorOutcome
 from httplab.running.backend_error import BackendError
 from httplab.running.backends.base import StartedServer, WrkOutcome, ensure_port_free
 from httplab.running.backends.docker_images import DockerImages, tail
+from httplab.running.base_images import server_image
 from httplab.running.backends.docker_loadgen import (docker_versions, loadgen_container_name,
                                                      loadgen_environment, run_loadgen)
 from httplab.running.backends.docker_profiler import DockerProfilerControl
@@ -45,6 +46,7 @@ from httplab.running.docker import compose as cmd
 from httplab.running.docker.containers import inspect, run_docker, stopped_exit_code
 from httplab.running.docker.remote import engine_env, inspect_engine
 from httplab.running.engines import Engine, Topology
+from httplab.running.jdks import DEFAULT_JDK
 from httplab.running.process import ServerProcess
 from httplab.running.profiling.jvm import jvm_options
 from httplab.running.resources.probes import (ResourceProbe, probe_for_container,
@@ -70,6 +72,8 @@ class DockerBackend:
         self.preferred_compose = compose
         self.compose: list[str] = []
         self.serving: str | None = None  # the server whose container is up, for wrk's runs
+        # The Compose variables naming the image of the server that is up (its JDK's).
+        self.serving_image: dict[str, str] = {}
         # Other machines' engines (issue 11); None: everything on this machine's engine.
         self.server_engine: Engine | None = topology.server if topology else None
         self.load_generators: tuple[Engine, ...] = topology.generators if topology else ()
@@ -98,17 +102,19 @@ class DockerBackend:
             [(engine, "load generator") for engine in self.load_generators]
         self.engines = [inspect_engine(engine, role) for engine, role in roles]
 
-    def prepare(self, servers: tuple[ServerManifest, ...]) -> None:
-        self.images.build_all(self.compose, servers, self._env)
-        names = dict.fromkeys(server.name for server in servers)
-        wanted = ([(self.server_engine, cmd.server_image(name)) for name in names]
-                  if self.server_engine else [])
+    def prepare(self, servers: tuple[ServerManifest, ...],
+                jdks: tuple[int, ...] = (DEFAULT_JDK,)) -> None:
+        """Every server's image on each of jdks, and wrk's; sent to the other engines."""
+        self.images.build_all(self.compose, servers, self._env, jdks)
+        images = dict.fromkeys(server_image(server, jdk) for server in servers for jdk in jdks)
+        wanted = [(self.server_engine, image) for image in images] if self.server_engine else []
         self.images.ship(wanted + [(engine, cmd.WRK_IMAGE) for engine in self.load_generators])
 
     def _env(self, server: str, **extra: str) -> dict[str, str]:
-        """The Compose command's environment, with `server` as the file's server."""
+        """The Compose command's environment, with `server` as the file's server (and the
+        image of the JDK it is served on, while it is up)."""
         return {**os.environ, **self.images.build_args, **self.server_environment(server),
-                **extra}
+                **self.serving_image, **extra}
 
     def _server_env(self, server: str, **extra: str) -> dict[str, str]:
         """The same, aimed at the engine that runs the server (SERVER_HOST, if set)."""
@@ -124,22 +130,25 @@ class DockerBackend:
     @contextmanager
     def serve(self, manifest: ServerManifest, cpus: str | None = None,
               log_path: Path | None = None, environment: Mapping[str, str] | None = None,
-              ) -> Iterator[StartedServer]:
+              jdk: int = DEFAULT_JDK) -> Iterator[StartedServer]:
+        """The server's container from JDK `jdk`'s image (built in prepare())."""
         if self.server_engine is None:
             ensure_port_free(manifest.port, self.target_address)
         follower: ServerProcess | None = None
         self.serving = manifest.name
+        self.serving_image = self.images.image_environment(manifest, jdk)
         try:
             container, up_seconds = self._start(manifest, cpus, environment)
             # `docker logs -f` gives everything from the container's start, then follows it.
             follower = ServerProcess(["docker", "logs", "-f", container],
                                      self._on_server_engine(), log_path=log_path)
             readiness = self._wait_ready(manifest, container, follower)
-            yield self._describe(manifest, container, up_seconds + (readiness.first_answer_s or 0),
+            yield self._describe(manifest, server_image(manifest, jdk), container,
+                                 up_seconds + (readiness.first_answer_s or 0),
                                  readiness.startup, log_path)
         finally:
             run_docker(cmd.down_command(self.compose, self.repo), self._server_env(manifest.name))
-            self.serving = None
+            self.serving, self.serving_image = None, {}
             if follower is not None:
                 follower.stop(let_finish_s=LOG_FOLLOW_GRACE_S)
 
@@ -178,9 +187,9 @@ class DockerBackend:
         return run_docker(probe, self._on_server_engine(),
                           ANSWER_PROBE_TIMEOUT_S).returncode == 0
 
-    def _describe(self, manifest: ServerManifest, container: str, startup_seconds: float,
-                  startup: StartupInfo | None, log_path: Path | None) -> StartedServer:
-        image = cmd.server_image(manifest.name)
+    def _describe(self, manifest: ServerManifest, image: str, container: str,
+                  startup_seconds: float, startup: StartupInfo | None,
+                  log_path: Path | None) -> StartedServer:
         # nginx's image may hold a JRE (the local base image has one), which it does not run.
         java = (java_version(["docker", "exec", container, "java"], self._on_server_engine())
                 if manifest.is_maven_module else None)

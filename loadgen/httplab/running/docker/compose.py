@@ -21,6 +21,7 @@ DATABASE_IMAGE = "httplab/postgres:latest"  # the db service's image in docker-c
 # Compose interpolates the whole file, the server's image name too, even for the database's
 # commands: any name does, as no server starts.
 NO_SERVER = "none"
+DEFAULT_TAG = "latest"  # the server's image tag when HTTPLAB_IMAGE_TAG is unset
 DOCKERFILE = "Dockerfile"  # servers/Dockerfile for every Maven server, or a folder's own
 WRK_SCRIPT_IN_IMAGE = "/opt/httplab/done.lua"
 WRK_IMAGE = "httplab/wrk:latest"  # the wrk service's image in docker-compose.yml
@@ -50,9 +51,16 @@ def detect_compose(preferred: str | None = None) -> list[str] | None:
     return None
 
 
-def server_image(server: str) -> str:
-    """The server service's image in docker-compose.yml, for the server HTTPLAB_SERVER names."""
-    return f"httplab/{server}:latest"
+def server_image(server: str, tag: str = DEFAULT_TAG) -> str:
+    """The server service's image in docker-compose.yml, for the server HTTPLAB_SERVER names
+    and the tag HTTPLAB_IMAGE_TAG gives (base_images.image_tag: one per JDK)."""
+    return f"httplab/{server}:{tag}"
+
+
+def image_environment(tag: str, jdk: int | None) -> dict[str, str]:
+    """The variables docker-compose.yml reads to tag the server's image and to give its build
+    the JDK (the JDK build arg of servers/Dockerfile; empty for a server that runs no JVM)."""
+    return {"HTTPLAB_IMAGE_TAG": tag, "HTTPLAB_JDK": "" if jdk is None else str(jdk)}
 
 
 def dockerfile_for(servers_dir: Path, server: str) -> Path:

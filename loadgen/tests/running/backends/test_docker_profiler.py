@@ -23,9 +23,10 @@ from httplab.running.profiling.jvm import jvm_options
 from httplab.running.profiling.session import profiled
 
 from tests.conftest import free_port, port_is_listening
-from tests.docker_support import engine_problem, first_present_image, require
+from tests.docker_support import (default_server_image, engine_problem, first_present_image,
+                                  require)
 
-IMAGE = "httplab/netty:latest"
+IMAGE = default_server_image("netty")
 
 
 @pytest.fixture()

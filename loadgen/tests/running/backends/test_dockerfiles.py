@@ -8,6 +8,7 @@ from pathlib import Path
 from httplab.running.docker.compose import dockerfile_for
 from httplab.running.backends.docker import DockerBackend
 from httplab.paths import servers_dir
+from httplab.running.base_images import official_runtime_image
 
 
 COPY_SIMILARITY = 0.8  # share of instructions in common from which a Dockerfile is a copy
@@ -89,8 +90,10 @@ def test_a_folder_with_its_own_dockerfile_is_built_with_it(tmp_path):
 
 def test_the_shared_dockerfile_keeps_the_recipes_promises(repo):
     text = (servers_dir(repo) / "Dockerfile").read_text()
-    assert "FROM ${BUILD_IMAGE:-maven:3.9-eclipse-temurin-21} AS build" in text
-    assert "FROM ${RUNTIME_IMAGE:-eclipse-temurin:21-jre}" in text
+    assert "FROM ${BUILD_IMAGE:-maven:3.9-eclipse-temurin-25} AS build" in text
+    # The runtime's JDK is a build arg; official_runtime_image names the same image.
+    assert "FROM ${RUNTIME_IMAGE:-" + official_runtime_image("${JDK}") + "}" in text
+    assert text.count("ARG JDK") == 2  # declared before FROM, and in the runtime stage
     assert text.count("ARG SERVER") == 2  # one per stage: an ARG ends with its stage
     assert "COPY ${SERVER}/server.toml /app/server.toml" in text
     assert "USER 10001:10001" in text

@@ -29,12 +29,13 @@ from httplab.running.backends.remote_checks import (ANSWER_PROBE_TIMEOUT_S,
                                                     verification_from_output)
 
 from tests.conftest import TESTS_DIR, free_port
-from tests.docker_support import engine_problem, first_present_image, require
+from tests.docker_support import (default_server_image, engine_problem, first_present_image,
+                                  require)
 from tests.fake_server import FakeServer, hello_answer
 from tests.support.plans import MANIFEST
 
 LOADGEN = TESTS_DIR.parent
-NETTY_IMAGE = "httplab/netty:latest"
+NETTY_IMAGE = default_server_image("netty")
 MIXED = Verification((CheckResult("GET /", True), CheckResult("Date refreshed", False,
                                                                "Date stayed 'x' over 1.2 s")))
 
