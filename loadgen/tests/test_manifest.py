@@ -257,6 +257,16 @@ def test_a_server_folder_must_be_a_maven_module():
     check_module("foo", SOURCE, pom_modules(PARENT_POM), PARENT_POM.source)
 
 
+def test_a_module_listed_in_a_profile_is_a_maven_module():
+    parent = PomFile("servers/pom.xml", f"""<project {MAVEN_NS}>
+  <modules><module>common</module></modules>
+  <profiles><profile><id>java21</id><activation><jdk>[21,)</jdk></activation>
+    <modules><module>foo</module></modules></profile></profiles>
+</project>""")
+    assert pom_modules(parent) == ("common", "foo")
+    check_module("foo", SOURCE, pom_modules(parent), parent.source)
+
+
 def test_two_servers_cannot_share_a_display_name():
     manifests = (_foo("foo", "Foo"), _foo("common", "Foo"))
     sources = {m.name: f"servers/{m.name}/server.toml" for m in manifests}
