@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * The subset of TOML a server.toml uses: one {@code key = value} per line, where a
- * value is a "quoted string" (no escapes) or an integer, and # starts a comment.
+ * value is a "quoted string" (no escapes), an integer or a boolean, and # starts a comment.
  * Enough to read the packaged manifest without a TOML library in every jar.
  */
 final class FlatToml {
@@ -29,14 +29,14 @@ final class FlatToml {
             String value = parseValue(line.substring(equals + 1).strip());
             if (value == null) {
                 throw new IllegalArgumentException("line " + (index + 1) + ": " + key
-                        + ": not a \"string\" or an integer");
+                        + ": not a \"string\", an integer or a boolean");
             }
             values.put(key, value);
         }
         return values;
     }
 
-    /** The value without quotes, or null when it is neither a plain string nor an integer. */
+    /** The value without quotes, or null when it is not a plain string, an integer or a boolean. */
     private static String parseValue(String raw) {
         if (raw.startsWith("\"")) {
             int close = raw.indexOf('"', 1);
@@ -47,7 +47,7 @@ final class FlatToml {
             return rest.isEmpty() || rest.startsWith("#") ? raw.substring(1, close) : null;
         }
         int comment = raw.indexOf('#');
-        String number = (comment < 0 ? raw : raw.substring(0, comment)).strip();
-        return number.matches("[+-]?[0-9]+") ? number : null;
+        String bare = (comment < 0 ? raw : raw.substring(0, comment)).strip();
+        return bare.matches("[+-]?[0-9]+|true|false") ? bare : null;
     }
 }
