@@ -494,10 +494,13 @@ def maven_property(pom: PomFile, name: str) -> str | None:
 
 
 def pom_modules(pom: PomFile) -> tuple[str, ...]:
-    """The <modules><module> entries of a parent pom, as written."""
+    """The <modules><module> entries of a parent pom, as written, then those of its
+    <profiles>: a module that only some builds include (Helidon's, in the profile a JDK 21+
+    activates) is a module all the same."""
     root, namespace = _pom_root(pom)
-    return tuple((module.text or "").strip()
-                 for module in root.findall(f"{namespace}modules/{namespace}module"))
+    paths = (f"{namespace}modules/{namespace}module",
+             f"{namespace}profiles/{namespace}profile/{namespace}modules/{namespace}module")
+    return tuple((module.text or "").strip() for path in paths for module in root.findall(path))
 
 
 def check_module(name: str, source: str, modules: tuple[str, ...], parent_source: str) -> None:

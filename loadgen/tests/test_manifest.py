@@ -63,7 +63,7 @@ def test_the_servers_are_the_maven_modules_with_a_manifest_and_the_reference(rep
     assert {m.name for m in manifests if m.is_maven_module} == \
         {name for name in folders if name in modules}
     assert {m.name for m in manifests if not m.is_reference} == \
-        {"armeria", "netty", "undertow", "vertx", "webflux"}
+        {"armeria", "helidon", "netty", "undertow", "vertx", "webflux"}
     assert [(m.name, m.is_maven_module) for m in manifests if m.is_reference] == [("nginx", False)]
 
 
@@ -290,6 +290,16 @@ def test_a_server_folder_must_be_a_maven_module():
     check_module("foo", SOURCE, pom_modules(PARENT_POM), PARENT_POM.source)
 
 
+def test_a_module_listed_in_a_profile_is_a_maven_module():
+    parent = PomFile("servers/pom.xml", f"""<project {MAVEN_NS}>
+  <modules><module>common</module></modules>
+  <profiles><profile><id>java21</id><activation><jdk>[21,)</jdk></activation>
+    <modules><module>foo</module></modules></profile></profiles>
+</project>""")
+    assert pom_modules(parent) == ("common", "foo")
+    check_module("foo", SOURCE, pom_modules(parent), parent.source)
+
+
 def test_two_servers_cannot_share_a_display_name():
     manifests = (_foo("foo", "Foo"), _foo("common", "Foo"))
     sources = {m.name: f"servers/{m.name}/server.toml" for m in manifests}
@@ -316,7 +326,7 @@ def test_discover_takes_a_reference_that_maven_does_not_build(repo, tmp_path):
     found = {m.name: m for m in discover(lab / "servers")}
     assert found["ref"].is_reference and not found["ref"].is_maven_module
     assert {name for name, m in found.items() if not m.is_reference} == \
-        {"armeria", "netty", "undertow", "vertx", "webflux"}
+        {"armeria", "helidon", "netty", "undertow", "vertx", "webflux"}
 
 
 def test_discover_refuses_a_reference_built_by_maven_that_is_no_module(repo, tmp_path):

@@ -110,6 +110,12 @@ def test_http_dates(value, valid):
 @pytest.mark.parametrize("data, closed, problem", [
     (b"HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\nHello, World!", True, ""),
     (b"HTTP/1.0 200 OK\r\n\r\nHello, World!", True, ""),  # delimited by the close
+    # Refused as Helidon 4 refuses HTTP/1.0, then closed: a clear answer; kept open, not.
+    (b"HTTP/1.1 505 HTTP Version Not Supported\r\nConnection: close\r\n"
+     b"Content-Length: 0\r\n\r\n", True, ""),
+    (b"HTTP/1.1 505 HTTP Version Not Supported\r\nContent-Length: 0\r\n\r\n", False,
+     "connection still open 5 s after the answer to GET / HTTP/1.0 (no keep-alive asked); "
+     "expected the server to close it"),
     (b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n", True,
      "status 404 for GET / HTTP/1.0, expected 200; body b'' for GET / HTTP/1.0, "
      "expected b'Hello, World!'"),

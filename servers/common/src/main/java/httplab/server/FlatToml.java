@@ -37,7 +37,7 @@ final class FlatToml {
         return values;
     }
 
-    /** The value without quotes, or null when it is neither a plain string nor an integer. */
+    /** The value without quotes, or null when it is not a plain string, an integer or a boolean. */
     private static String parseValue(String raw) {
         if (raw.startsWith("\"")) {
             int close = raw.indexOf('"', 1);

@@ -27,9 +27,14 @@ public final class JdbcWorlds implements AutoCloseable {
 
     /** A pool of settings.poolSize() connections, or null without a database (no settings). */
     public static JdbcWorlds open(DatabaseSettings settings) {
-        if (settings == null) {
-            return null;
-        }
+        return settings == null ? null : new JdbcWorlds(dataSource(settings));
+    }
+
+    /**
+     * The pool itself, for a server whose framework runs the statements (Helidon's DB
+     * Client): HikariCP's defaults but for the size, settings.poolSize().
+     */
+    public static HikariDataSource dataSource(DatabaseSettings settings) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("httplab-db");
         config.setJdbcUrl(settings.jdbcUrl());
@@ -39,7 +44,7 @@ public final class JdbcWorlds implements AutoCloseable {
         // -1: start without a connection; the pool connects in the background, so the server
         // is ready even while the database is not.
         config.setInitializationFailTimeout(-1);
-        return new JdbcWorlds(new HikariDataSource(config));
+        return new HikariDataSource(config);
     }
 
     /** The pool's size as HikariCP holds it: the ready line's db_pool. */
