@@ -48,7 +48,7 @@ ORIGINAL_SETTING = "original"
 SETTINGS_AXIS, PROFILE_AXIS = "SETTINGS", "PROFILE"
 _KNOWN_KEYS = frozenset(_REQUIRED_TEXT + _OPTIONAL_TEXT + _BLOCKING_TEXT + _DB_TEXT
                         + (BLOCKING_POOL, DB_POOL, FRAMEWORK_PACKAGES, "workers", "port",
-                           "role"))
+                           "role", "beyond_write_up", "jdks", "jdks_source"))  # temporary
 
 
 class ManifestError(ValueError):
