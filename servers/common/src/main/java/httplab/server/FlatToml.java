@@ -5,14 +5,14 @@ import java.util.Map;
 
 /**
  * The subset of TOML a server.toml uses: one {@code key = value} per line, where a
- * value is a "quoted string" (no escapes) or an integer, and # starts a comment.
+ * value is a "quoted string" (no escapes), an integer or a boolean, and # starts a comment.
  * Enough to read the packaged manifest without a TOML library in every jar.
  */
 final class FlatToml {
     private FlatToml() {
     }
 
-    /** Keys to values (strings unquoted, integers as written); throws naming the line. */
+    /** Keys to values (strings unquoted, integers and booleans as written); throws naming the line. */
     static Map<String, String> parse(String text) {
         Map<String, String> values = new LinkedHashMap<>();
         String[] lines = text.split("\r?\n", -1);
@@ -29,14 +29,14 @@ final class FlatToml {
             String value = parseValue(line.substring(equals + 1).strip());
             if (value == null) {
                 throw new IllegalArgumentException("line " + (index + 1) + ": " + key
-                        + ": not a \"string\" or an integer");
+                        + ": not a \"string\", an integer or a boolean");
             }
             values.put(key, value);
         }
         return values;
     }
 
-    /** The value without quotes, or null when it is neither a plain string nor an integer. */
+    /** The value without quotes, or null when it is no plain string, integer or boolean. */
     private static String parseValue(String raw) {
         if (raw.startsWith("\"")) {
             int close = raw.indexOf('"', 1);
@@ -48,6 +48,6 @@ final class FlatToml {
         }
         int comment = raw.indexOf('#');
         String number = (comment < 0 ? raw : raw.substring(0, comment)).strip();
-        return number.matches("[+-]?[0-9]+") ? number : null;
+        return number.matches("[+-]?[0-9]+|true|false") ? number : null;
     }
 }
