@@ -61,7 +61,7 @@ def test_the_servers_are_the_maven_modules_with_a_manifest_and_the_reference(rep
     assert {m.name for m in manifests if m.is_maven_module} == \
         {name for name in folders if name in modules}
     assert {m.name for m in manifests if not m.is_reference} == \
-        {"armeria", "netty", "undertow", "vertx", "webflux"}
+        {"armeria", "netty", "tomcat", "undertow", "vertx", "webflux"}
     assert [(m.name, m.is_maven_module) for m in manifests if m.is_reference] == [("nginx", False)]
 
 
@@ -283,7 +283,7 @@ def test_discover_takes_a_reference_that_maven_does_not_build(repo, tmp_path):
     found = {m.name: m for m in discover(lab / "servers")}
     assert found["ref"].is_reference and not found["ref"].is_maven_module
     assert {name for name, m in found.items() if not m.is_reference} == \
-        {"armeria", "netty", "undertow", "vertx", "webflux"}
+        {"armeria", "netty", "tomcat", "undertow", "vertx", "webflux"}
 
 
 def test_discover_refuses_a_reference_built_by_maven_that_is_no_module(repo, tmp_path):
