@@ -43,10 +43,10 @@ public class TomcatServer {
     }
 
     /**
-     * Boot's defaults but for one: Tomcat closes a connection after 100 requests
-     * (server.tomcat.max-keep-alive-requests), where every other server here keeps it as
-     * long as the client does, as the lab's check asks (1000 requests on one connection)
-     * and wrk assumes; -1 is Tomcat's own "unlimited".
+     * The lab's settings; of Boot's defaults only one is changed here: Tomcat closes a
+     * connection after 100 requests (server.tomcat.max-keep-alive-requests), where every
+     * other server keeps it as long as the client does, as the lab's check asks (1000
+     * requests on one connection) and wrk assumes; -1 is Tomcat's own "unlimited".
      */
     static Map<String, Object> springProperties(ServerConfig config) {
         return Map.of(
