@@ -63,7 +63,7 @@ def test_the_servers_are_the_maven_modules_with_a_manifest_and_the_reference(rep
     assert {m.name for m in manifests if m.is_maven_module} == \
         {name for name in folders if name in modules}
     assert {m.name for m in manifests if not m.is_reference} == \
-        {"armeria", "helidon", "netty", "undertow", "vertx", "webflux"}
+        {"armeria", "helidon", "netty", "tomcat", "undertow", "vertx", "webflux"}
     assert [(m.name, m.is_maven_module) for m in manifests if m.is_reference] == [("nginx", False)]
 
 
@@ -74,7 +74,8 @@ def test_known_servers_keep_the_original_worker_settings_and_versions(manifests)
     assert by_name["webflux"].workers == 8
     assert by_name["netty"].workers == "cpus" and by_name["vertx"].workers == "cpus"
     assert by_name["undertow"].label == "Undertow (200 workers)"
-    assert by_name["undertow"].version == by_name["webflux"].version  # one spring-boot.version
+    assert by_name["tomcat"].version == by_name["webflux"].version  # one spring-boot-4.version
+    assert by_name["undertow"].version.startswith("3.5.")  # Boot 4 has no Undertow
     assert all(re.fullmatch(r"\d+\.\d+\.\d+(\.Final)?", m.version) for m in manifests)
 
 
@@ -326,7 +327,7 @@ def test_discover_takes_a_reference_that_maven_does_not_build(repo, tmp_path):
     found = {m.name: m for m in discover(lab / "servers")}
     assert found["ref"].is_reference and not found["ref"].is_maven_module
     assert {name for name, m in found.items() if not m.is_reference} == \
-        {"armeria", "helidon", "netty", "undertow", "vertx", "webflux"}
+        {"armeria", "helidon", "netty", "tomcat", "undertow", "vertx", "webflux"}
 
 
 def test_discover_refuses_a_reference_built_by_maven_that_is_no_module(repo, tmp_path):

@@ -27,7 +27,7 @@ from tests.support.database_stand_in import (MemoryWorld, PerRowWorld, harness_p
                                              processes_naming_temp_dirs, temp_database_dirs,
                                              world_answer)
 
-FRAMEWORKS = ("netty", "vertx", "armeria", "undertow", "webflux")
+FRAMEWORKS = ("netty", "vertx", "armeria", "undertow", "webflux", "tomcat")
 REFERENCE = "nginx"
 WORKLOAD_KEYS = ("db", "queries-20")
 STATEMENT_COUNT_CHECKS = {"pg_stat_statements: one single-row select per GET /db",

@@ -13,7 +13,7 @@ final class FlatToml {
     private FlatToml() {
     }
 
-    /** Keys to values (strings unquoted, integers as written); throws naming the line. */
+    /** Keys to values (strings unquoted, integers and booleans as written); throws naming the line. */
     static Map<String, String> parse(String text) {
         Map<String, String> values = new LinkedHashMap<>();
         String[] lines = text.split("\r?\n", -1);

@@ -2,6 +2,7 @@ package httplab.webflux;
 
 import httplab.server.StartupLine;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.util.concurrent.EventExecutor;
 import reactor.netty.resources.LoopResources;
 
@@ -10,10 +11,10 @@ import reactor.netty.resources.LoopResources;
  * task, so every loop of the server group gets an empty task before the threads are counted.
  */
 final class EventLoopProbe {
-    private final EventLoopGroup serverLoops;
+    private final Class<?> serverChannel;
 
-    private EventLoopProbe(EventLoopGroup serverLoops) {
-        this.serverLoops = serverLoops;
+    private EventLoopProbe(Class<?> serverChannel) {
+        this.serverChannel = serverChannel;
     }
 
     /** The group the HTTP server runs on (native preferred, as Reactor Netty's server does). */
@@ -22,25 +23,29 @@ final class EventLoopProbe {
         for (EventExecutor loop : group) {
             loop.submit(() -> { }).syncUninterruptibly();
         }
-        return new EventLoopProbe(group);
+        return new EventLoopProbe(loops.onChannelClass(ServerSocketChannel.class, group));
     }
 
     int liveThreads(String prefix) {
         return StartupLine.countLiveThreads(prefix + "-");
     }
 
-    /** The transport in use, from the event loop implementation (EpollEventLoop, NioEventLoop...). */
+    /**
+     * The transport in use, from the server channel class Reactor Netty picks for the loops
+     * (EpollServerSocketChannel, NioServerSocketChannel...): since Netty 4.2 every loop is a
+     * SingleThreadIoEventLoop, whatever its transport.
+     */
     String transport() {
-        String loop = serverLoops.next().getClass().getSimpleName().toLowerCase();
-        if (loop.startsWith("epoll")) {
+        String channel = serverChannel.getSimpleName().toLowerCase();
+        if (channel.startsWith("epoll")) {
             return "epoll";
         }
-        if (loop.startsWith("iouring")) {
+        if (channel.startsWith("iouring")) {
             return "io_uring";
         }
-        if (loop.startsWith("kqueue")) {
+        if (channel.startsWith("kqueue")) {
             return "kqueue";
         }
-        return loop.startsWith("nio") ? "nio" : loop;
+        return channel.startsWith("nio") ? "nio" : channel;
     }
 }
