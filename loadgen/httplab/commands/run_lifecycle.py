@@ -123,7 +123,7 @@ def _prepare(steps: RunKindSteps, backend: Backend) -> None:
     """The servers' images or jars, and the database's, before any load."""
     if not steps.starts_servers():
         return
-    backend.prepare(steps.plan.servers)
+    backend.prepare(steps.plan.applicable)
     if needs_database(steps.plan):
         backend.database.prepare()
 

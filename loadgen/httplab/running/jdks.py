@@ -14,17 +14,24 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+from httplab.axes import JDK
+from httplab.manifest import ServerManifest
 from httplab.paths import DEFAULT_REPO
 
 LAB_JDKS = Path(".tools") / "jdks"  # where `make jdks` puts its JAVA_HOMEs, by feature version
 SYSTEM_JVMS = Path("/usr/lib/jvm")  # Debian's and Ubuntu's packages install here
 RELEASE_FILE = "release"
 MAKE_JDKS = "`make jdks`"
-DEFAULT_JDK = 25  # the current LTS (September 2025): what a team adopting a framework deploys
+DEFAULT_JDK = int(JDK.default)  # the JDK setting's default (httplab/axes.py)
 # How to get each JDK the lab knows, for the one line a missing one stops with.
 PACKAGES = {17: "openjdk-17-jdk-headless (Debian 12, Ubuntu 22.04 and 24.04)",
             21: f"openjdk-21-jdk-headless (Debian 13, Ubuntu 24.04), or {MAKE_JDKS}",
             25: f"openjdk-25-jdk-headless (Debian 13, Ubuntu 24.04), or {MAKE_JDKS}"}
+
+
+def server_jdk(manifest: ServerManifest) -> int:
+    """The JDK a server's variant runs on (its JDK axis's value)."""
+    return int(manifest.jdk)
 
 
 class JdkNotFound(Exception):

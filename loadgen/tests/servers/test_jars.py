@@ -10,6 +10,7 @@ import pytest
 
 from httplab.running.backends.local import run_jar, server_environment, java_command
 from httplab.running.hostinfo import usable_cpus
+from httplab.running.jdks import JdkNotFound, java_executable, server_jdk
 from httplab.manifest import discover
 from httplab.paths import DEFAULT_REPO, servers_dir
 from httplab.checking.conformance import verify_started
@@ -31,6 +32,14 @@ def _manifest(manifests, name):
     return next(m for m in manifests if m.name == name)
 
 
+def _java(manifest) -> str:
+    """The host's JDK of the server's variant (JDK 25 unless a test asks for another)."""
+    try:
+        return str(java_executable(server_jdk(manifest)))
+    except JdkNotFound as error:
+        pytest.fail(str(error))
+
+
 def _jar(manifest):
     jar = manifest.jar_path(servers_dir(DEFAULT_REPO))
     assert jar.is_file(), f"{jar} is missing: build it with `make jars`"
@@ -42,7 +51,7 @@ def _jar(manifest):
 def test_server_passes_the_conformance_check_and_stops_on_sigterm(manifests, name):
     manifest = _manifest(manifests, name)
     port = free_port()
-    with run_jar("java", manifest, _jar(manifest), port) as (process, startup, _):
+    with run_jar(_java(manifest), manifest, _jar(manifest), port) as (process, startup, _):
         verification = verify_started(startup, manifest, port, cpus=usable_cpus(),
                                       workloads=WORKLOADS)
         assert not verification.failures, verification.summary()
@@ -54,7 +63,8 @@ def test_server_passes_the_conformance_check_and_stops_on_sigterm(manifests, nam
 
 def _run_until_exit(manifest, env_changes: dict[str, str], port: int) -> tuple[int | None, str]:
     env = {**server_environment(manifest, port), **env_changes}
-    return run_until_exit(java_command("java", manifest, _jar(manifest)), env, FAULT_EXIT_WAIT_S)
+    return run_until_exit(java_command(_java(manifest), manifest, _jar(manifest)), env,
+                          FAULT_EXIT_WAIT_S)
 
 
 @pytest.mark.slow

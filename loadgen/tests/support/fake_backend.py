@@ -43,8 +43,11 @@ class FakeBackend:
     load_generators = ()
 
     def __init__(self, fail_start: bool = False, wrk_exit: int = 0, report: str = "nginx-hello",
-                 dies_after_wrk_calls: int | None = None, h2load: str = "nginx-c50"):
+                 dies_after_wrk_calls: int | None = None, h2load: str = "nginx-c50",
+                 said_jdk: str | None = None):
         self.fail_start, self.wrk_exit, self.report = fail_start, wrk_exit, report
+        # The JDK its servers say they run on: the one each variant asks for, unless given.
+        self.said_jdk, self.started = said_jdk, []
         self.dies_after_wrk_calls = dies_after_wrk_calls
         self.wrk_calls: list[tuple[int, str]] = []
         self.h2load, self.h2load_calls = h2load, []
@@ -53,6 +56,7 @@ class FakeBackend:
     @contextmanager
     def serve(self, manifest, cpus=None, log_path=None, environment=None):
         self.environments = getattr(self, "environments", []) + [environment]
+        self.started.append(manifest.key)
         with log_path.open("a") as log:
             log.write("fake server starting\n")
         if self.fail_start:
@@ -60,7 +64,7 @@ class FakeBackend:
         with FakeServer(lambda path: hello_answer(path, server="X")) as server:
             port_manifest = replace(manifest, port=server.port)
             line = READY.format(w=manifest.expected_workers(), port=server.port) + \
-                ("" if manifest.is_reference else POOLS + runtime_said(manifest.jdk))
+                ("" if manifest.is_reference else POOLS + runtime_said(self.said_jdk or manifest.jdk))
             yield StartedServer(port_manifest, parse_startup_line(line), 0.5, pid=None,
                                 log_path=log_path)
 

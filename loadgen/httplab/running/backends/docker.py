@@ -46,7 +46,7 @@ from httplab.running.docker import compose as cmd
 from httplab.running.docker.containers import inspect, run_docker, stopped_exit_code
 from httplab.running.docker.remote import engine_env, inspect_engine
 from httplab.running.engines import Engine, Topology
-from httplab.running.jdks import DEFAULT_JDK
+from httplab.running.jdks import server_jdk
 from httplab.running.process import ServerProcess
 from httplab.running.profiling.jvm import jvm_options
 from httplab.running.resources.probes import (ResourceProbe, probe_for_container,
@@ -102,11 +102,11 @@ class DockerBackend:
             [(engine, "load generator") for engine in self.load_generators]
         self.engines = [inspect_engine(engine, role) for engine, role in roles]
 
-    def prepare(self, servers: tuple[ServerManifest, ...],
-                jdks: tuple[int, ...] = (DEFAULT_JDK,)) -> None:
-        """Every server's image on each of jdks, and wrk's; sent to the other engines."""
-        self.images.build_all(self.compose, servers, self._env, jdks)
-        images = dict.fromkeys(server_image(server, jdk) for server in servers for jdk in jdks)
+    def prepare(self, servers: tuple[ServerManifest, ...]) -> None:
+        """Every server's image on the JDK it runs on (its variant's), and wrk's; sent to
+        the other engines."""
+        self.images.build_all(self.compose, servers, self._env)
+        images = dict.fromkeys(server_image(server, server_jdk(server)) for server in servers)
         wanted = [(self.server_engine, image) for image in images] if self.server_engine else []
         self.images.ship(wanted + [(engine, cmd.WRK_IMAGE) for engine in self.load_generators])
 
@@ -129,9 +129,10 @@ class DockerBackend:
 
     @contextmanager
     def serve(self, manifest: ServerManifest, cpus: str | None = None,
-              log_path: Path | None = None, environment: Mapping[str, str] | None = None,
-              jdk: int = DEFAULT_JDK) -> Iterator[StartedServer]:
-        """The server's container from JDK `jdk`'s image (built in prepare())."""
+              log_path: Path | None = None, environment: Mapping[str, str] | None = None
+              ) -> Iterator[StartedServer]:
+        """The server's container from the image of the JDK it runs on (built in prepare())."""
+        jdk = server_jdk(manifest)
         if self.server_engine is None:
             ensure_port_free(manifest.port, self.target_address)
         follower: ServerProcess | None = None

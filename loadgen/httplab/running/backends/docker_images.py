@@ -17,7 +17,7 @@ from httplab.running.docker import compose as cmd
 from httplab.running.docker.containers import image_reachable, run_docker
 from httplab.running.docker.remote import ship_image
 from httplab.running.engines import Engine
-from httplab.running.jdks import DEFAULT_JDK
+from httplab.running.jdks import DEFAULT_JDK, server_jdk
 
 BUILD_TIMEOUT_S = 3600
 
@@ -52,14 +52,14 @@ class DockerImages:
         return cmd.dockerfile_for(folder, server).relative_to(folder).as_posix()
 
     def build_all(self, compose: list[str], servers: tuple[ServerManifest, ...],
-                  environment, jdks: tuple[int, ...] = (DEFAULT_JDK,)) -> None:
-        """Each server's image on each of jdks (one per folder and JDK; one only for a server
-        that runs no JVM) and wrk's; environment(server) is the Compose command's environment
-        with that server named."""
-        self.build_args = self.base_build_args(jdks[0])
-        for manifest in {server.name: server for server in servers}.values():
-            for jdk in dict.fromkeys(jdks if manifest.is_maven_module else jdks[:1]):
-                self.build_server(compose, manifest, jdk, environment(manifest.name))
+                  environment) -> None:
+        """Each server's image on the JDK it runs on (one per folder and JDK; one only for a
+        server that runs no JVM) and wrk's; environment(server) is the Compose command's
+        environment with that server named."""
+        self.build_args = self.base_build_args(DEFAULT_JDK)
+        images = {server_image(server, server_jdk(server)): server for server in servers}
+        for manifest in images.values():
+            self.build_server(compose, manifest, server_jdk(manifest), environment(manifest.name))
         if servers:  # Compose reads the whole file: wrk's build needs a server named too
             self._build(compose, cmd.WRK_SERVICE, environment(servers[0].name), "wrk")
 

@@ -25,6 +25,7 @@ from httplab.checking.conformance import Verification, verify_started
 from httplab.checking.ready_line import StartupInfo
 from httplab.model import Workload
 from httplab.running.tools import command_output, java_version, wrk_version
+from httplab.running.jdks import JdkNotFound, java_executable, server_jdk
 from httplab.loadtools.wrk.command import JSON_PATH_VARIABLE, WrkRequest, wrk_arguments, wrk_time_limit_s
 from httplab.running.backends.base import (H2LOAD_MISSING_HINT, OHA_MISSING, StartedServer,
                                            WrkOutcome, ensure_port_free, oha_version)
@@ -136,10 +137,13 @@ class LocalBackend:
     server_engine = None
     load_generators: tuple = ()
 
-    def __init__(self, servers_dir: Path, lua_script: Path, java: str = "java", wrk: str = "wrk",
+    def __init__(self, servers_dir: Path, lua_script: Path, java: str | None = None,
+                 wrk: str = "wrk",
                  ready_timeout_s: float = READY_TIMEOUT_S, nginx: Path = HOST_NGINX,
                  oha: str | None = None, jattach: str = JATTACH):
         self.servers_dir, self.lua_script = servers_dir, lua_script
+        # None: each server on the host's JDK of its variant (running/jdks.py); a path: that
+        # java for every server (the tests' stand-ins).
         self.java, self.wrk, self.ready_timeout_s = java, wrk, ready_timeout_s
         self.nginx = nginx
         # Default: the repository's `make oha` build (servers_dir is REPO/servers), else PATH's.
@@ -150,8 +154,10 @@ class LocalBackend:
         self.jattach, self.profiler_agent = jattach, servers_dir.parent / ASYNC_PROFILER_LIB
 
     def check_available(self) -> None:
-        for tool, hint in ((self.java, "install a JDK 17+ or use BACKEND=docker"),
-                           (self.wrk, "install wrk (Debian: apt-get install wrk) or use BACKEND=docker")):
+        tools = [(self.wrk, "install wrk (Debian: apt-get install wrk) or use BACKEND=docker")]
+        if self.java is not None:
+            tools.insert(0, (self.java, "install a JDK 17+ or use BACKEND=docker"))
+        for tool, hint in tools:
             if shutil.which(tool) is None:
                 raise BackendError(f"{tool} not found on PATH: {hint}")
 
@@ -203,6 +209,18 @@ class LocalBackend:
                                f"`mvn -f servers/pom.xml package` (make jars)")
         if any(not m.is_maven_module for m in servers) and not self.nginx.is_file():
             raise BackendError(NGINX_MISSING.format(path=self.nginx))
+        for manifest in servers:  # a JDK this host lacks stops the run here, before any load
+            if manifest.is_maven_module:
+                self._java_for(manifest)
+
+    def _java_for(self, manifest: ServerManifest) -> str:
+        """The java that runs this server: the host's JDK of its variant, or the one given."""
+        if self.java is not None:
+            return self.java
+        try:
+            return str(java_executable(server_jdk(manifest), self.servers_dir.parent))
+        except JdkNotFound as error:
+            raise BackendError(f"{manifest.key}: {error}") from error
 
     @contextmanager
     def serve(self, manifest: ServerManifest, cpus: str | None = None,
@@ -211,7 +229,8 @@ class LocalBackend:
         ensure_port_free(manifest.port)
         with self._start(manifest, cpus, log_path, environment) as (process, startup, seconds):
             self._running[process.pid] = process
-            java = self._java_version() if manifest.is_maven_module else None
+            java = self._java_version(self._java_for(manifest)) if manifest.is_maven_module \
+                else None
             try:
                 yield StartedServer(manifest, startup, seconds, java_version=java,
                                     pid=process.pid, log_path=log_path)
@@ -222,7 +241,7 @@ class LocalBackend:
                environment: Mapping[str, str] | None) -> AbstractContextManager[Started]:
         """A jar with java, or a server that is no Maven module (nginx) by its start script."""
         if manifest.is_maven_module:
-            return run_jar(self.java, manifest, manifest.jar_path(self.servers_dir),
+            return run_jar(self._java_for(manifest), manifest, manifest.jar_path(self.servers_dir),
                            manifest.port, cpus, self.ready_timeout_s, log_path, environment)
         script = self.servers_dir / manifest.name / REFERENCE_START_SCRIPT
         return run_reference(manifest, script, manifest.port, cpus, self.ready_timeout_s,
@@ -272,11 +291,11 @@ class LocalBackend:
         return WrkOutcome(script.returncode, stderr.strip())
 
     @functools.cache
-    def _java_version(self) -> str | None:
-        return java_version(self.java)
+    def _java_version(self, java: str) -> str | None:
+        return java_version(java)
 
     def versions(self) -> dict[str, str | None]:
-        return {"java": java_version(self.java), "wrk": wrk_version(self.wrk),
+        return {"java": java_version(self.java or "java"), "wrk": wrk_version(self.wrk),
                 "oha": oha_version(command_output([self.oha, "--version"]))}
 
 
