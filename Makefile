@@ -82,8 +82,9 @@ test: host-check venv jars oha ## Run every test (unit, conformance, end to end;
 	cd loadgen && ../$(VENV)/bin/python -m pytest $(PYTEST_ARGS)
 
 .PHONY: host-check
-host-check: ## Check the host has the Debian packages every test needs (scripts/host-packages.txt)
+host-check: ## Check the host has the Debian packages every test needs (scripts/host-packages.txt) and the default JDK
 	@bash scripts/host-packages.sh check test
+	@cd loadgen && $(PYTHON) -m httplab.running.jdks "$$($(PYTHON) -c 'from httplab.axes import JDK; print(JDK.default)')" >/dev/null
 
 .PHONY: hosts-test
 hosts-test: venv ## Run the multi-machine tests on network namespaces of this host (root and Docker)

@@ -59,5 +59,9 @@ class Progress:
         self.say(f"[{index}/{self.plan.starts}] {server}: {message} "
                  f"(elapsed {elapsed}, about {format_seconds(self.remaining_s)} left)")
 
+    def skipped(self, server: str, reason: str) -> None:
+        """A variant that is never started: it takes no place in the count of starts."""
+        self.say(f"[-] {server}: not applicable: {reason}")
+
     def spent(self, seconds: float) -> None:
         self.remaining_s = max(self.remaining_s - seconds, 0)

@@ -83,8 +83,11 @@ class Runner:
         index = 0
         for round_number in range(1, plan.repeat + 1):
             for manifest in rotated(plan.servers, round_number):
-                if manifest.not_applicable and round_number > 1:
-                    continue  # said once, in the first round
+                if manifest.not_applicable:
+                    if round_number == 1:  # said once, never started
+                        outcomes.append(self._not_applicable(manifest))
+                        self.on_server_done(outcomes[-1])
+                    continue
                 index += 1
                 outcome = self._run_server(index, manifest, round_number)
                 outcomes.append(outcome)
@@ -98,8 +101,6 @@ class Runner:
     def _run_server(self, index: int, manifest: ServerManifest,
                     round_number: int) -> ServerOutcome:
         context, plan = self.context, self.context.plan
-        if manifest.not_applicable:
-            return self._not_applicable(index, manifest)
         context.progress.step(index, manifest.key,
                               f"starting{context.of_rounds(round_number)}")
         log_path = context.raw_dir.parent / self._log_file(manifest)
@@ -143,10 +144,10 @@ class Runner:
         log_path = context.raw_dir / database_log(manifest.key, round_number, context.rounds)
         return context.backend.database.serve(log_path)
 
-    def _not_applicable(self, index: int, manifest: ServerManifest) -> ServerOutcome:
+    def _not_applicable(self, manifest: ServerManifest) -> ServerOutcome:
         """A variant the framework cannot run: never started, its cells saying why."""
         reason = manifest.not_applicable
-        self.context.progress.step(index, manifest.key, f"not applicable: {reason}")
+        self.context.progress.skipped(manifest.key, reason)
         record = replace(record_of_manifest(manifest), log_file=None)
         return combined(record, [self.measures.failed(record, reason, 1, workload)
                                  for workload in self.context.plan.workloads_of(manifest)])

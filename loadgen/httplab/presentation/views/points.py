@@ -69,11 +69,18 @@ def thread_settings(result: BenchResult) -> list[int]:
 
 
 def server_order(result: BenchResult) -> list[str]:
-    """The frameworks, fastest first: by each one's best median Requests/sec; unmeasured
-    ones last. The reference server is not among them: it is the ceiling line."""
+    """The frameworks, the write-up's first and those beyond it after, each group fastest
+    first: by each one's best median Requests/sec; unmeasured ones last in their group.
+    The reference server is not among them: it is the ceiling line."""
     servers = [name for name in dict.fromkeys(cell.server for cell in result.cells)
                if name not in reference_servers(result)]
-    return sorted(servers, key=lambda server: -_best_rate(result, server))
+    return sorted(servers, key=lambda server: (_beyond_write_up(result, server),
+                                               -_best_rate(result, server)))
+
+
+def _beyond_write_up(result: BenchResult, server: str) -> bool:
+    record = result.server(server)
+    return record is not None and record.beyond_write_up
 
 
 def reference_servers(result: BenchResult) -> list[str]:
