@@ -53,15 +53,18 @@ def _committed_runs_table(findings: str) -> str:
 
 
 def _record_drift(run: str, jdk: str, commit: str, results: Path) -> list[str]:
-    """A row's JDK is the one every server of the run reported; its commit, the run's."""
+    """A row's JDKs are those the run's servers reported, each by some server; its commit,
+    the run's."""
     result = read_results(results)
     problems = []
     if commit.strip().strip("`") != (result.lab_commit or NOT_RECORDED):
         problems.append(f"findings.md gives {run} the commit {commit.strip()}; it records "
                         f"{result.lab_commit}")
-    version = JDK_VERSION.search(jdk)
+    versions = set(JDK_VERSION.findall(jdk))  # one, or each of a JDK=17,25 run's
     reported = {server.java_version for server in result.servers if server.java_version}
-    if not version or not reported or any(version.group(0) not in java for java in reported):
+    if not versions or not reported or any(
+            not any(version in java for version in versions) for java in reported) or any(
+            not any(version in java for java in reported) for version in versions):
         problems.append(f"findings.md gives {run} the JDK {jdk.strip()}; its servers "
                         f"reported {sorted(reported)}")
     return problems
