@@ -210,3 +210,26 @@ def test_report_rebuilds_each_cells_fairness_runs_as_the_bench_read_them(tmp_pat
     markdown = (tmp_path / "results.md").read_text()
     assert "| nginx | 2 | 10 | 0 | — | — | — |" in markdown
     assert "| nginx | 2 | 50 | 2 | 1.30× |" in markdown
+
+
+def test_report_keeps_a_not_applicable_variant_which_left_no_raw_files(tmp_path, repo):
+    run = tmp_path / "run"
+    (run / "raw").mkdir(parents=True)
+    shutil.copy(WRK / "nginx-hello.txt", run / "raw" / "netty-t2-c10.txt")
+    shutil.copy(WRK / "nginx-hello.json", run / "raw" / "netty-t2-c10.json")
+    assert main(["--repo", str(repo), "report", "--from", str(run), "--image",
+                 str(tmp_path / "a.png")]) == 0
+    first = json.loads((run / "results.json").read_text())
+    reason = "Netty runs on JDK 21 and 25 only, not 17 (the test's own)"
+    na = {**first["cells"][0], "server": "netty@jdk17", "status": "not applicable",
+          "reason": reason, "runs": [], "resources": [], "rounds": []}
+    first["cells"].insert(0, na)
+    first["servers"].append({**first["servers"][0], "name": "netty@jdk17", "jdk": "17",
+                             "not_applicable": reason})
+    (run / "results.json").write_text(json.dumps(first))
+    assert main(["--repo", str(repo), "report", "--from", str(run), "--image",
+                 str(tmp_path / "b.png")]) == 0
+    again = json.loads((run / "results.json").read_text())
+    assert [(cell["server"], cell["status"]) for cell in again["cells"]] == [
+        ("netty@jdk17", "not applicable"), ("netty", "ok")]
+    assert f"not applicable: {reason}" in (run / "results.md").read_text()
