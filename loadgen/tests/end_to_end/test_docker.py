@@ -82,7 +82,7 @@ def test_compose_without_a_server_named_says_to_set_httplab_server(version):
 
 @pytest.mark.docker
 @pytest.mark.slow
-def test_docker_bench_of_all_five_servers(tmp_path, repo, manifests):
+def test_docker_bench_of_every_server(tmp_path, repo, manifests):
     require(engine_problem())
     assert not port_is_listening(8080), "port 8080 is busy before the test; free it first"
     image = tmp_path / "result1.png"
@@ -137,4 +137,25 @@ def test_docker_bench_with_the_ceiling_and_both_worker_settings(tmp_path, repo):
     cells = json.loads((run_dir / "results.json").read_text())["cells"]
     assert all(len(cell["fairness"][0]["connection_bytes"]) == 50 for cell in cells)
     assert (tmp_path / "result4.png").is_file()
+    assert _project_containers() == [], "containers were left behind"
+
+
+@pytest.mark.docker
+@pytest.mark.slow
+def test_docker_bench_of_netty_on_jdk_17_and_25_records_each_rows_jdk(tmp_path, repo):
+    require(engine_problem())
+    assert not port_is_listening(8080), "port 8080 is busy before the test; free it first"
+    code = main(["--repo", str(repo), "bench", "--servers", "netty", "--jdk", "17,25",
+                 "--ceiling", "0", "--fairness", "0", "--threads", "2", "--connections", "50",
+                 "--duration", "2s", "--primer", "0", "--warmup", "1s",
+                 "--results-dir", str(tmp_path / "results"), "--image",
+                 str(tmp_path / "result1.png")])
+    data = json.loads(((tmp_path / "results" / "latest").resolve() / "results.json").read_text())
+    assert code == 0 and {cell["status"] for cell in data["cells"]} == {"ok"}
+    said = {server["name"]: (server["jdk"], server["startup_line"].split(" java=")[1].split()[0])
+            for server in data["servers"]}
+    assert said.keys() == {"netty@jdk17", "netty"}
+    assert said["netty@jdk17"][0] == "17" and said["netty@jdk17"][1].startswith("17.")
+    assert said["netty"][0] == "25" and said["netty"][1].startswith("25.")
+    assert data["settings"]["jdks"] == ["17", "25"]
     assert _project_containers() == [], "containers were left behind"
