@@ -43,8 +43,8 @@ THREAD_NAME_LIMIT = 15  # Linux keeps the first 15 characters of a thread's name
 # framework is Netty itself), never the reference's.
 FRAMEWORK_PACKAGES = "framework_packages"
 ORIGINAL_SETTING = SETTINGS.default
-# The JDKs a framework runs on (JDK=), comma-separated, and the page that says so; a
-# framework without them runs on every JDK the lab offers.
+# The JDKs a framework runs on (JDK=), comma-separated, and the page that says so: required
+# of a framework, refused of the reference (no JVM).
 JDKS, JDKS_SOURCE = "jdks", "jdks_source"
 # A framework the 2019 write-up did not measure: the tables and charts show it after the
 # write-up's, marked.
@@ -108,9 +108,10 @@ class ServerManifest:
 
     @property
     def key(self) -> str:
-        """The server as the results name it: its folder, with the setting when not the
-        original one ("armeria@default"), marked when profiled ("netty+profiled"), so that
-        figures taken under the profiler never pass for the server's own."""
+        """The server as the results name it: its folder, with each axis's value that is not
+        the default ("armeria@default", "netty@jdk17"), marked when profiled
+        ("netty+profiled"), so that figures taken under the profiler never pass for the
+        server's own (httplab/axes.py builds it)."""
         return self.variant.key
 
     @property

@@ -285,7 +285,8 @@ def make_plan(settings: Mapping[str, str], known: tuple[ServerManifest, ...],
     duration_text, duration_s = parse_duration(typed["duration"])
     server_cpus = parse_cpuset("SERVER_CPUS", typed["server-cpus"], available_cpus)
     axes = {axis.setting: parse_axis(axis, typed[axis.setting.lower()]) for axis in AXES}
-    worker_settings, profile = axes[SETTINGS.setting], parse_profile(typed["profile"])
+    worker_settings = axes[SETTINGS.setting]
+    profile = tuple(value == "1" for value in axes[PROFILE.setting])
     cpus = len(cpuset_members(server_cpus)) if server_cpus else len(available_cpus) or None
     chosen = with_ceiling(select_servers(typed["servers"], known), known,
                           parse_ceiling(typed["ceiling"]))
@@ -362,11 +363,6 @@ def expand_variants(servers: tuple[ServerManifest, ...], axes: Mapping[str, tupl
         expanded = tuple(dict.fromkeys(server.on_axis(axis.setting, value, cpus)
                                        for server in expanded for value in axes[axis.setting]))
     return expanded
-
-
-def parse_profile(text: str) -> tuple[bool, ...]:
-    """'0', '1' or '0,1' (both, in the order given) -> (False,), (True,), (False, True)."""
-    return tuple(value == "1" for value in parse_axis(PROFILE, text))
 
 
 def parse_profile_event(text: str) -> str:
