@@ -32,7 +32,7 @@ class DockerImages:
     def __init__(self, repo: Path, base_images_choice: str):
         self.repo, self.base_images_choice = repo, base_images_choice
         # The base images every Compose command carries (wrk's build among them): those of
-        # the JDK the first server runs on, so a run asks only for its own JDKs' images.
+        # the JDK the first JVM server runs on, so a run asks only for its own JDKs' images.
         self.build_args: dict[str, str] = {}
         self.ids: dict[str, dict[str, str]] = {}  # engine -> image -> id it ran
         self._official: bool | None = None  # can the official base images be had? asked once
@@ -58,7 +58,9 @@ class DockerImages:
         """Each server's image on the JDK it runs on (one per folder and JDK; one only for a
         server that runs no JVM) and wrk's; environment(server) is the Compose command's
         environment with that server named."""
-        self.build_args = self.base_build_args(server_jdk(servers[0]) if servers else DEFAULT_JDK)
+        first_jdk = next((server_jdk(server) for server in servers if server.is_maven_module),
+                         DEFAULT_JDK)
+        self.build_args = self.base_build_args(first_jdk)
         images = {server_image(server, server_jdk(server)): server for server in servers}
         for manifest in images.values():
             self.build_server(compose, manifest, server_jdk(manifest), environment(manifest.name))
