@@ -48,7 +48,7 @@ public final class ArmeriaServer {
         startEveryLoop(workers);
         StartupLine.print(FRAMEWORK, Version.get("armeria").artifactVersion(), transportOf(workers),
                 config.workers(), StartupLine.countLiveThreads(WORKER_THREAD_PREFIX), config.endpoint(),
-                BlockingPool.maxThreads(server), store == null ? config.dbPool() : store.maximumPoolSize());
+                BlockingPool.maxThreads(server), store == null ? config.dbPool() : store.maximumPoolSize(), config.executor());
     }
 
     /** The worker group is ours to close: Netty's default 2 s quiet period would delay exit. */

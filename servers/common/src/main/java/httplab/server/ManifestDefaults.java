@@ -3,6 +3,8 @@ package httplab.server;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -11,8 +13,9 @@ import java.util.Map;
  * their one statement. blockingPool is 0 when the manifest gives no count (the pool is the
  * framework's own default, which the server reads from the framework). dbPool is the
  * manifest's db_pool, the database connection pool's size (0 for a server without one).
+ * executors are where the server can run its blocking work (EXECUTOR), its own way first.
  */
-record ManifestDefaults(int port, int workers, int blockingPool, int dbPool) {
+record ManifestDefaults(int port, int workers, int blockingPool, int dbPool, List<String> executors) {
     static final String RESOURCE = "/httplab/server.toml";
     static final String CPUS = "cpus";
 
@@ -36,7 +39,19 @@ record ManifestDefaults(int port, int workers, int blockingPool, int dbPool) {
             throw broken(e.getMessage());
         }
         return new ManifestDefaults(port(values), workers(values, cpus),
-                count(values, "blocking_pool"), count(values, "db_pool"));
+                count(values, "blocking_pool"), count(values, "db_pool"), executors(values));
+    }
+
+    /** The manifest's executors: "pool", "virtual" or both, comma-separated. */
+    private static List<String> executors(Map<String, String> values) {
+        String raw = required(values, "executors");
+        List<String> executors = Arrays.stream(raw.split(",")).map(String::strip).toList();
+        for (String executor : executors) {
+            if (!ServerConfig.EXECUTORS.contains(executor)) {
+                throw broken("executors: '" + executor + "' is not one of " + ServerConfig.EXECUTORS);
+            }
+        }
+        return executors;
     }
 
     private static int port(Map<String, String> values) {

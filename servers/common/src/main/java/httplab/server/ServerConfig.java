@@ -1,27 +1,35 @@
 package httplab.server;
 
+import java.util.List;
 import java.util.Map;
 
 /**
  * The settings every httplab server takes from its environment: PORT and WORKERS
- * (defaults: the server's manifest, packaged in its jar) and BIND_ADDRESS (default 0.0.0.0).
+ * (defaults: the server's manifest, packaged in its jar), BIND_ADDRESS (default 0.0.0.0) and
+ * EXECUTOR, where blocking work runs: "pool" (the framework's pool) or "virtual" (a virtual
+ * thread per task), of the manifest's executors (default: its first).
  */
 public final class ServerConfig {
     public static final String DEFAULT_BIND_ADDRESS = "0.0.0.0";
     static final int MAX_WORKERS = 100_000;
+    public static final String POOL = "pool";
+    public static final List<String> EXECUTORS = List.of(POOL, ThreadKind.VIRTUAL);
 
     private final String bindAddress;
     private final int port;
     private final int workers;
     private final int blockingPool;
     private final int dbPool;
+    private final String executor;
 
-    private ServerConfig(String bindAddress, int port, int workers, int blockingPool, int dbPool) {
+    private ServerConfig(String bindAddress, int port, int workers, int blockingPool, int dbPool,
+                         String executor) {
         this.bindAddress = bindAddress;
         this.port = port;
         this.workers = workers;
         this.blockingPool = blockingPool;
         this.dbPool = dbPool;
+        this.executor = executor;
     }
 
     /**
@@ -39,7 +47,25 @@ public final class ServerConfig {
         if (bind.isEmpty()) {
             throw new ConfigException("BIND_ADDRESS must not be empty");
         }
-        return new ServerConfig(bind, port, workers, defaults.blockingPool(), defaults.dbPool());
+        return new ServerConfig(bind, port, workers, defaults.blockingPool(), defaults.dbPool(),
+                executor(env, defaults.executors()));
+    }
+
+    /** EXECUTOR, one of the manifest's executors; "virtual" only on a JVM that has them. */
+    static String executor(Map<String, String> env, List<String> executors) {
+        String raw = env.getOrDefault("EXECUTOR", "").strip();
+        String executor = raw.isEmpty() ? executors.get(0) : raw;
+        if (!EXECUTORS.contains(executor)) {
+            throw new ConfigException("EXECUTOR must be one of " + EXECUTORS + ", got '" + raw + "'");
+        }
+        if (!executors.contains(executor)) {
+            throw new ConfigException("EXECUTOR=" + executor + ": this server runs its blocking "
+                    + "work on " + String.join(" or ", executors) + " only (its server.toml executors)");
+        }
+        if (executor.equals(ThreadKind.VIRTUAL) && !ThreadKind.available()) {
+            throw new ConfigException(ThreadKind.needsJava21());
+        }
+        return executor;
     }
 
     static int parseInt(Map<String, String> env, String name, int fallback, int min, int max) {
@@ -84,6 +110,15 @@ public final class ServerConfig {
     /** The manifest's db_pool: the database connection pool's size; 0 without one. */
     public int dbPool() {
         return dbPool;
+    }
+
+    /** Where blocking work runs: POOL or ThreadKind.VIRTUAL. */
+    public String executor() {
+        return executor;
+    }
+
+    public boolean virtualThreads() {
+        return executor.equals(ThreadKind.VIRTUAL);
     }
 
     public String endpoint() {

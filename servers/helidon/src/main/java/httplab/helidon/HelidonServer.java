@@ -47,7 +47,7 @@ public final class HelidonServer {
         }
         StartupLine.print(FRAMEWORK, helidonVersion(), TRANSPORT, config.workers(), carriers,
                 config.endpoint(), concurrentRequests(server, config),
-                worlds == null ? config.dbPool() : worlds.poolSize());
+                worlds == null ? config.dbPool() : worlds.poolSize(), config.executor());
     }
 
     /**

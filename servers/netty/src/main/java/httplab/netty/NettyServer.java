@@ -58,7 +58,7 @@ public final class NettyServer {
         startEveryLoop(workerGroup);
         StartupLine.print(FRAMEWORK, nettyVersion(), transport.displayName(), config.workers(),
                 StartupLine.countLiveThreads(WORKER_THREAD_PREFIX + "-"), config.endpoint(),
-                blockingGroup.executorCount(), store == null ? config.dbPool() : store.maximumPoolSize());
+                blockingGroup.executorCount(), store == null ? config.dbPool() : store.maximumPoolSize(), config.executor());
         channel.closeFuture().sync();
     }
 

@@ -69,7 +69,7 @@ public class TomcatServer {
         // /blocking runs on the worker pool itself: its size as Tomcat's executor reports it.
         StartupLine.print(FRAMEWORK, SpringBootVersion.getVersion(), transport(protocol),
                 config.workers(), observed, config.bindAddress() + ":" + webServer.getPort(),
-                workers.getMaximumPoolSize(), dbPool(config, context));
+                workers.getMaximumPoolSize(), dbPool(config, context), config.executor());
     }
 
     /** "nio" for Http11NioProtocol, Boot's default; otherwise the protocol's class name. */

@@ -97,6 +97,6 @@ public class UndertowServer {
         int blockingPool = worker.getMXBean().getMaxWorkerPoolSize();
         StartupLine.print(FRAMEWORK, SpringBootVersion.getVersion(), worker.getXnio().getName(),
                 config.workers(), observed, config.bindAddress() + ":" + webServer.getPort(),
-                blockingPool, dbPool);
+                blockingPool, dbPool, config.executor());
     }
 }

@@ -44,7 +44,7 @@ public final class VertxServer {
         startEveryLoop((VertxInternal) vertx);
         StartupLine.print(FRAMEWORK, VertxInternal.version(), transport.name(), config.workers(),
                 StartupLine.countLiveThreads(EVENT_LOOP_THREAD_PREFIX), config.endpoint(),
-                options.getWorkerPoolSize(), worlds == null ? config.dbPool() : worlds.maxSize());
+                options.getWorkerPoolSize(), worlds == null ? config.dbPool() : worlds.maxSize(), config.executor());
     }
 
     /** Event loop threads start on their first task; run one on each so they can be counted. */

@@ -78,6 +78,6 @@ public class WebFluxServer {
         StartupLine.print(FRAMEWORK, SpringBootVersion.getVersion(), probe.transport(),
                 config.workers(), probe.liveThreads(LOOP_PREFIX), config.bindAddress() + ":" + port,
                 BlockingPool.maxThreads(context.getBean("blockingScheduler", Scheduler.class)),
-                DatabaseProperties.poolSize(context, config.dbPool()));
+                DatabaseProperties.poolSize(context, config.dbPool()), config.executor());
     }
 }
