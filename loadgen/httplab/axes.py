@@ -1,7 +1,7 @@
 """The variant axes: the settings a framework can be measured under, each taking one value
 or a comma list (every combination measured, rounds interleaved), and the variant key
 that names a framework under its values (netty, armeria@default, netty@jdk17,
-netty+profiled). The one place that says each axis's values, its default, how its value
+tomcat@virtual, netty+profiled). The one place that says each axis's values, its default, how its value
 shows in a key, and where a run's settings record it: adding an axis is an entry here
 and its realisation in the manifest and the runner; no renderer names an axis. Pure; a
 leaf."""
@@ -18,7 +18,7 @@ class Axis:
     Its part of a key is mark + token, the token being the value with `prefix` before it;
     the default value has no part, so that a key names only what differs from it."""
 
-    setting: str  # the make variable: SETTINGS, JDK, PROFILE
+    setting: str  # the make variable: SETTINGS, JDK, EXECUTOR, PROFILE
     values: tuple[str, ...]  # accepted, in their usual order
     default: str
     mark: str  # "@" or "+": what starts the axis's part of a key
@@ -26,14 +26,19 @@ class Axis:
     tokens: tuple[tuple[str, str], ...] = ()  # value -> token where not prefix + value
     settings_field: str = ""  # the Settings field that records the run's values
     accepts: str = ""  # what the setting takes, for its one-line error
+    # An empty setting leaves each framework at its own value (ServerManifest.own_value).
+    own_when_empty: bool = False
 
     def parse(self, text: str) -> tuple[str, ...] | None:
         """One value or a comma list, in the order given, each once; None when any item
-        is not a value of this axis."""
+        is not a value of this axis, or an item repeats. () for an empty text where each
+        framework takes its own value."""
+        if self.own_when_empty and not text.strip():
+            return ()
         items = [item.strip() for item in text.split(",")]
         if not items or any(item not in self.values for item in items):
             return None
-        return tuple(dict.fromkeys(items))
+        return tuple(items) if len(set(items)) == len(items) else None
 
     def recorded(self, settings: object | None) -> tuple[str, ...]:
         """The values a run's settings (model.Settings) record for this axis, as text, in
@@ -65,12 +70,20 @@ SETTINGS = Axis("SETTINGS", ("original", "default"), "original", "@",
 JDK = Axis("JDK", ("17", "21", "25"), "25", "@", prefix="jdk", settings_field="jdks",
            accepts="17, 21 or 25 (the Java release every JVM server runs on), or a comma "
                    "list of them such as 17,25 (each framework on each)")
+# pool: the framework's pool for blocking work, as the write-up configured it; virtual: a
+# virtual thread per task (Java 21+). Left empty, each framework runs its own way: the
+# first of its manifest's executors (the pool where it has one; Helidon's virtual threads).
+EXECUTOR = Axis("EXECUTOR", ("pool", "virtual"), "pool", "@", settings_field="executors",
+                accepts="pool (the framework's pool for blocking work), virtual (a virtual "
+                        "thread per task, Java 21+), or pool,virtual (each framework both "
+                        "ways), each once; empty: each framework its own way",
+                own_when_empty=True)
 PROFILE = Axis("PROFILE", ("0", "1"), "0", "+", tokens=(("1", "profiled"),),
                settings_field="profile",
                accepts="1 (async-profiler in every JVM server during its measured runs), "
                        "0 (none) or 0,1 (each framework both ways)")
 # In key order: a key's parts follow this order.
-AXES = (SETTINGS, JDK, PROFILE)
+AXES = (SETTINGS, JDK, EXECUTOR, PROFILE)
 AXIS_BY_SETTING = {axis.setting: axis for axis in AXES}
 _PART = re.compile(r"([@+])([^@+]+)")
 
@@ -112,7 +125,7 @@ class Variant:
         return cls(name, _normal(values))
 
     def value(self, setting: str) -> str:
-        """Its value on an axis (SETTINGS, JDK, PROFILE)."""
+        """Its value on an axis (SETTINGS, JDK, EXECUTOR, PROFILE)."""
         return dict(self.values).get(setting, AXIS_BY_SETTING[setting].default)
 
     @property

@@ -36,6 +36,10 @@ BENCH_SETTINGS = (
     ("jdk", JDK.default, "the Java release every JVM server runs on: 17, 21 or 25 (the "
                          "current LTS), or a comma list such as 17,25 (each framework on "
                          "each, interleaved)"),
+    ("executor", "", "where blocking work runs: pool (the framework's pool, the write-up's "
+                     "way), virtual (a virtual thread per task, Java 21+), or pool,virtual "
+                     "(each framework both ways); empty: each framework its own way (its pool; "
+                     "Helidon's virtual threads)"),
     ("settings", "original", "worker settings: original (the write-up's), default (each "
                              "framework's documented default for this host), or both"),
     ("ceiling", "1", "1: measure the reference server (nginx) first, as the ceiling; 0: do not"),

@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from httplab.axes import JDK, PROFILE, SETTINGS, Variant
+from httplab.axes import EXECUTOR, JDK, PROFILE, SETTINGS, Variant
 from httplab.worker_counts import CPUS, WorkerCountError, worker_count
 
 MANIFEST_FILE = "server.toml"
@@ -50,9 +50,21 @@ JDKS, JDKS_SOURCE = "jdks", "jdks_source"
 # write-up's, marked.
 BEYOND_WRITE_UP = "beyond_write_up"
 BEYOND_MARK = "†"
+# Where a framework can run its blocking work (EXECUTOR), its own way first, and the page
+# that says how: required of a framework, refused of the reference (no /blocking).
+EXECUTORS, EXECUTORS_SOURCE = "executors", "executors_source"
+VIRTUAL = "virtual"
+VIRTUAL_THREADS_SINCE = 21  # JEP 444: virtual threads, final in Java 21
+# The first 15 characters (what Linux keeps) of the names of the JDK's virtual-thread
+# carriers, ForkJoinPool-1-worker-N, the first ForkJoinPool the JVM makes.
+VIRTUAL_CARRIER_PREFIX = "ForkJoinPool-1-"
+# What the thread that ran /blocking's wait is, by EXECUTOR: the server says it on each
+# /blocking answer (checking/conformance).
+THREAD_KINDS = {"pool": "platform", VIRTUAL: VIRTUAL}
 _KNOWN_KEYS = frozenset(_REQUIRED_TEXT + _OPTIONAL_TEXT + _BLOCKING_TEXT + _DB_TEXT
                         + (BLOCKING_POOL, DB_POOL, FRAMEWORK_PACKAGES, "workers", "port",
-                           "role", JDKS, JDKS_SOURCE, BEYOND_WRITE_UP))
+                           "role", JDKS, JDKS_SOURCE, BEYOND_WRITE_UP, EXECUTORS,
+                           EXECUTORS_SOURCE))
 
 
 class ManifestError(ValueError):
@@ -105,6 +117,10 @@ class ServerManifest:
     jdks: tuple[str, ...] = JDK.values  # the JDKs it runs on, and the page that says so
     jdks_source: str = ""
     beyond_write_up: bool = False  # not measured by the 2019 write-up: shown after, marked
+    # EXECUTOR: where its blocking work runs; as found, its own way (the first it can).
+    executor: str = EXECUTOR.default
+    executors: tuple[str, ...] = ()  # where it can, its own way first, and the page
+    executors_source: str = ""
 
     @property
     def key(self) -> str:
@@ -118,32 +134,70 @@ class ServerManifest:
     def variant(self) -> Variant:
         """Its values on every variant axis."""
         return Variant.of(self.name, **{SETTINGS.setting: self.setting, JDK.setting: self.jdk,
+                                        EXECUTOR.setting: self.executor,
                                         PROFILE.setting: "1" if self.profiled else "0"})
 
     def on_axis(self, setting: str, value: str, cpus: int | None) -> ServerManifest:
-        """This server at one axis's value (SETTINGS, JDK, PROFILE), as the runner
+        """This server at one axis's value (SETTINGS, JDK, EXECUTOR, PROFILE), as the runner
         realises it; the reference (no JVM, no worker setting) stays as it is."""
         if setting == SETTINGS.setting:
             return self.for_setting(value, cpus)
         if setting == JDK.setting:
             return self if self.is_reference else replace(self, jdk=value)
+        if setting == EXECUTOR.setting:
+            return self if self.is_reference else replace(self, executor=value)
         if setting == PROFILE.setting:
             return self.for_profile(value == "1")
         raise ValueError(f"not a variant axis: {setting!r}")
 
     @property
     def not_applicable(self) -> str:
-        """Why this variant cannot run ("" when it can): a JDK the framework does not run on."""
-        if self.is_reference or self.jdk in self.jdks:
+        """Why this variant cannot run ("" when it can): a JDK the framework does not run
+        on, an executor it has not, or virtual threads on a JDK without them."""
+        if self.is_reference:
             return ""
-        return (f"{self.display_name} {self.version} runs on JDK {' and '.join(self.jdks)} "
-                f"only, not {self.jdk} ({self.jdks_source})")
+        if self.jdk not in self.jdks:
+            return (f"{self.display_name} {self.version} runs on JDK "
+                    f"{' and '.join(self.jdks)} only, not {self.jdk} ({self.jdks_source})")
+        if self.executor not in self.executors:
+            return (f"{self.display_name} {self.version} runs its blocking work on "
+                    f"{' or '.join(_EXECUTOR_NAMES[one] for one in self.executors)} only, "
+                    f"not {_EXECUTOR_NAMES[self.executor]} ({self.executors_source})")
+        if self.executor == VIRTUAL and int(self.jdk) < VIRTUAL_THREADS_SINCE:
+            return (f"virtual threads need Java {VIRTUAL_THREADS_SINCE} (JEP 444); this "
+                    f"variant runs on JDK {self.jdk}")
+        return ""
+
+    @property
+    def runs_pool(self) -> bool:
+        """Whether /blocking runs on a pool (whose size bounds it), not a thread per task."""
+        return not self.is_reference and self.executor != VIRTUAL
+
+    @property
+    def live_thread_prefix(self) -> str:
+        """How the names of the threads /blocking holds start, which the harness counts
+        while the workload runs: the pool's, or virtual threads' carriers' (the JDK's
+        scheduler, a ForkJoinPool; virtual threads themselves are no OS threads)."""
+        if self.is_reference or self.runs_pool:
+            return self.blocking_thread_prefix
+        return VIRTUAL_CARRIER_PREFIX
+
+    @property
+    def blocking_thread(self) -> str:
+        """The kind of thread its /blocking must wait on: platform or virtual ("" for the
+        reference, which has no /blocking)."""
+        return "" if self.is_reference else THREAD_KINDS[self.executor]
 
     @property
     def workers_variable(self) -> str:
         """WORKERS for the server: empty for the original setting (the server then takes the
         manifest packaged into it), the count for any other."""
         return "" if self.setting == "original" else str(self.workers)
+
+    @property
+    def executor_variable(self) -> str:
+        """EXECUTOR for the server: where its blocking work runs; empty for the reference."""
+        return "" if self.is_reference else self.executor
 
     def for_setting(self, setting: str, cpus: int | None) -> ServerManifest:
         """This server with the workers of a setting: "original" is the manifest's own;
@@ -181,6 +235,7 @@ class ServerManifest:
         notes = [f"{self.workers} workers"] if isinstance(self.workers, int) else []
         notes += [] if self.setting == ORIGINAL_SETTING else [self.setting]
         notes += [] if self.jdk == JDK.default or self.is_reference else [f"JDK {self.jdk}"]
+        notes += [_EXECUTOR_NAMES[VIRTUAL]] if self.executor == VIRTUAL else []
         return f"{self.display_name} ({', '.join(notes)})" if notes else self.display_name
 
     def expected_workers(self, cpus: int | None = None) -> int:
@@ -191,9 +246,9 @@ class ServerManifest:
 
     def blocking_pool_size(self, cpus: int | None) -> int | None:
         """The most threads /blocking may hold at once on `cpus` CPUs: None for the
-        reference, and when the size depends on the CPUs and cpus is None. "workers"
+        reference, for virtual threads (no pool: a thread per request), and when the size depends on the CPUs and cpus is None. "workers"
         follows this setting's workers (SETTINGS=default changes Undertow's)."""
-        if self.is_reference:
+        if self.is_reference or self.executor == VIRTUAL:
             return None
         if self.blocking_pool == WORKERS_POOL:
             return self.workers if isinstance(self.workers, int) else cpus
@@ -239,7 +294,28 @@ def parse_manifest(name: str, text: str, source: str = MANIFEST_FILE,
         **_default_workers(data, source), **_blocking_pool(data, source),
         **_db_pool(data, source), **_framework_packages(data, source),
         **_jdks(data, source), beyond_write_up=_beyond_write_up(data, source),
+        **_executors(data, source),
     )
+
+
+_EXECUTOR_NAMES = {"pool": "a pool", VIRTUAL: "virtual threads"}
+
+
+def _executors(data: dict, source: str) -> dict[str, object]:
+    """Where a framework can run its blocking work, of EXECUTOR's values, its own way first
+    (the value it runs with when EXECUTOR is left empty), and the page that says so."""
+    meanings = {EXECUTORS: f"where it runs blocking work, of {', '.join(EXECUTOR.values)}, "
+                           f"its own way first, comma-separated",
+                EXECUTORS_SOURCE: "the page that says how the framework runs blocking work"}
+    if not _framework_keys(data, source, meanings, "/blocking endpoint"):
+        return {}
+    executors = tuple(one.strip() for one in _required_text(data, EXECUTORS, source).split(","))
+    unknown = [one for one in executors if one not in EXECUTOR.values]
+    if unknown or len(set(executors)) != len(executors):
+        raise ManifestError(f"{source}: {EXECUTORS}: {', '.join(executors)!r} is not "
+                            f"{meanings[EXECUTORS]}, each once")
+    return {"executor": executors[0], EXECUTORS: executors, EXECUTORS_SOURCE: _required_text(data, EXECUTORS_SOURCE,
+                                                                   source)}
 
 
 def _jdks(data: dict, source: str) -> dict[str, object]:

@@ -422,6 +422,9 @@ class Settings:
     # JDK: the Java releases every framework ran on, in the order asked (empty: an older
     # run, which did not choose one).
     jdks: tuple[str, ...] = ()
+    # EXECUTOR: where the frameworks ran blocking work (pool, virtual), in the order asked
+    # (empty: each its own way, or an older run).
+    executors: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -532,6 +535,9 @@ class ServerRecord:
     beyond_write_up: bool = False
     # Why this variant was not run ("" when it ran): a JDK the framework does not run on.
     not_applicable: str = ""
+    # EXECUTOR: where it ran its blocking work, pool or virtual (None: the reference, an
+    # older run, which ran each framework its own way).
+    executor: str | None = None
 
     @property
     def is_reference(self) -> bool:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from httplab.axes import AXES, JDK, PROFILE, SETTINGS, Variant
+from httplab.axes import AXES, EXECUTOR, JDK, PROFILE, SETTINGS, Variant
 from httplab.model import Settings
 
 
@@ -43,13 +43,19 @@ def test_on_axis_changes_one_value():
     variant = Variant.of("netty", JDK="17", PROFILE="1")
     assert variant.on_axis("PROFILE", "0").key == "netty@jdk17"
     assert variant.on_axis("JDK", "25").axes == {"SETTINGS": "original", "JDK": "25",
-                                                 "PROFILE": "1"}
+                                                 "EXECUTOR": "pool", "PROFILE": "1"}
+    assert variant.on_axis("EXECUTOR", "virtual").key == "netty@jdk17@virtual+profiled"
 
 
 @pytest.mark.parametrize("axis, text, values", [
     (JDK, "25", ("25",)),
     (JDK, "17,25", ("17", "25")),
-    (JDK, " 25 , 17,25", ("25", "17")),
+    (JDK, " 25 , 17", ("25", "17")),
+    (JDK, "25,17,25", None),  # a value twice: a slip, never a silent single
+    (EXECUTOR, "virtual,pool", ("virtual", "pool")),
+    (EXECUTOR, "", ()),  # each framework its own way
+    (EXECUTOR, "green", None),
+    (EXECUTOR, "pool,pool", None),
     (JDK, "18", None),
     (JDK, "abc", None),
     (JDK, "17,", None),
@@ -65,9 +71,10 @@ def test_an_axis_takes_one_value_or_a_comma_list_of_its_own(axis, text, values):
 def test_the_values_a_run_recorded_are_read_as_text_and_an_older_run_has_the_defaults():
     settings = Settings(servers=(), threads=(1,), connections=(1,), duration_s=1.0,
                         backend="docker", worker_settings=("original", "default"),
-                        profile=(False, True), jdks=("17", "25"))
+                        profile=(False, True), jdks=("17", "25"), executors=("pool", "virtual"))
     assert {axis.setting: axis.recorded(settings) for axis in AXES} == {
-        "SETTINGS": ("original", "default"), "JDK": ("17", "25"), "PROFILE": ("0", "1")}
+        "SETTINGS": ("original", "default"), "JDK": ("17", "25"),
+        "EXECUTOR": ("pool", "virtual"), "PROFILE": ("0", "1")}
     older = Settings(servers=(), threads=(1,), connections=(1,), duration_s=1.0,
                      backend="docker")
     assert JDK.recorded(older) == ("25",) and JDK.recorded(None) == ("25",)

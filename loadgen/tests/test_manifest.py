@@ -47,6 +47,8 @@ path = "/"
 jvm_options = ""
 jdks = "17,21,25"
 jdks_source = "the test's own"
+executors = "pool,virtual"
+executors_source = "the test's own"
 """
 
 
@@ -155,10 +157,11 @@ def test_a_literal_version_serves_a_framework_built_without_maven():
 
 def without_blocking_pool(text: str) -> str:
     """A reference has no /delay, /blocking or /db, so no pools and no endpoints' sources;
-    it is no JVM, so no packages to profile and no JDKs."""
+    it is no JVM, so no packages to profile, no JDKs and no executors."""
     return "\n".join(line for line in text.splitlines()
                      if not line.startswith(("blocking_", "endpoints_source", "db_",
-                                             "framework_packages", "jdks"))) + "\n"
+                                             "framework_packages", "jdks",
+                                             "executors"))) + "\n"
 
 
 REFERENCE = without_blocking_pool(
@@ -265,8 +268,8 @@ def test_the_reference_has_no_blocking_pool_size():
 
 def test_every_framework_names_its_blocking_pool_and_undertows_is_its_workers(manifests):
     frameworks = [m for m in manifests if not m.is_reference]
-    assert all(m.blocking_pool_size(2) and m.blocking_pool_source and m.endpoints_source
-               for m in frameworks)
+    assert all((m.blocking_pool_size(2) or not m.runs_pool) and m.blocking_pool_source
+               and m.endpoints_source for m in frameworks)
     undertow = next(m for m in manifests if m.name == "undertow")
     assert undertow.blocking_pool == "workers" and undertow.blocking_pool_size(None) == 200
     assert undertow.for_setting("default", 2).blocking_pool_size(2) == 8 * 2

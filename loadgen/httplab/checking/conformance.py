@@ -41,6 +41,10 @@ TIMED_REQUESTS = 3
 # What a waiting endpoint must refuse with 400 at once: ms missing, 0, negative, not a
 # number, above the limit.
 BAD_MS_VALUES = (None, "0", "-1", "abc", str(MAX_DELAY_MS + 1))
+# Each /blocking answer names the kind of thread its wait ran on (servers/common ThreadKind):
+# how a run proves EXECUTOR took effect, so that no server stays on its pool unseen.
+THREAD_HEADER = "X-Httplab-Thread"
+BLOCKING = "blocking"
 
 
 @dataclass(frozen=True)
@@ -117,9 +121,11 @@ def pipelined_paths(count: int) -> list[str]:
 
 
 class _Checker:
-    def __init__(self, host: str, port: int, server_header: str, timeout: float):
+    def __init__(self, host: str, port: int, server_header: str, timeout: float,
+                 blocking_thread: str = ""):
         self.host, self.port = host, port
         self.server_header, self.timeout = server_header, timeout
+        self.blocking_thread = blocking_thread  # platform or virtual; "": not checked
 
     def connect(self, timeout: float | None = None) -> Connection:
         return Connection(self.host, self.port, timeout or self.timeout)
@@ -209,6 +215,12 @@ class _Checker:
                     return f"GET {path}: {'; '.join(problems)}"
         return wait_problem(elapsed_ms, delay_ms, f"GET {path}")
 
+    def waited_on(self, path: str, delay_ms: int) -> str:
+        """The kind of thread the server says ran the wait, against the one asked for."""
+        with self.connect(self.wait_timeout(delay_ms)) as connection:
+            said = connection.get(path).header(THREAD_HEADER)
+        return thread_kind_problem(said, self.blocking_thread, f"GET {path}")
+
     def refuses_bad_ms(self, endpoint: str) -> str:
         """Each of BAD_MS_VALUES on its own connection: 400 at once."""
         return "; ".join(problem for value in BAD_MS_VALUES
@@ -223,6 +235,17 @@ class _Checker:
         except TimeoutError:
             return f"no answer within {self.timeout:g} s to GET {path}, expected 400 at once"
         return refusal_problem(status, elapsed_ms, f"GET {path}")
+
+
+def thread_kind_problem(said: str | None, expected: str, request: str) -> str:
+    """What a /blocking answer's THREAD_HEADER says against the kind of thread EXECUTOR
+    asks for ("" when they agree)."""
+    if said is None:
+        return f"{request}: no {THREAD_HEADER} header, expected {expected!r}"
+    if said.strip() != expected:
+        return (f"{request}: waited on a {said.strip()} thread ({THREAD_HEADER}), expected "
+                f"a {expected} one")
+    return ""
 
 
 def bad_ms_path(endpoint: str, value: str | None) -> str:
@@ -253,11 +276,14 @@ def _workload_steps(checker: _Checker, workload: Workload) -> list[Step]:
     if not workload.waits:
         return [(f"GET {path}", checker.json_answer), *_method_steps(checker, path, None)]
     delay_ms, endpoint = workload.delay_ms or 0, path.partition("?")[0]
+    thread = checker.blocking_thread if workload.name == BLOCKING else ""
     return [(f"GET {path} answered after {delay_ms} to {delay_ms + WAIT_SLACK_MS} ms",
              lambda: checker.waits(path, delay_ms)),
             *_method_steps(checker, path, checker.wait_timeout(delay_ms)),
             (f"400 at once for a bad {WAIT_PARAMETER} on {endpoint}",
-             lambda: checker.refuses_bad_ms(endpoint))]
+             lambda: checker.refuses_bad_ms(endpoint)),
+            *([(f"GET {path} waited on a {thread} thread",
+                lambda: checker.waited_on(path, delay_ms))] if thread else [])]
 
 
 def _method_steps(checker: _Checker, path: str, timeout: float | None) -> list[Step]:
@@ -273,22 +299,26 @@ def checks_wait_s(workloads: Iterable[Workload]) -> float:
 
 
 def verify_server(port: int, server_header: str, host: str = LOOPBACK,
-                  timeout: float = 5.0, workloads: Iterable[Workload] = ()) -> Verification:
+                  timeout: float = 5.0, workloads: Iterable[Workload] = (),
+                  blocking_thread: str = "") -> Verification:
     """Runs the common checks against a server on host:port, then, when they all passed,
     each workload's own (verify_workloads). Never raises for a bad server."""
     checker = _Checker(host, port, server_header, timeout)
     common = tuple(_run_check(name, step) for name, step in _common_steps(checker))
     if not all(check.passed for check in common):
         return Verification(common)  # not loaded at all: its workloads need no checking
-    return Verification(common + verify_workloads(port, server_header, workloads, host, timeout))
+    return Verification(common + verify_workloads(port, server_header, workloads, host, timeout,
+                                                  blocking_thread))
 
 
 def verify_workloads(port: int, server_header: str, workloads: Iterable[Workload],
-                     host: str = LOOPBACK, timeout: float = 5.0) -> tuple[CheckResult, ...]:
+                     host: str = LOOPBACK, timeout: float = 5.0,
+                     blocking_thread: str = "") -> tuple[CheckResult, ...]:
     """Each workload's own checks, marked with its key (plaintext has none beyond the
     common ones; db and queries are checked against the database itself, by
-    checking/database.py once it runs). Never raises for a bad server."""
-    checker = _Checker(host, port, server_header, timeout)
+    checking/database.py once it runs); blocking's thread kind when blocking_thread is
+    given (platform or virtual). Never raises for a bad server."""
+    checker = _Checker(host, port, server_header, timeout, blocking_thread)
     return tuple(_run_check(name, step, workload.key) for workload in dict.fromkeys(workloads)
                  if not (workload.is_plaintext or workload.uses_database)
                  for name, step in _workload_steps(checker, workload))
@@ -323,6 +353,7 @@ def startup_problems(startup: StartupInfo | None, manifest: ServerManifest,
     problems.append(blocking_pool_problem(startup, manifest, cpus))
     problems.append(db_pool_problem(startup, manifest))
     problems.append(runtime_problem(startup, manifest))
+    problems.append(executor_problem(startup, manifest))
     return "; ".join(problem for problem in problems if problem)
 
 
@@ -338,6 +369,14 @@ def runtime_problem(startup: StartupInfo, manifest: ServerManifest) -> str:
         return (f"runs on JDK {runtime.version} ({runtime.vendor}), but the run asked for "
                 f"JDK {manifest.jdk}")
     return ""
+
+
+def executor_problem(startup: StartupInfo, manifest: ServerManifest) -> str:
+    """Where the server says it runs blocking work against EXECUTOR; the reference has none."""
+    if manifest.is_reference or startup.executor == manifest.executor:
+        return ""
+    said = f"executor={startup.executor}" if startup.executor else "no executor="
+    return f"{said} in the ready line, but the run asked for EXECUTOR={manifest.executor}"
 
 
 def blocking_pool_problem(startup: StartupInfo, manifest: ServerManifest,
@@ -369,7 +408,8 @@ def verify_started(startup: StartupInfo | None, manifest: ServerManifest, port: 
                    cpus: int | None = None, workloads: Iterable[Workload] = ()) -> Verification:
     """The whole check of a started server: its ready line, then its answers, the common
     ones and each workload's."""
-    answers = verify_server(port, manifest.server_header, workloads=workloads)
+    answers = verify_server(port, manifest.server_header, workloads=workloads,
+                            blocking_thread=manifest.blocking_thread)
     return with_ready_line(answers, startup, manifest, cpus)
 
 

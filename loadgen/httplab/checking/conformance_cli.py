@@ -40,11 +40,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--server-header", required=True, help="expected Server header value")
     parser.add_argument("--workloads", type=workloads_argument, default=(),
                         help="workload keys to check as well, e.g. json,delay-10ms")
+    parser.add_argument("--blocking-thread", choices=("platform", "virtual"), default="",
+                        help="the kind of thread /blocking must wait on (unchecked if unset)")
     parser.add_argument("--json", action="store_true",
                         help="print the result as one JSON object, for the harness")
     args = parser.parse_args(argv)
     verification = verify_server(args.port, args.server_header, host=args.host,
-                                 workloads=args.workloads)
+                                 workloads=args.workloads,
+                                 blocking_thread=args.blocking_thread)
     print(_as_json(verification) if args.json else _as_lines(verification))
     return 1 if verification.failures else 0
 

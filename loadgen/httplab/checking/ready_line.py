@@ -11,7 +11,9 @@ _FIELDS = ("framework", "version", "transport", "workers", "observed_workers", "
 # on may have, as the server configured it (0: no such endpoint, the reference), then the
 # database connection pool's size (0: none).
 _POOLS = re.compile(r" blocking_pool=(?P<value>\S*)(?: db_pool=(?P<db>\S*))?$")
-# After them, absent from the reference's and older runs' lines: the runtime as the JVM
+# After them, absent from older runs' lines: where blocking work runs (pool, virtual).
+_EXECUTOR = re.compile(r" executor=(?P<executor>\S+)$")
+# After it, absent from the reference's and older runs' lines: the runtime as the JVM
 # reports it; the vendor last, as it may hold spaces.
 _RUNTIME = re.compile(r" java=(?P<java>\S+) gc=(?P<gc>\S+) heap_max_mb=(?P<heap>\d+)"
                       r" vendor=(?P<vendor>.*)$")
@@ -44,6 +46,7 @@ class StartupInfo:
     blocking_pool: int | None = None  # None: a line without it (older runs)
     db_pool: int | None = None  # likewise
     runtime: JavaRuntime | None = None  # None: no JVM (the reference), or an older line
+    executor: str | None = None  # pool or virtual; None: an older line
 
 
 def find_startup_line(output: str) -> StartupInfo | None:
@@ -61,6 +64,9 @@ def parse_startup_line(line: str) -> StartupInfo | None:
     runtime = _RUNTIME.search(body)
     if runtime is not None:
         body = body[:runtime.start()]
+    executor = _EXECUTOR.search(body)
+    if executor is not None:
+        body = body[:executor.start()]
     pool = _POOLS.search(body)
     if pool is not None:
         if not pool["value"].isdigit() or not (pool["db"] is None or pool["db"].isdigit()):
@@ -82,7 +88,7 @@ def parse_startup_line(line: str) -> StartupInfo | None:
                        int(values["workers"]), int(values["observed_workers"]),
                        values["bind"], line, int(pool["value"]) if pool else None,
                        int(pool["db"]) if pool and pool["db"] else None,
-                       _java_runtime(runtime))
+                       _java_runtime(runtime), executor["executor"] if executor else None)
 
 
 def _java_runtime(found: re.Match | None) -> JavaRuntime | None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 
 from httplab.bench_settings import DEFAULT_CV_THRESHOLD, DEFAULTS, PRIMER_CONNECTIONS
 from httplab.addresses import LOOPBACK
-from httplab.axes import AXES, JDK, PROFILE, SETTINGS, Axis
+from httplab.axes import AXES, EXECUTOR, JDK, PROFILE, SETTINGS, Axis
 from httplab.plan_error import PlanError
 from httplab.manifest import ServerManifest
 from httplab.model import PLAINTEXT, PROFILE_EVENTS, Settings, Workload
@@ -90,6 +90,7 @@ class BenchPlan:
     profile: tuple[bool, ...] = (False,)  # PROFILE: without the profiler, with it, or both
     profile_event: str = DEFAULTS["profile-event"]  # as asked: cpu means cpu or itimer
     jdks: tuple[str, ...] = (JDK.default,)  # JDK: the Java releases, each framework on each
+    executors: tuple[str, ...] = ()  # EXECUTOR: pool, virtual, both; () each its own way
 
     @property
     def profiled(self) -> bool:
@@ -302,7 +303,7 @@ def make_plan(settings: Mapping[str, str], known: tuple[ServerManifest, ...],
                                typed["target-address"]),
         workloads=parse_workloads(typed["workload"], typed["delay-ms"], typed["queries"]),
         profile=profile, profile_event=parse_profile_event(typed["profile-event"]),
-        jdks=axes[JDK.setting])
+        jdks=axes[JDK.setting], executors=axes[EXECUTOR.setting])
     check_topology(plan)
     return plan
 
@@ -357,11 +358,13 @@ def expand_variants(servers: tuple[ServerManifest, ...], axes: Mapping[str, tupl
                     cpus: int | None) -> tuple[ServerManifest, ...]:
     """Each framework once per combination of the axes' values, side by side in AXES
     order (netty, netty@jdk17, netty@default...); the reference, which no axis changes,
-    once. A combination the framework cannot run stays, not_applicable saying why."""
+    once. An axis given no value leaves each framework at its own (as found). A
+    combination the framework cannot run stays, not_applicable saying why."""
     expanded = servers
     for axis in AXES:
         expanded = tuple(dict.fromkeys(server.on_axis(axis.setting, value, cpus)
-                                       for server in expanded for value in axes[axis.setting]))
+                                       for server in expanded for value in axes[axis.setting])
+                         ) if axes[axis.setting] else expanded
     return expanded
 
 
@@ -390,7 +393,7 @@ def settings_of(plan: BenchPlan) -> Settings:
                     target_address=plan.target_address, fairness=plan.fairness,
                     workloads=plan.workloads, profile=plan.profile,
                     profile_event=plan.profile_event if any(plan.profile) else None,
-                    jdks=plan.jdks)
+                    jdks=plan.jdks, executors=plan.executors)
 
 
 SERVER_PLACEHOLDER = "<server>"

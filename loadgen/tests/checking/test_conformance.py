@@ -154,7 +154,8 @@ def test_malformed_status_line_is_a_wire_error():
 
 # MANIFEST's blocking pool is "10 * cpus": 20 on the 2 CPUs of these rows.
 LINE = ("httplab-ready framework=X version=1 transport=epoll workers={w} observed_workers={o} "
-        "bind=127.0.0.1:8080 blocking_pool=20 db_pool=10 java=25.0.5 gc=G1 heap_max_mb=6144 "
+        "bind=127.0.0.1:8080 blocking_pool=20 db_pool=10 executor=pool java=25.0.5 gc=G1 "
+        "heap_max_mb=6144 "
         "vendor=Eclipse Adoptium")
 
 
@@ -186,6 +187,21 @@ def test_startup_line_against_manifest(workers_value, line, cpus, problem):
 def test_the_jdk_a_server_says_it_runs_on_must_be_the_one_asked_for(runtime, jdk, problem):
     manifest = parse_manifest("x", MANIFEST).on_axis("JDK", jdk, 2)
     line = LINE.split(" java=")[0].format(w=2, o=2) + runtime
+    assert startup_problems(parse_startup_line(line), manifest, 2) == problem
+
+
+@pytest.mark.parametrize("said, asked, problem", [
+    (" executor=pool", "pool", ""),
+    (" executor=virtual", "virtual", ""),
+    (" executor=pool", "virtual",
+     "executor=pool in the ready line, but the run asked for EXECUTOR=virtual"),
+    ("", "pool", "no executor= in the ready line, but the run asked for EXECUTOR=pool"),
+], ids=["pool", "virtual", "stayed on its pool", "older jar"])
+def test_where_a_server_says_it_runs_blocking_work_must_be_the_executor_asked_for(said, asked,
+                                                                                   problem):
+    manifest = parse_manifest("x", MANIFEST).on_axis("EXECUTOR", asked, 2)
+    line = (LINE.split(" executor=")[0].format(w=2, o=2) + said
+            + " java=25.0.5 gc=G1 heap_max_mb=6144 vendor=Eclipse Adoptium")
     assert startup_problems(parse_startup_line(line), manifest, 2) == problem
 
 

@@ -29,9 +29,10 @@ READY = ("httplab-ready framework=X version=1 transport=epoll workers={w} observ
 POOLS = " blocking_pool=30 db_pool=10"  # a framework's (MANIFEST's) pools; none for a reference
 
 
-def runtime_said(jdk: str) -> str:
-    """The end of a JVM server's ready line: the runtime it says it runs on."""
-    return f" java={jdk}.0.1 gc=G1 heap_max_mb=1024 vendor=Fake Vendor"
+def runtime_said(jdk: str, executor: str = "pool") -> str:
+    """The end of a JVM server's ready line: where it runs blocking work, and the runtime
+    it says it runs on."""
+    return f" executor={executor} java={jdk}.0.1 gc=G1 heap_max_mb=1024 vendor=Fake Vendor"
 
 
 class FakeBackend:
@@ -64,7 +65,8 @@ class FakeBackend:
         with FakeServer(lambda path: hello_answer(path, server="X")) as server:
             port_manifest = replace(manifest, port=server.port)
             line = READY.format(w=manifest.expected_workers(), port=server.port) + \
-                ("" if manifest.is_reference else POOLS + runtime_said(self.said_jdk or manifest.jdk))
+                ("" if manifest.is_reference else POOLS + runtime_said(self.said_jdk or manifest.jdk,
+                                                                  manifest.executor))
             yield StartedServer(port_manifest, parse_startup_line(line), 0.5, pid=None,
                                 log_path=log_path)
 

@@ -29,6 +29,8 @@ port = 8080
 path = "/"
 jdks = "17,21,25"
 jdks_source = "the test's own"
+executors = "pool,virtual"
+executors_source = "the test's own"
 """
 KNOWN = (parse_manifest("alpha", MANIFEST), parse_manifest("beta", MANIFEST))
 # No primer, warm-up, ceiling or fairness unless a test asks for them.
@@ -54,6 +56,6 @@ def reference_manifest() -> ServerManifest:
     text = "\n".join(line for line in MANIFEST.replace('workers = "cpus"', "workers = 3")
                      .splitlines() if not line.startswith(("blocking", "endpoints", "db_",
                                                            "default_workers", "framework_",
-                                                           "jdks")))
+                                                           "jdks", "executors")))
     return parse_manifest("ref", 'role = "reference"\n' + text.replace(
         'display_name = "X"', 'display_name = "R"'))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-FORMAT_VERSION = 13
+FORMAT_VERSION = 14
 # Later versions added fields (3: each server's log file; 4: each run's round and the CPU
 # figures beside the server's; 5: each run's end time, latency sample count and whether its
 # histogram was exact, and for a run over several load generators each one's own run and
@@ -22,7 +22,7 @@ FORMAT_VERSION = 13
 # "host" verdict and each maximum's host rounds; 13: the settings' JDKs, each server's JDK
 # asked for, the garbage collector, most heap and vendor it said it ran on, whether it is
 # beyond the 2019 write-up, and why a variant was not applicable, with its cells' status
-# "not applicable"; older files read with their defaults (plaintext, no database, no
+# "not applicable"; 14: the settings' executors and each server's executor (EXECUTOR); older files read with their defaults (plaintext, no database, no
 # profile, no host stalls, no JDK asked, each warning's kind recovered from its sentence).
 READABLE_VERSIONS = tuple(range(1, FORMAT_VERSION + 1))
 

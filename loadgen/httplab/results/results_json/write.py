@@ -104,7 +104,7 @@ def settings_to_dict(settings: Settings) -> dict[str, Any]:
         "workloads": [workload_to_dict(workload) for workload in settings.workloads],
         "database": _optional(database_record_to_dict, settings.database),
         "profile": list(settings.profile), "profile_event": settings.profile_event,
-        "jdks": list(settings.jdks),
+        "jdks": list(settings.jdks), "executors": list(settings.executors),
     }
 
 
@@ -136,6 +136,7 @@ def server_to_dict(server: ServerRecord) -> dict[str, Any]:
         "framework_packages": list(server.framework_packages), "jdk": server.jdk,
         "gc": server.gc, "heap_max_mb": server.heap_max_mb, "java_vendor": server.java_vendor,
         "beyond_write_up": server.beyond_write_up, "not_applicable": server.not_applicable,
+        "executor": server.executor,
     }
 
 

@@ -161,6 +161,7 @@ class DockerBackend:
                   self._server_env(manifest.name, JAVA_OPTS=jvm_options(manifest),
                                    HTTPLAB_SERVER_CPUS=cpus or "",
                                    HTTPLAB_WORKERS=manifest.workers_variable,
+                                   HTTPLAB_EXECUTOR=manifest.executor_variable,
                                    HTTPLAB_BIND_ADDRESS=self.target_address,
                                    **server_database_environment(environment)))
         if up.returncode != 0:
@@ -212,7 +213,7 @@ class DockerBackend:
 
     def resource_probe(self, started: StartedServer) -> ResourceProbe:
         # The blocking pool's threads, by name, counted in every sample ("": none counted).
-        pool_prefix = started.manifest.blocking_thread_prefix
+        pool_prefix = started.manifest.live_thread_prefix
         if self.server_engine is not None:
             return probe_for_remote_container(started.container or "", self._on_server_engine(),
                                               pool_prefix)
@@ -302,7 +303,7 @@ class DockerBackend:
             return verify_started(started.startup, manifest, manifest.port, workloads=workloads)
         engine = self.load_generators[0] if self.load_generators else None
         command = conformance_command(self.target_address, manifest.port, manifest.server_header,
-                                      workloads=workloads)
+                                      workloads=workloads, blocking_thread=manifest.blocking_thread)
         checked = run_docker(command, engine_env(engine),
                        timeout=CONFORMANCE_TIMEOUT_S + checks_wait_s(workloads))
         try:

@@ -54,12 +54,14 @@ def server_environment(manifest: ServerManifest, port: int,
                        extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment a server gets: port, loopback bind, its manifest's JVM options, and
     extra (a database's variables)."""
-    dropped = ("WORKERS", *DATABASE_VARIABLES)
+    dropped = ("WORKERS", "EXECUTOR", *DATABASE_VARIABLES)
     env = {key: value for key, value in os.environ.items() if key not in dropped}
     env.update(PORT=str(port), BIND_ADDRESS=LOOPBACK, JAVA_OPTS=jvm_options(manifest),
                **(extra or {}))
     if manifest.workers_variable:
         env["WORKERS"] = manifest.workers_variable
+    if manifest.executor_variable:
+        env["EXECUTOR"] = manifest.executor_variable
     return env
 
 
@@ -258,7 +260,7 @@ class LocalBackend:
             return UnavailableProbe(REFERENCE_NOT_PROBED, source="/proc")
         # The blocking pool's threads, by name, counted in every sample ("": none counted).
         return ProcProbe(started.pid,
-                         pool_prefix=started.manifest.blocking_thread_prefix)
+                         pool_prefix=started.manifest.live_thread_prefix)
 
     def run_wrk(self, request: WrkRequest, text_path: Path, json_path: Path,
                 cpus: str | None = None) -> WrkOutcome:

@@ -35,7 +35,8 @@ class RemoteCheckError(Exception):
 
 
 def conformance_command(host: str, port: int, server_header: str, image: str = WRK_IMAGE,
-                        workloads: tuple[Workload, ...] = ()) -> list[str]:
+                        workloads: tuple[Workload, ...] = (),
+                        blocking_thread: str = "") -> list[str]:
     """`docker run` of the conformance check in the wrk image, on the engine's host
     network, with each workload's checks (keys, plaintext's are the common ones); it
     prints one JSON object (verification_from_output reads it) and exits 0 when every
@@ -43,7 +44,8 @@ def conformance_command(host: str, port: int, server_header: str, image: str = W
     keys = ",".join(dict.fromkeys(w.key for w in workloads if not w.is_plaintext))
     return ["docker", "run", "--rm", "--network", "host", "--entrypoint", "python3", image,
             "-m", CONFORMANCE_MODULE, "--host", host, "--port", str(port),
-            "--server-header", server_header, *(["--workloads", keys] if keys else []), "--json"]
+            "--server-header", server_header, *(["--workloads", keys] if keys else []),
+            *(["--blocking-thread", blocking_thread] if blocking_thread else []), "--json"]
 
 
 def verification_from_output(stdout: str, stderr: str = "") -> Verification:
