@@ -7,6 +7,7 @@ import httplab.server.ServerConfig;
 import httplab.server.StartupLine;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.coyote.AbstractProtocol;
 import org.apache.coyote.ProtocolHandler;
 import org.apache.tomcat.util.threads.ThreadPoolExecutor;
 import org.springframework.boot.SpringApplication;
@@ -19,8 +20,9 @@ import org.springframework.core.env.MapPropertySource;
 
 /**
  * Spring Boot 4 (Spring MVC) on embedded Tomcat, Boot's default server, with Tomcat's own
- * pool of request threads sized by server.tomcat.threads.max, and a HikariCP pool of
- * database connections when DB_PORT is set.
+ * pool of request threads sized by server.tomcat.threads.max (EXECUTOR=pool) or a virtual
+ * thread per request (EXECUTOR=virtual, Boot's spring.threads.virtual.enabled), and a
+ * HikariCP pool of database connections when DB_PORT is set.
  */
 @SpringBootApplication
 public class TomcatServer {
@@ -47,12 +49,15 @@ public class TomcatServer {
      * connection after 100 requests (server.tomcat.max-keep-alive-requests), where every
      * other server keeps it as long as the client does, as the lab's check asks (1000
      * requests on one connection) and wrk assumes; -1 is Tomcat's own "unlimited".
+     * EXECUTOR=virtual is Boot's spring.threads.virtual.enabled: Tomcat then runs each
+     * request on a virtual thread of its own, and server.tomcat.threads.max sizes nothing.
      */
     static Map<String, Object> springProperties(ServerConfig config) {
         return Map.of(
                 "server.port", config.port(),
                 "server.address", config.bindAddress(),
                 "server.tomcat.threads.max", config.workers(),
+                "spring.threads.virtual.enabled", config.virtualThreads(),
                 "server.tomcat.max-keep-alive-requests", -1,
                 "server.server-header", FRAMEWORK,
                 "server.shutdown", "graceful",
@@ -64,12 +69,23 @@ public class TomcatServer {
         TomcatWebServer webServer = (TomcatWebServer)
                 ((ServletWebServerApplicationContext) context).getWebServer();
         ProtocolHandler protocol = webServer.getTomcat().getConnector().getProtocolHandler();
-        ThreadPoolExecutor workers = (ThreadPoolExecutor) protocol.getExecutor();
-        int observed = WorkerPoolProbe.threadsAtOnce(workers, config.workers());
-        // /blocking runs on the worker pool itself: its size as Tomcat's executor reports it.
+        int observed = WorkerPoolProbe.threadsAtOnce(protocol.getExecutor(), config.workers());
         StartupLine.print(FRAMEWORK, SpringBootVersion.getVersion(), transport(protocol),
                 config.workers(), observed, config.bindAddress() + ":" + webServer.getPort(),
-                workers.getMaximumPoolSize(), dbPool(config, context), config.executor());
+                requestsAtOnce(protocol), dbPool(config, context), config.executor());
+    }
+
+    /**
+     * The most /blocking requests that sleep at once, as Tomcat reports it: /blocking runs
+     * on the request's own thread, so its pool's maximum; on virtual threads, which Tomcat
+     * starts one per request and never caps, the most connections it serves at once
+     * (maxConnections, 8192 by default for NIO), each with one request in flight.
+     */
+    static int requestsAtOnce(ProtocolHandler protocol) {
+        if (protocol.getExecutor() instanceof ThreadPoolExecutor pool) {
+            return pool.getMaximumPoolSize();
+        }
+        return ((AbstractProtocol<?>) protocol).getMaxConnections();
     }
 
     /** "nio" for Http11NioProtocol, Boot's default; otherwise the protocol's class name. */

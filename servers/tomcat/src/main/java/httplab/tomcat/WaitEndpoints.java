@@ -1,6 +1,7 @@
 package httplab.tomcat;
 
 import httplab.server.Hello;
+import httplab.server.ThreadKind;
 import httplab.server.WaitMillis;
 import java.time.Instant;
 import org.springframework.http.ResponseEntity;
@@ -16,8 +17,9 @@ import org.springframework.web.context.request.async.DeferredResult;
  * DeferredResult at once, which gives the Tomcat thread back, and the one timer thread
  * (Timers) sets the answer N ms later
  * (https://docs.spring.io/spring-framework/reference/web/webmvc/mvc-ann-async.html).
- * /blocking is a plain handler that sleeps on the request's own Tomcat thread, the pool
- * server.tomcat.threads.max sizes.
+ * /blocking is a plain handler that sleeps on the request's own thread: one of Tomcat's
+ * pool, which server.tomcat.threads.max sizes, or with EXECUTOR=virtual a virtual thread
+ * of its own (see TomcatServer); its answer names which (ThreadKind).
  */
 @RestController
 public class WaitEndpoints {
@@ -33,7 +35,7 @@ public class WaitEndpoints {
         int millis = WaitMillis.parse(ms);
         DeferredResult<ResponseEntity<byte[]>> answer = new DeferredResult<>();
         if (millis == WaitMillis.INVALID) {
-            answer.setResult(Answers.waited(millis));
+            answer.setResult(Answers.badRequest());
         } else {
             timer.schedule(() -> answer.setResult(Answers.hello()), Instant.now().plusMillis(millis));
         }
@@ -45,9 +47,10 @@ public class WaitEndpoints {
             @RequestParam(name = WaitMillis.PARAMETER, required = false) String ms)
             throws InterruptedException {
         int millis = WaitMillis.parse(ms);
-        if (millis != WaitMillis.INVALID) {
-            Thread.sleep(millis);
+        if (millis == WaitMillis.INVALID) {
+            return Answers.badRequest();
         }
-        return Answers.waited(millis);
+        Thread.sleep(millis);
+        return Answers.slept(ThreadKind.current());
     }
 }

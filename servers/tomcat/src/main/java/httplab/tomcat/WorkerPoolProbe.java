@@ -11,7 +11,9 @@ import java.util.concurrent.TimeUnit;
  * (server.tomcat.threads.min-spare at first), so the probe gives the pool `workers` tasks
  * that each hold their thread until all of them run, counts the distinct threads holding
  * one, then lets them go. A smaller pool never runs them all; the count then says how many
- * it ran at once.
+ * it ran at once. With EXECUTOR=virtual there is no pool: Tomcat's executor starts a virtual
+ * thread per task, so the count is `workers` again, and says only that no smaller pool
+ * queues the requests (server.tomcat.threads.max then sizes nothing).
  */
 final class WorkerPoolProbe {
     private static final long START_TIMEOUT_SECONDS = 5;

@@ -1,6 +1,7 @@
 package httplab.undertow;
 
 import httplab.server.Hello;
+import httplab.server.ThreadKind;
 import httplab.server.WaitMillis;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -11,7 +12,8 @@ import org.springframework.web.bind.annotation.RestController;
  * GET /blocking?ms=N: a plain Spring MVC handler, which Undertow runs on one of its XNIO
  * worker threads, the pool where blocking is allowed
  * (https://undertow.io/undertow-docs/undertow-docs-2.1.0/undertow-handler-guide.html; its
- * size is server.undertow.threads.worker), so it simply sleeps on that thread.
+ * size is server.undertow.threads.worker), so it simply sleeps on that thread, and names
+ * its kind (ThreadKind; always platform: EXECUTOR is pool only here, see server.toml).
  */
 @RestController
 public class BlockingController {
@@ -24,6 +26,6 @@ public class BlockingController {
             return HelloResponses.badRequest();
         }
         Thread.sleep(millis);
-        return HelloResponses.hello();
+        return HelloResponses.slept(ThreadKind.current());
     }
 }

@@ -26,10 +26,15 @@ public class HelloRoutes {
                 HelloRoutes::hello);
     }
 
-    /** The hello-world answer, also of /delay and /blocking once they have waited. */
+    /** The hello-world answer, also of /delay once it has waited. */
     static Mono<ServerResponse> hello(ServerRequest request) {
+        return hello(ServerResponse.ok());
+    }
+
+    /** The hello world on the given 200 (/blocking's names the thread that slept). */
+    static Mono<ServerResponse> hello(ServerResponse.BodyBuilder ok) {
         // Reactor Netty sends neither Server nor Date; the body bytes are wrapped, not copied.
-        return ServerResponse.ok()
+        return ok
                 .header(HttpHeaders.CONTENT_TYPE, Hello.CONTENT_TYPE)
                 .header(HttpHeaders.SERVER, SERVER_HEADER)
                 .header(HttpHeaders.DATE, HttpDate.now())

@@ -4,6 +4,7 @@ import static org.springframework.web.reactive.function.server.RequestPredicates
 
 import httplab.server.Hello;
 import httplab.server.HttpDate;
+import httplab.server.ThreadKind;
 import httplab.server.WaitMillis;
 import java.time.Duration;
 import org.springframework.context.annotation.Bean;
@@ -18,8 +19,9 @@ import reactor.core.scheduler.Scheduler;
 /**
  * GET /delay?ms=N and /blocking?ms=N: the hello world after N ms. /delay waits on a Reactor
  * timer (Mono.delay), holding no thread; /blocking sleeps in a callable subscribed on the
- * bounded elastic scheduler, Reactor's answer to "How Do I Wrap a Synchronous, Blocking
- * Call?" (https://projectreactor.io/docs/core/release/reference/faq.html).
+ * bounded elastic scheduler (BlockingPool), Reactor's answer to "How Do I Wrap a Synchronous,
+ * Blocking Call?" (https://projectreactor.io/docs/core/release/reference/faq.html), and its
+ * answer names the kind of thread that slept (ThreadKind).
  */
 @Configuration(proxyBeanMethods = false)
 public class WaitRoutes {
@@ -54,16 +56,18 @@ public class WaitRoutes {
         }
         return Mono.fromCallable(() -> sleep(millis))
                 .subscribeOn(blocking)
-                .flatMap(slept -> HelloRoutes.hello(request));
+                .flatMap(threadKind -> HelloRoutes.hello(
+                        ServerResponse.ok().header(ThreadKind.HEADER, threadKind)));
     }
 
     private static int millis(ServerRequest request) {
         return WaitMillis.parse(request.queryParam(WaitMillis.PARAMETER).orElse(null));
     }
 
-    private static int sleep(int millis) throws InterruptedException {
+    /** Sleeps, then names the kind of thread that slept. */
+    private static String sleep(int millis) throws InterruptedException {
         Thread.sleep(millis);
-        return millis;
+        return ThreadKind.current();
     }
 
     static Mono<ServerResponse> badRequest() {

@@ -36,6 +36,9 @@ public class WebFluxServer {
     static void start(String[] args) {
         ServerConfig config = ServerConfig.fromEnvironment();
         DatabaseSettings database = DatabaseSettings.fromEnvironment(config);
+        if (config.virtualThreads()) {
+            BlockingPool.useVirtualThreads();
+        }
         SpringApplication application = new SpringApplication(WebFluxServer.class);
         // Highest precedence: ServerConfig (PORT, BIND_ADDRESS) and DatabaseSettings (DB_*)
         // are the only sources.
