@@ -73,7 +73,8 @@ JDK = Axis("JDK", ("17", "21", "25"), "25", "@", prefix="jdk", settings_field="j
 # pool: the framework's pool for blocking work, as the write-up configured it; virtual: a
 # virtual thread per task (Java 21+). Left empty, each framework runs its own way: the
 # first of its manifest's executors (the pool where it has one; Helidon's virtual threads).
-EXECUTOR = Axis("EXECUTOR", ("pool", "virtual"), "pool", "@", settings_field="executors",
+POOL, VIRTUAL = "pool", "virtual"
+EXECUTOR = Axis("EXECUTOR", (POOL, VIRTUAL), POOL, "@", settings_field="executors",
                 accepts="pool (the framework's pool for blocking work), virtual (a virtual "
                         "thread per task, Java 21+), or pool,virtual (each framework both "
                         "ways), each once; empty: each framework its own way",

@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from httplab.axes import EXECUTOR, JDK, PROFILE, SETTINGS, Variant
+from httplab.axes import EXECUTOR, JDK, POOL, PROFILE, SETTINGS, VIRTUAL, Variant
 from httplab.worker_counts import CPUS, WorkerCountError, worker_count
 
 MANIFEST_FILE = "server.toml"
@@ -53,14 +53,13 @@ BEYOND_MARK = "†"
 # Where a framework can run its blocking work (EXECUTOR), its own way first, and the page
 # that says how: required of a framework, refused of the reference (no /blocking).
 EXECUTORS, EXECUTORS_SOURCE = "executors", "executors_source"
-VIRTUAL = "virtual"
 VIRTUAL_THREADS_SINCE = 21  # JEP 444: virtual threads, final in Java 21
 # The first 15 characters (what Linux keeps) of the names of the JDK's virtual-thread
 # carriers, ForkJoinPool-1-worker-N, the first ForkJoinPool the JVM makes.
 VIRTUAL_CARRIER_PREFIX = "ForkJoinPool-1-"
 # What the thread that ran /blocking's wait is, by EXECUTOR: the server says it on each
 # /blocking answer (checking/conformance).
-THREAD_KINDS = {"pool": "platform", VIRTUAL: VIRTUAL}
+THREAD_KINDS = {POOL: "platform", VIRTUAL: VIRTUAL}
 _KNOWN_KEYS = frozenset(_REQUIRED_TEXT + _OPTIONAL_TEXT + _BLOCKING_TEXT + _DB_TEXT
                         + (BLOCKING_POOL, DB_POOL, FRAMEWORK_PACKAGES, "workers", "port",
                            "role", JDKS, JDKS_SOURCE, BEYOND_WRITE_UP, EXECUTORS,
@@ -298,7 +297,7 @@ def parse_manifest(name: str, text: str, source: str = MANIFEST_FILE,
     )
 
 
-_EXECUTOR_NAMES = {"pool": "a pool", VIRTUAL: "virtual threads"}
+_EXECUTOR_NAMES = {POOL: "a pool", VIRTUAL: "virtual threads"}
 
 
 def _executors(data: dict, source: str) -> dict[str, object]:

@@ -1,7 +1,7 @@
 """What limited a cell, in one sentence, from the lab's own evidence: a saturated CPU
 (results/bottleneck.py), else the Little's-law bound the executor in use sets on a waiting
 workload (results/littles_law.py: the connections, with a thread per request, or the
-pool's threads), else, on a database workload, the database connection pool. Pure.
+pool's threads, or a cap the framework keeps on virtual threads at once), else, on a database workload, the database connection pool. Pure.
 
 The database pool bounds by Little's law too: at most db_pool queries run at once, so at
 R requests per second each holds a connection at most db_pool ÷ R on average; the query's
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from httplab.axes import VIRTUAL
 from httplab.model import BenchResult, Cell, CellStatus
 from httplab.results.bottleneck import Limit, cell_bottleneck
 from httplab.results.littles_law import CONNECTIONS, WaitBound, cell_wait_bound
@@ -39,19 +40,24 @@ def cell_limit(cell: Cell, result: BenchResult) -> CellLimit | None:
     share = summary.median / bound.rate if bound else None
     if bottleneck.limit not in (Limit.NONE, Limit.UNKNOWN):
         return CellLimit(bottleneck.words, share)
-    if bound is not None:
-        return CellLimit(wait_bound_sentence(bound, share or 0.0), share)
     record = result.server(cell.server)
+    if bound is not None:
+        virtual = record is not None and record.executor == VIRTUAL
+        return CellLimit(wait_bound_sentence(bound, share or 0.0, virtual), share)
     if cell.workload.uses_database and record and record.db_pool:
         return CellLimit(database_pool_sentence(record.db_pool, summary.median))
     return CellLimit(bottleneck.words)
 
 
-def wait_bound_sentence(bound: WaitBound, share: float) -> str:
+def wait_bound_sentence(bound: WaitBound, share: float, virtual: bool = False) -> str:
     """'bounded by the pool: 200 threads ÷ 10 ms = 20,000/s' when held by it (share at least
-    NEAR_BOUND), else what the bound was and that waiting, not it, held the cell."""
+    NEAR_BOUND), else what the bound was and that waiting, not it, held the cell. On
+    virtual threads a smaller bound than the connections is the framework's cap on the
+    tasks it runs at once (Reactor's bounded elastic keeps one on virtual threads)."""
     if bound.set_by == CONNECTIONS:
         source = f"the connections, one request in flight each: {bound.connections} ÷"
+    elif virtual:
+        source = f"the cap on virtual threads at once: {bound.pool_threads} ÷"
     else:
         source = f"the pool: {bound.pool_threads} threads ÷"
     stated = f"{source} {bound.delay_ms} ms = {bound.rate:,.0f}/s"

@@ -245,7 +245,7 @@ class Runner:
         startup = started.startup
         return replace(
             record, transport=startup.transport if startup else record.transport,
-            blocking_pool=(startup.blocking_pool or None) if startup and manifest.runs_pool else None,
+            blocking_pool=(startup.blocking_pool or None) if startup else None,
             db_pool=(startup.db_pool or None) if startup else None,
             startup_line=startup.line if startup else None,
             verification=verification.summary() if verification else None,

@@ -159,3 +159,29 @@ def test_docker_bench_of_netty_on_jdk_17_and_25_records_each_rows_jdk(tmp_path, 
     assert said["netty"][0] == "25" and said["netty"][1].startswith("25.")
     assert data["settings"]["jdks"] == ["17", "25"]
     assert _project_containers() == [], "containers were left behind"
+
+
+@pytest.mark.docker
+@pytest.mark.slow
+def test_docker_bench_of_every_framework_on_both_executors_at_blocking(tmp_path, repo):
+    """EXECUTOR=pool,virtual at WORKLOAD=blocking: each framework's variant measured, its
+    ready line saying the executor asked (the check proved its /blocking waited on that
+    kind of thread), or not applicable with its reason (Undertow on virtual threads,
+    Helidon on a pool); nothing left behind."""
+    require(engine_problem())
+    assert not port_is_listening(8080), "port 8080 is busy before the test; free it first"
+    code = main(["--repo", str(repo), "bench", "--executor", "pool,virtual",
+                 "--workload", "blocking", "--ceiling", "0", "--fairness", "0",
+                 "--threads", "2", "--connections", "50", "--duration", "2s", "--primer", "0",
+                 "--warmup", "1s", "--results-dir", str(tmp_path / "results"), "--image",
+                 str(tmp_path / "result1.png")])
+    data = json.loads(((tmp_path / "results" / "latest").resolve() / "results.json").read_text())
+    assert code == 0 and data["settings"]["executors"] == ["pool", "virtual"]
+    status = {cell["server"]: cell["status"] for cell in data["cells"]}
+    assert {status["undertow@virtual"], status["helidon"]} == {"not applicable"}
+    assert {state for key, state in status.items()
+            if key not in ("undertow@virtual", "helidon")} == {"ok"}
+    for server in data["servers"]:
+        said = server["startup_line"] or ""
+        assert server["not_applicable"] or f" executor={server['executor']} " in said, said
+    assert _project_containers() == [], "containers were left behind"

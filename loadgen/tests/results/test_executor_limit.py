@@ -30,6 +30,12 @@ def test_a_waiting_cell_names_the_source_of_its_bound(bound, share, sentence):
     assert wait_bound_sentence(bound, share) == sentence
 
 
+def test_on_virtual_threads_a_bound_below_the_connections_is_the_frameworks_cap():
+    # Reactor's bounded elastic on virtual threads still runs 10 tasks per CPU at once.
+    assert wait_bound_sentence(WaitBound(10, 500, 20), 0.92, virtual=True) == (
+        "bounded by the cap on virtual threads at once: 20 ÷ 10 ms = 2,000/s (92% reached)")
+
+
 @pytest.mark.parametrize("pool, rate, sentence", [
     (10, 4000.0, "no CPU saturated: the database pool, 10 connections, allows 10 queries at "
                  "once, 2.50 ms each at most at this rate"),
