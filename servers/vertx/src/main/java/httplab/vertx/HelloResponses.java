@@ -2,6 +2,7 @@ package httplab.vertx;
 
 import httplab.server.Hello;
 import httplab.server.HttpDate;
+import httplab.server.ThreadKind;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -17,6 +18,7 @@ final class HelloResponses {
     private static final CharSequence HELLO_LENGTH =
             HttpHeaders.createOptimized(String.valueOf(Hello.BODY_BYTES.length));
     private static final CharSequence ZERO_LENGTH = HttpHeaders.createOptimized("0");
+    private static final CharSequence THREAD_KIND = HttpHeaders.createOptimized(ThreadKind.HEADER);
     private static final CharSequence ALLOWED_METHODS = HttpHeaders.createOptimized("GET, HEAD");
     // Each write takes a slice of it, so every event loop can share it.
     private static final Buffer HELLO_BODY = Buffer.buffer(Hello.BODY_BYTES);
@@ -29,6 +31,12 @@ final class HelloResponses {
                 .add(HttpHeaders.CONTENT_TYPE, CONTENT_TYPE)
                 .add(HttpHeaders.CONTENT_LENGTH, HELLO_LENGTH);
         response.end(HELLO_BODY);
+    }
+
+    /** /blocking's answer: the hello world, and the kind of thread that slept. */
+    static void hello(HttpServerResponse response, String threadKind) {
+        response.headers().add(THREAD_KIND, threadKind);
+        hello(response);
     }
 
     /**

@@ -18,12 +18,14 @@ final class HelloVerticle extends VerticleBase {
     private final String host;
     private final int port;
     private final WorldQueries worlds;
+    private final BlockingWait blockingWait;
 
-    /** worlds: the shared database client, or null without a database. */
-    HelloVerticle(String host, int port, WorldQueries worlds) {
+    /** worlds: the shared database client, or null without a database; blockingWait: EXECUTOR's. */
+    HelloVerticle(String host, int port, WorldQueries worlds, BlockingWait blockingWait) {
         this.host = host;
         this.port = port;
         this.worlds = worlds;
+        this.blockingWait = blockingWait;
     }
 
     @Override
@@ -64,7 +66,7 @@ final class HelloVerticle extends VerticleBase {
         } else if (Hello.DELAY_PATH.equals(path)) {
             Waits.delay(vertx, request.response(), millis);
         } else {
-            Waits.blocking(vertx, request.response(), millis);
+            Waits.blocking(blockingWait, request.response(), millis);
         }
     }
 }

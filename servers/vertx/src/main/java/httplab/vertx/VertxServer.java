@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Hello-world HTTP/1.1 server on Vert.x core: WORKERS event loops, one verticle per loop, and
- * Vert.x's worker pool for /blocking.
+ * /blocking's wait on Vert.x's worker pool (EXECUTOR=pool) or in virtual thread verticles
+ * (EXECUTOR=virtual, VirtualThreadWaits).
  */
 public final class VertxServer {
     private static final String FRAMEWORK = "Vert.x";
@@ -33,14 +34,17 @@ public final class VertxServer {
     private static void start() throws Exception {
         ServerConfig config = ServerConfig.fromEnvironment();
         Transport transport = Transport.EPOLL.available() ? Transport.EPOLL : Transport.NIO;
-        // The worker pool, /blocking's, keeps Vert.x's default size.
+        // The worker pool, /blocking's with EXECUTOR=pool, keeps Vert.x's default size.
         VertxOptions options = new VertxOptions().setEventLoopPoolSize(config.workers());
         Vertx vertx = Vertx.builder().with(options).withTransport(transport).build();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> shutDown(vertx), "vertx-shutdown"));
         WorldQueries worlds = WorldQueries.open(vertx, DatabaseSettings.fromEnvironment(config));
+        BlockingWait blockingWait = config.virtualThreads()
+                ? await(VirtualThreadWaits.deploy(vertx))
+                : Waits.onWorkerPool(vertx);
         DeploymentOptions deployment = new DeploymentOptions().setInstances(config.workers());
-        await(vertx.deployVerticle(
-                () -> new HelloVerticle(config.bindAddress(), config.port(), worlds), deployment));
+        await(vertx.deployVerticle(() -> new HelloVerticle(config.bindAddress(), config.port(),
+                worlds, blockingWait), deployment));
         startEveryLoop((VertxInternal) vertx);
         StartupLine.print(FRAMEWORK, VertxInternal.version(), transport.name(), config.workers(),
                 StartupLine.countLiveThreads(EVENT_LOOP_THREAD_PREFIX), config.endpoint(),
@@ -54,8 +58,9 @@ public final class VertxServer {
         }
     }
 
-    private static void await(Future<?> future) throws Exception {
-        future.toCompletionStage().toCompletableFuture().get(STARTUP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    private static <T> T await(Future<T> future) throws Exception {
+        return future.toCompletionStage().toCompletableFuture()
+                .get(STARTUP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     }
 
     private static void shutDown(Vertx vertx) {

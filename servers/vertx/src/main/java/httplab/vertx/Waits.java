@@ -1,5 +1,6 @@
 package httplab.vertx;
 
+import httplab.server.ThreadKind;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
 
@@ -7,7 +8,9 @@ import io.vertx.core.http.HttpServerResponse;
  * /delay and /blocking, as the Vert.x core manual has them: a timer instead of a sleep on the
  * event loop, and executeBlocking for code that must block
  * (https://vertx.io/docs/vertx-core/java/#_one_shot_timers,
- * https://vertx.io/docs/vertx-core/java/#blocking_code).
+ * https://vertx.io/docs/vertx-core/java/#blocking_code), on the worker pool or, with
+ * EXECUTOR=virtual, on a virtual thread (VirtualThreadWaits). The client may have gone while
+ * the request waited: then nothing is written.
  */
 final class Waits {
     private static final int INTERNAL_ERROR = 500;
@@ -17,31 +20,40 @@ final class Waits {
 
     /** A one-shot timer: it fires on this verticle's event loop, and no thread waits for it. */
     static void delay(Vertx vertx, HttpServerResponse response, int millis) {
-        vertx.setTimer(millis, timerId -> answer(response, true));
+        vertx.setTimer(millis, timerId -> {
+            if (!response.closed()) {
+                HelloResponses.hello(response);
+            }
+        });
     }
 
     /**
-     * Blocks a thread of the Vert.x worker pool (VertxOptions.setWorkerPoolSize, default
-     * DEFAULT_WORKER_POOL_SIZE). ordered = false: by default a context's executeBlocking calls
-     * run one after another, and one verticle serves all of its event loop's connections; the
-     * result comes back on that event loop.
+     * EXECUTOR=pool: blocks a thread of the Vert.x worker pool (VertxOptions.setWorkerPoolSize,
+     * default DEFAULT_WORKER_POOL_SIZE). ordered = false: by default a context's
+     * executeBlocking calls run one after another, and one verticle serves all of its event
+     * loop's connections; the result comes back on that event loop.
      */
-    static void blocking(Vertx vertx, HttpServerResponse response, int millis) {
-        vertx.executeBlocking(() -> {
-            Thread.sleep(millis);
-            return null;
-        }, false).onComplete(slept -> answer(response, slept.succeeded()));
+    static BlockingWait onWorkerPool(Vertx vertx) {
+        return millis -> vertx.executeBlocking(() -> sleep(millis), false);
     }
 
-    /** The client may have gone while the request waited. */
-    private static void answer(HttpServerResponse response, boolean waited) {
-        if (response.closed()) {
-            return;
-        }
-        if (waited) {
-            HelloResponses.hello(response);
-        } else {
-            HelloResponses.empty(response, INTERNAL_ERROR);
-        }
+    /** /blocking: the answer after the wait, naming the kind of thread that slept. */
+    static void blocking(BlockingWait wait, HttpServerResponse response, int millis) {
+        wait.sleep(millis).onComplete(slept -> {
+            if (response.closed()) {
+                return;
+            }
+            if (slept.succeeded()) {
+                HelloResponses.hello(response, slept.result());
+            } else {
+                HelloResponses.empty(response, INTERNAL_ERROR);
+            }
+        });
+    }
+
+    /** The blocking wait itself; the kind of thread it ran on (ThreadKind.current()). */
+    static String sleep(int millis) throws InterruptedException {
+        Thread.sleep(millis);
+        return ThreadKind.current();
     }
 }
