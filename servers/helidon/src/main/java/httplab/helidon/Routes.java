@@ -37,8 +37,8 @@ final class Routes {
         getOrHead(routing, Hello.ROOT_PATH, hello);
         getOrHead(routing, Hello.PLAINTEXT_PATH, hello);
         getOrHead(routing, Hello.JSON_PATH, new JsonHandler());
-        getOrHead(routing, Hello.DELAY_PATH, new WaitHandler());
-        getOrHead(routing, Hello.BLOCKING_PATH, new WaitHandler());
+        getOrHead(routing, Hello.DELAY_PATH, WaitHandler.delay());
+        getOrHead(routing, Hello.BLOCKING_PATH, WaitHandler.blocking());
         getOrHead(routing, Hello.DB_PATH, new DatabaseHandler(worlds, false));
         getOrHead(routing, Hello.QUERIES_PATH, new DatabaseHandler(worlds, true));
     }
