@@ -11,7 +11,8 @@ import java.util.Map;
  */
 public final class ServerConfig {
     public static final String DEFAULT_BIND_ADDRESS = "0.0.0.0";
-    static final int MAX_WORKERS = 100_000;
+    /** The largest count a server takes; as a pool's size it stands for "no limit". */
+    public static final int MAX_WORKERS = 100_000;
     public static final String POOL = "pool";
     public static final List<String> EXECUTORS = List.of(POOL, ThreadKind.VIRTUAL);
 

@@ -48,7 +48,17 @@ public final class VertxServer {
         startEveryLoop((VertxInternal) vertx);
         StartupLine.print(FRAMEWORK, VertxInternal.version(), transport.name(), config.workers(),
                 StartupLine.countLiveThreads(EVENT_LOOP_THREAD_PREFIX), config.endpoint(),
-                options.getWorkerPoolSize(), worlds == null ? config.dbPool() : worlds.maxSize(), config.executor());
+                blockingPool(config, options), worlds == null ? config.dbPool() : worlds.maxSize(),
+                config.executor());
+    }
+
+    /**
+     * The most waits /blocking runs at once: the worker pool's threads, or, on virtual
+     * threads, no limit (Vert.x starts a virtual thread per executeBlocking and caps none),
+     * which a count states as ServerConfig.MAX_WORKERS, as Helidon's manifest does.
+     */
+    private static int blockingPool(ServerConfig config, VertxOptions options) {
+        return config.virtualThreads() ? ServerConfig.MAX_WORKERS : options.getWorkerPoolSize();
     }
 
     /** Event loop threads start on their first task; run one on each so they can be counted. */
