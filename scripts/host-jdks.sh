@@ -2,7 +2,7 @@
 # The JDKs this host's Debian 12 does not package (21 and 25), from Debian 13's packages,
 # never a downloaded archive: debootstrap trixie (minbase, with the JDKs) into
 # DIR/trixie, then DIR/<N> for each, a JAVA_HOME whose `release` is the JDK's own and
-# whose bin/java, bin/javac and bin/jar run the tree's JDK through the tree's own loader
+# whose bin/java, bin/javac, bin/jar and bin/jfr run the tree's JDK through the tree's own loader
 # and libraries (installing trixie's packages on a bookworm host would upgrade its libc).
 # The harness finds DIR/<N> first (loadgen/httplab/running/jdks.py). `make jdks` runs it.
 #   scripts/host-jdks.sh [--mirror URL] [--force] [DIR]    (DIR default: .tools/jdks)
@@ -16,7 +16,7 @@ source "$here/debian.sh"
 suite=trixie
 jdks=(21 25)
 triplet=x86_64-linux-gnu  # amd64, as the servers' async-profiler agent (linux-x64)
-tools=(java javac jar)
+tools=(java javac jar jfr)  # jfr: the lab reads pinned virtual threads with it (running/pinning)
 
 mirror=$(debian_mirror)
 force=0
@@ -35,8 +35,11 @@ log() { echo "host-jdks: $*" >&2; }
 die() { echo "host-jdks: error: $*" >&2; exit 1; }
 
 present() {
-  local n
-  for n in "${jdks[@]}"; do [ -x "$dir/$n/bin/java" ] && [ -r "$dir/$n/release" ] || return 1; done
+  local n tool
+  for n in "${jdks[@]}"; do
+    [ -r "$dir/$n/release" ] || return 1
+    for tool in "${tools[@]}"; do [ -x "$dir/$n/bin/$tool" ] || return 1; done
+  done
 }
 if [ "$force" = 0 ] && present; then exit 0; fi
 [ "$(dpkg --print-architecture 2>/dev/null || true)" = amd64 ] || die "only amd64 hosts are supported"

@@ -334,6 +334,29 @@ class RunProfile:
         return self.samples * self.interval / 1e9
 
 
+@dataclass(frozen=True)
+class PinnedFrame:
+    """Where pinned virtual threads were: the first frame of a pinned event's stack outside
+    the JDK (java.*, jdk.*, sun.*), as Class.method with its package, and its events."""
+
+    frame: str  # com.zaxxer.hikari.pool.HikariPool.getConnection
+    events: int
+
+
+@dataclass(frozen=True)
+class PinnedRun:
+    """Virtual threads pinned to their carrier during one measured run of a variant whose
+    blocking work runs on virtual threads (EXECUTOR=virtual): the JVM's own flight
+    recorder's jdk.VirtualThreadPinned events, every one however short, recorded over the
+    measured run only. The figures are None when it could not be recorded or read."""
+
+    events: int | None = None
+    total_ms: float | None = None  # pinned time, summed over the events
+    longest_ms: float | None = None
+    top_frames: tuple[PinnedFrame, ...] = ()  # the most events first (at most three)
+    failure: str | None = None  # why this run has no figures
+
+
 class CellStatus(str, Enum):
     OK = "ok"
     FAILED = "failed"
@@ -359,6 +382,8 @@ class Cell:
     profiles: tuple[RunProfile | None, ...] = ()
     # The stall meter's figures, one per measured run in the order of runs (empty: none).
     host_stalls: tuple[HostStalls | None, ...] = ()
+    # EXECUTOR=virtual: one per measured run, in the order of runs (None: not recorded).
+    pinned: tuple[PinnedRun | None, ...] = ()
 
 
 class WarningKind(str, Enum):
