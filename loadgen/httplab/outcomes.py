@@ -47,6 +47,7 @@ class CellOutcome:
     stalls_path: Path | None = None  # raw/<stem>.stalls.json, the stall meter's record
     # raw/<stem>.stalls.<N>.json, the meters' on the load generators' engines, by engine
     engine_stalls_paths: tuple[Path, ...] = ()
+    pinned_path: Path | None = None  # EXECUTOR=virtual: raw/<stem>.pinned.json, its record
 
 
 @dataclass(frozen=True)

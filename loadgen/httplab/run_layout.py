@@ -19,6 +19,9 @@
                                    interval, what failed), and its output: the collapsed
         raw/<stem>.collapsed.txt     stacks (what the layer table is read from) and the
         raw/<stem>.flame.html        flame graph (one self-contained page)
+        raw/<stem>.pinned.json     EXECUTOR=virtual: the virtual threads pinned during the
+                                   run, summed from JFR's recording of it, <stem>.pinned.jfr
+                                   (removed once read; kept when it could not be)
         raw/unmeasured/<server>-<phase>[-r<N>].txt, .json   the primer and the warm-up
         raw/[unmeasured/]<stem>.<tool>.cpu.txt   while a load tool runs in Docker: its CPU
                                    time, written by loadgen/cpu-times.sh once it exited,
@@ -65,6 +68,8 @@ OHA_SUFFIX = ".oha.json"
 PROFILE_SUFFIX = ".profile.json"
 COLLAPSED_SUFFIX = ".collapsed.txt"
 FLAME_GRAPH_SUFFIX = ".flame.html"
+PINNED_SUFFIX = ".pinned.json"
+PINNED_RECORDING_SUFFIX = ".pinned.jfr"
 CPU_TIMES_SUFFIX = ".cpu.txt"  # after the tool's name: <stem>.wrk.cpu.txt
 GENERATOR_MARK = ".g"  # <stem>.g<N>: generator N's part of a run over several
 _ENGINE_STALLS = re.compile(rf"{re.escape(STALLS_MARK)}\.(?P<engine>\d+){re.escape(JSON_SUFFIX)}")
@@ -217,6 +222,14 @@ class RunFiles:
     def flame_graph(self) -> Path:
         return self._beside(FLAME_GRAPH_SUFFIX)
 
+    @property
+    def pinned(self) -> Path:
+        return self._beside(PINNED_SUFFIX)
+
+    @property
+    def pinned_recording(self) -> Path:
+        return self._beside(PINNED_RECORDING_SUFFIX)
+
     def cpu_times(self, tool: str) -> Path:
         """<stem>.<tool>.cpu.txt: loadgen/cpu-times.sh's record of the tool's CPU time."""
         return self._beside(f".{tool}{CPU_TIMES_SUFFIX}")
@@ -284,7 +297,8 @@ class MeasuredName:
 
 def parse_measured_name(file_name: str) -> MeasuredName | None:
     """None for any other file: .json, .resources.json, .stalls.json, .h2load.txt, .sockets.txt,
-    .collapsed.txt, .profile.json, .flame.html, .<tool>.cpu.txt, logs."""
+    .collapsed.txt, .profile.json, .flame.html, .pinned.json, .pinned.jfr, .<tool>.cpu.txt,
+    logs."""
     for pattern, spread in _MEASURED_NAMES:
         match = pattern.fullmatch(file_name)
         stem = None if match is None else RunStem.parse(match["stem"])

@@ -25,10 +25,11 @@ from pathlib import Path
 from httplab.loadtools.h2load.reading import read_fairness_run
 from httplab.loadtools.stall_meter.report import pooled_host_stalls
 from httplab.raw_files import generators_from_dict, resources_from_dict
-from httplab.model import (Cell, CellStatus, FairnessRun, HostStalls, ResourceUsage, RunProfile,
-                           ServerRecord, Workload, WrkRun)
+from httplab.model import (Cell, CellStatus, FairnessRun, HostStalls, PinnedRun, ResourceUsage,
+                           RunProfile, ServerRecord, Workload, WrkRun)
 from httplab.outcomes import CellOutcome, GeneratorOutcome
 from httplab.results.merge import merge_generator_runs
+from httplab.results.pinned_record import record_from_dict as pinned_record_from_dict
 from httplab.results.profile_record import record_from_dict
 from httplab.results.profiles import run_profile
 from httplab.run_layout import (MeasuredName, RunFiles, RunStem, parse_measured_name,
@@ -108,6 +109,17 @@ def read_profile(record_path: Path | None, framework_packages: tuple[str, ...],
                           measured_cpu_seconds, source)
     return replace(profile, collapsed_file=_in_run_if_there(collapsed),
                    flame_graph_file=_in_run_if_there(flame_graph))
+
+
+def read_pinned(record_path: Path | None) -> PinnedRun | None:
+    """The run's pinned virtual threads from their record; None without one (its blocking
+    work did not run on virtual threads)."""
+    if record_path is None or not record_path.is_file():
+        return None
+    try:
+        return pinned_record_from_dict(json.loads(record_path.read_text())).run
+    except (OSError, ValueError, TypeError, AttributeError) as error:
+        return PinnedRun(failure=f"cannot read {record_path}: {error}")
 
 
 def _beside(record_path: Path, name: str | None) -> Path | None:
@@ -235,7 +247,7 @@ def cell_from_outcomes(outcomes: list[CellOutcome],
     first = outcomes[0]
     key = dict(server=first.server, threads=first.threads, connections=first.connections,
                workload=first.workload)
-    runs, usages, reasons, rounds, fairness, profiles, stalls = [], [], [], [], [], [], []
+    runs, usages, reasons, rounds, fairness, profiles, stalls, pinned = ([] for _ in range(8))
     for outcome in sorted(outcomes, key=lambda o: o.repeat):
         run, failure, fairness_run = _round_with_fairness(outcome, len(outcomes))
         if fairness_run is not None:
@@ -249,11 +261,13 @@ def cell_from_outcomes(outcomes: list[CellOutcome],
             profiles.append(read_profile(outcome.profile_path, framework_packages,
                                          usages[-1].cpu_seconds))
             stalls.append(read_stalls(outcome.stalls_path, outcome.engine_stalls_paths))
+            pinned.append(read_pinned(outcome.pinned_path))
     status = CellStatus.FAILED if reasons else CellStatus.OK
     return Cell(**key, status=status, runs=tuple(runs), reason="; ".join(reasons) or None,
                 resources=tuple(usages), rounds=tuple(rounds), fairness=tuple(fairness),
                 profiles=tuple(profiles) if any(profiles) else (),
-                host_stalls=tuple(stalls) if any(stalls) else ())
+                host_stalls=tuple(stalls) if any(stalls) else (),
+                pinned=tuple(pinned) if any(pinned) else ())
 
 
 def cells_from_outcomes(outcomes: list[CellOutcome],
@@ -306,7 +320,8 @@ class RawFile:
                       h2load_path=_existing(files.h2load), sockets_path=_existing(files.sockets),
                       workload=workload_of_key(self.run.workload),
                       profile_path=_existing(files.profile), stalls_path=_existing(files.stalls),
-                      engine_stalls_paths=engine_stalls_paths(files))
+                      engine_stalls_paths=engine_stalls_paths(files),
+                      pinned_path=_existing(files.pinned))
         if not self.spread:
             return CellOutcome(*key, files.text, _existing(files.json), **beside)
         return CellOutcome(*key, generators=self._generators(), **beside)

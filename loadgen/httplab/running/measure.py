@@ -16,6 +16,7 @@ from httplab.model import (LOADGEN_HOST_LESS_SERVER, DatabaseUsage, PLAINTEXT, R
                            Workload)
 from httplab.outcomes import GeneratorOutcome
 from httplab.running.database.base import StartedDatabase
+from httplab.running.profiling.pinning import PinnedOutcome, pinning_recorded
 from httplab.running.profiling.session import ProfileOutcome, profiled
 from httplab.running.resources.parse import HostCpu, SamplingError
 from httplab.running.resources.probes import ResourceProbe, read_host_cpu
@@ -42,6 +43,7 @@ class RunOutcome:
     profile: ProfileOutcome | None = None  # PROFILE=1: the profiler's record of the run
     stalls_path: Path | None = None  # the stall meter's record of the run
     engine_stalls_paths: tuple[Path, ...] = ()  # the meters' on the load generators' engines
+    pinned: PinnedOutcome | None = None  # EXECUTOR=virtual: pinned virtual threads' record
 
 
 @dataclass(frozen=True)
@@ -66,16 +68,18 @@ class Measurer:
     def measured(self, serving: Serving, request: WrkRequest,
                  workload: Workload = PLAINTEXT) -> RunOutcome:
         """A measured run, the server sampled throughout, and the database it reads too
-        when there is one; the host's stalls metered around that, and profiled around all
-        when the server has a profiler."""
+        when there is one; the host's stalls metered around that, profiled around that
+        when the server has a profiler, and its pinned virtual threads recorded around all
+        when its blocking work runs on them."""
         files = self._measured_files(serving, request, workload)
         database_sampler = database_sampler_for(self.context.backend, serving.database)
         sampler = sampler_for(self.context.backend.resource_probe(serving.started))
-        outcome, profile = profiled(serving.profiler, files, lambda: metered(
-            self.context.stall_meter, files.stalls, request.duration_s,
-            lambda: self._run(request, files, sampler, database_sampler)))
+        (outcome, profile), pinned = pinning_recorded(serving.pinning, files, lambda: profiled(
+            serving.profiler, files, lambda: metered(
+                self.context.stall_meter, files.stalls, request.duration_s,
+                lambda: self._run(request, files, sampler, database_sampler))))
         return replace(outcome, profile=profile, stalls_path=_existing(files.stalls),
-                       engine_stalls_paths=engine_stalls_paths(files))
+                       engine_stalls_paths=engine_stalls_paths(files), pinned=pinned)
 
     def _measured_files(self, serving: Serving, request: WrkRequest,
                         workload: Workload) -> RunFiles:

@@ -4,7 +4,7 @@ once per run) and one started server as it is being measured (Serving, one per s
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from httplab.model import ServerRecord
@@ -12,20 +12,24 @@ from httplab.running.backends.base import Backend, StartedServer
 from httplab.running.database.base import StartedDatabase
 from httplab.running.plan import BenchPlan
 from httplab.running.profiling.control import ServerProfiler
+from httplab.running.profiling.jfr_reader import HostJfr
+from httplab.running.profiling.pinning import PinnedReader, PinningRecorder
 from httplab.running.progress import Progress
 from httplab.running.stall_metering import StallMeter
 
 
 @dataclass(frozen=True)
 class RunContext:
-    """Fixed for the whole run: the backend, the plan, where raw files go, progress, and
-    the stall meter around each measured load (None: not metered)."""
+    """Fixed for the whole run: the backend, the plan, where raw files go, progress, the
+    stall meter around each measured load (None: not metered), and how this host reads
+    the JFR recordings of pinned virtual threads."""
 
     backend: Backend
     plan: BenchPlan
     raw_dir: Path
     progress: Progress
     stall_meter: StallMeter | None = None
+    jfr_reader: PinnedReader = field(default_factory=HostJfr)
 
     @property
     def rounds(self) -> int:
@@ -52,6 +56,7 @@ class Serving:
     stopped: Callable[[], str | None]  # how it (or its database) stopped; None while it runs
     database: StartedDatabase | None = None  # the fresh database it reads, if any
     profiler: ServerProfiler | None = None  # PROFILE=1: around each measured run
+    pinning: PinningRecorder | None = None  # EXECUTOR=virtual: around each measured run
 
     @property
     def server(self) -> str:

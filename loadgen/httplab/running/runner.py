@@ -26,6 +26,7 @@ from httplab.running.plan import Phase, rotated, target_url
 from httplab.running.profiling.agent import ProfilerError, last_agent_error
 from httplab.running.profiling.attach import attach
 from httplab.running.profiling.control import ServerProfiler
+from httplab.running.profiling.pinning import PinningRecorder, records_pinning
 from httplab.running.progress import START_AND_VERIFY_S
 from httplab.running.run_context import RunContext, Serving
 from httplab.checking.ready_line import JavaRuntime
@@ -180,7 +181,7 @@ class Runner:
         progress.spent(START_AND_VERIFY_S)
         serving = Serving(index, self._record(manifest, started, verification), round_number,
                           started, lambda: self._stopped(started), self._database,
-                          self._profiler)
+                          self._profiler, self._pinning_recorder(index, started))
         failed = verification.failed_workloads()
         return combined(serving.record, [self._workload(serving, workload,
                                                         failed.get(workload.key))
@@ -202,6 +203,19 @@ class Runner:
         self._profiler = attached.profiler
         self.context.progress.step(index, started.manifest.key, attached.note)
         return None
+
+    def _pinning_recorder(self, index: int, started: StartedServer) -> PinningRecorder | None:
+        """JFR's recorder of pinned virtual threads, for a server whose blocking work runs on
+        them; one that cannot be reached is said, and its runs measured without it."""
+        if not records_pinning(started.manifest):
+            return None
+        try:
+            control = self.context.backend.profiler_control(started)
+        except BackendError as error:
+            self.context.progress.step(index, started.manifest.key,
+                                       f"pinned virtual threads not recorded: {error}")
+            return None
+        return PinningRecorder(control, self.context.jfr_reader)
 
     def _with_database_checks(self, started: StartedServer, verification: Verification,
                               workloads: tuple[Workload, ...]) -> Verification:

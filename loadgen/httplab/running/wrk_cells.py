@@ -60,12 +60,16 @@ class WrkCells:
         profile = outcome.profile
         if profile and profile.failure:  # the run stands; only its profile is missing
             progress.step(index, name, f"no profile of this run: {profile.failure}")
+        pinned = outcome.pinned
+        if pinned and pinned.failure:  # the run stands; only its pinned threads are unknown
+            progress.step(index, name, f"pinned virtual threads unknown: {pinned.failure}")
         measured = CellOutcome(name, request.threads, request.connections, outcome.text_path,
                                outcome.json_path, failure, repeat, outcome.resources_path,
                                outcome.generators, workload=workload,
                                profile_path=profile.record_path if profile else None,
                                stalls_path=outcome.stalls_path,
-                               engine_stalls_paths=outcome.engine_stalls_paths)
+                               engine_stalls_paths=outcome.engine_stalls_paths,
+                               pinned_path=pinned.record_path if pinned else None)
         if self.context.plan.fairness and not failure:
             return self._fairness(serving, request, measured)
         if self.context.plan.fairness:

@@ -80,6 +80,10 @@ class FakeBackend:
     def resource_probe(self, started):
         return UnavailableProbe("no process to sample")
 
+    def profiler_control(self, started):
+        """No JVM to attach to: a virtual-thread server's runs go without JFR's recording."""
+        raise BackendError(f"{started.manifest.key} has no JVM to attach to (a fake)")
+
     def run_wrk(self, request, text_path, json_path, cpus=None):
         self.wrk_calls.append((request.threads, text_path.parent.name))
         self.urls.add(request.url)

@@ -1,6 +1,7 @@
 """A stand-in for a backend's profiler control: it records every command in order (into
 a list it may share with the fake wrk and probe), answers as told, and writes the files
-the JVM would write, so the runner's profiling can be followed without a JVM."""
+the JVM would write, so the runner's profiling (async-profiler's, and JFR's recording of
+pinned virtual threads) can be followed without a JVM."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from httplab.running.profiling.agent import AgentReply
 
 COLLAPSED = "java/lang/Thread.run;io/netty/Loop.run;epoll_wait 3\njava/lang/Thread.run 2\n"
 FLAME = "<!DOCTYPE html><html>flame graph</html>\n"
+RECORDING = b"FLR\0 a stand-in for a JFR recording"
 
 
 class FakeProfilerControl:
@@ -34,6 +36,19 @@ class FakeProfilerControl:
             path = Path(arguments.split(",file=")[1].split(",")[0])
             path.write_text(COLLAPSED if arguments.startswith("stop") else FLAME)
         return AgentReply(0)
+
+    def jcmd(self, command: str) -> tuple[int, str]:
+        """JFR.start and JFR.stop as the JVM answers them (0 and its words, or 0 and a
+        refusal); a stop writes a stand-in recording where it is asked to."""
+        name = command.split()[0]
+        self.events.append(name)
+        if command.startswith(self.refuse):
+            return 0, f"Could not {name.removeprefix('JFR.')} recording (a fake)"
+        if name == "JFR.stop":
+            if self.writes:
+                Path(command.split("filename=")[1]).write_bytes(RECORDING)
+            return 0, f"Stopped recording, {len(RECORDING)} bytes written to: (a fake)"
+        return 0, "Started recording 1. (a fake)"
 
     def target(self, destination: Path) -> str:
         return str(destination)

@@ -13,6 +13,7 @@ from httplab.model import (BenchResult, Cell, CellStatus, CellWarning, DatabaseR
                            SocketErrors, StepPurpose, StepVerdict, SustainedRate,
                            ThreadRequestRate, WarningKind, Workload, WrkRun)
 from httplab.raw_files import resources_from_dict
+from httplab.results.pinned_record import pinned_run_from_dict
 from httplab.results.results_json.version import READABLE_VERSIONS, ResultsFormatError
 from httplab.results.stability import cell_name
 from httplab.results.warning_groups import cell_warnings
@@ -113,7 +114,9 @@ def cell_from_dict(data: dict[str, Any]) -> Cell:
                 profiles=tuple(_optional(profile_from_dict, profile)
                                for profile in data.get("profiles", ())),
                 host_stalls=tuple(_optional(host_stalls_from_dict, stalls)
-                                  for stalls in data.get("host_stalls", ())))
+                                  for stalls in data.get("host_stalls", ())),
+                pinned=tuple(_optional(pinned_run_from_dict, pinned)
+                             for pinned in data.get("pinned", ())))
 
 
 def run_from_dict(data: dict[str, Any]) -> WrkRun:

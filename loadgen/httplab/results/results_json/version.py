@@ -22,8 +22,11 @@ FORMAT_VERSION = 14
 # "host" verdict and each maximum's host rounds; 13: the settings' JDKs, each server's JDK
 # asked for, the garbage collector, most heap and vendor it said it ran on, whether it is
 # beyond the 2019 write-up, and why a variant was not applicable, with its cells' status
-# "not applicable"; 14: the settings' executors and each server's executor (EXECUTOR); older files read with their defaults (plaintext, no database, no
-# profile, no host stalls, no JDK asked, each warning's kind recovered from its sentence).
+# "not applicable"; 14: the settings' executors and each server's executor (EXECUTOR), and
+# each cell's virtual threads pinned during each measured run (EXECUTOR=virtual: JFR's
+# events, their time and top frames); older files read with their defaults (plaintext, no
+# database, no profile, no host stalls, no JDK asked, no pinned virtual threads, each
+# warning's kind recovered from its sentence).
 READABLE_VERSIONS = tuple(range(1, FORMAT_VERSION + 1))
 
 

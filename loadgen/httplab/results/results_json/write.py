@@ -33,6 +33,7 @@ from httplab.results.fairness import Fairness, cell_fairness
 from httplab.results.foreign_cpu import foreign_cores
 from httplab.results.littles_law import cell_wait_bound, pool_threads_max, share_of_bound
 from httplab.results.paired_ratio import PairedRatio
+from httplab.results.pinned_record import pinned_run_to_dict
 from httplab.results.stats import Summary, cell_summary
 from httplab.results.step_bottleneck import step_bottleneck
 from httplab.results.step_figures import step_figures
@@ -159,6 +160,7 @@ def cell_to_dict(cell: Cell, result: BenchResult) -> dict[str, Any]:
         "status": cell.status.value, "reason": cell.reason,
         **_cell_summaries(cell, result),
         "host_stalls": [_optional(host_stalls_to_dict, stalls) for stalls in cell.host_stalls],
+        "pinned": [_optional(pinned_run_to_dict, pinned) for pinned in cell.pinned],
         "foreign_cpu_cores": [foreign_cores(usage) for usage in cell.resources],
         "runs": [run_to_dict(run, round_number) for run, round_number in zip(cell.runs, rounds)],
         "resources": [resources_to_dict(usage) for usage in cell.resources],

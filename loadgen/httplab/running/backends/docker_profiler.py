@@ -1,6 +1,6 @@
-"""async-profiler in a server's container: jattach (in the image) against java, PID 1
-there, as the image's user, by `docker exec` on the server's engine; the JVM writes its
-files to the container's /tmp, whence `docker cp` brings them to raw/ and they are
+"""async-profiler and JFR in a server's container: jattach (in the image) against java,
+PID 1 there, as the image's user, by `docker exec` on the server's engine; the JVM writes
+its files to the container's /tmp, whence `docker cp` brings them to raw/ and they are
 removed."""
 
 from __future__ import annotations
@@ -24,6 +24,11 @@ def exec_jattach_command(container: str, arguments: str) -> list[str]:
     return ["docker", "exec", container, "sh", "-c", script]
 
 
+def exec_jcmd_command(container: str, command: str) -> list[str]:
+    """`docker exec <container> jattach 1 jcmd <command>`: the JVM's own diagnostic command."""
+    return ["docker", "exec", container, "jattach", str(JAVA_PID_IN_CONTAINER), "jcmd", command]
+
+
 def copy_out_command(container: str, in_container: str, destination: Path) -> list[str]:
     return ["docker", "cp", f"{container}:{in_container}", str(destination)]
 
@@ -42,6 +47,9 @@ class DockerProfilerControl:
     def send(self, arguments: str) -> AgentReply:
         code, output = self._docker(exec_jattach_command(self.container, arguments))
         return read_reply(code, output)
+
+    def jcmd(self, command: str) -> tuple[int, str]:
+        return self._docker(exec_jcmd_command(self.container, command))
 
     def target(self, destination: Path) -> str:
         return f"{FILES_IN_CONTAINER}/{destination.name}"

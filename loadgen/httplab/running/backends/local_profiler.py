@@ -1,6 +1,6 @@
-"""async-profiler in a server started by the local backend: jattach against the java
-process, the agent from `make jars`, files written by the JVM straight into raw/ (as the
-JVM's user, the harness's own)."""
+"""async-profiler and JFR in a server started by the local backend: jattach against the
+java process, the agent from `make jars`, files written by the JVM straight into raw/ (as
+the JVM's user, the harness's own)."""
 
 from __future__ import annotations
 
@@ -40,6 +40,9 @@ class LocalProfilerControl:
     def send(self, arguments: str) -> AgentReply:
         return read_reply(*run_bounded(jattach_command(self.jattach, self.pid, self.agent,
                                                        arguments)))
+
+    def jcmd(self, command: str) -> tuple[int, str]:
+        return run_bounded([self.jattach, str(self.pid), "jcmd", command])
 
     def target(self, destination: Path) -> str:
         return str(destination.resolve())

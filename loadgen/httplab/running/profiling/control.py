@@ -1,5 +1,6 @@
-"""What a backend gives the runner to drive async-profiler in a started server: send the
-agent a command, say where the JVM is to write a file, and bring that file back."""
+"""What a backend gives the runner to reach a started server's JVM through jattach: send
+async-profiler's agent a command, or the JVM a jcmd one (JFR, running/profiling/pinning.py),
+say where the JVM is to write a file, and bring that file back."""
 
 from __future__ import annotations
 
@@ -20,6 +21,10 @@ class ProfilerControl(Protocol):
     def send(self, arguments: str) -> AgentReply:
         """jattach against the server's JVM with the agent's arguments (agent.py); never
         raises: a command that could not run is a reply with its exit code and message."""
+
+    def jcmd(self, command: str) -> tuple[int, str]:
+        """`jattach <pid> jcmd <command>` against the server's JVM: jattach's exit code and
+        everything it printed; never raises (-1 and why, when it could not run)."""
 
     def target(self, destination: Path) -> str:
         """Where the JVM is to write the file that ends at destination, as its path."""

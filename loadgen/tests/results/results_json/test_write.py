@@ -14,6 +14,7 @@ import typing
 import pytest
 
 from httplab import model, raw_files
+from httplab.results import pinned_record
 from httplab.results.results_json import write
 from httplab.results.paired_ratio import PairedRatio
 from httplab.results.results_json.write import LEFT_OUT
@@ -40,6 +41,9 @@ WRITERS = {
     # raw/<stem>.resources.json's shape, which results.json keeps for each run
     model.ResourceUsage: raw_files.resources_to_dict,
     model.DatabaseUsage: raw_files.database_usage_to_dict,
+    # raw/<stem>.pinned.json's figures, which results.json keeps for each run
+    model.PinnedRun: pinned_record.pinned_run_to_dict,
+    model.PinnedFrame: pinned_record.pinned_frame_to_dict,
 }
 
 
