@@ -14,7 +14,7 @@ import pytest
 from httplab.running.backend_error import BackendError
 from httplab.running.backends.docker_profiler import (AGENT_VARIABLE, DockerProfilerControl,
                                                       copy_out_command, exec_jattach_command,
-                                                      remove_command)
+                                                      exec_jcmd_command, remove_command)
 from httplab.running.backends.local_profiler import (LocalProfilerControl,
                                                      check_local_profiler, jattach_command)
 
@@ -24,6 +24,12 @@ def test_docker_runs_the_images_jattach_against_java_with_the_images_agent():
     assert command == ["docker", "exec", "c0ffee", "sh", "-c",
                        'jattach 1 load "$ASYNC_PROFILER_LIB" true '
                        "start,event=itimer,interval=5000000"]
+
+
+def test_docker_runs_the_images_jattach_against_java_for_jfr_with_no_shell_between():
+    command = "JFR.start name=httplab-pinned settings=none +jdk.VirtualThreadPinned#enabled=true"
+    assert exec_jcmd_command("c0ffee", command) == ["docker", "exec", "c0ffee", "jattach", "1",
+                                                    "jcmd", command]
 
 
 def test_docker_quotes_the_arguments_for_the_containers_shell():
