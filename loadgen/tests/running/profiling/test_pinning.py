@@ -11,6 +11,7 @@ from dataclasses import replace
 
 import pytest
 
+from httplab.manifest import parse_manifest
 from httplab.model import PinnedFrame, PinnedRun
 from httplab.results.pinned_record import PinnedRecord, record_from_dict
 from httplab.run_layout import RunFiles
@@ -20,7 +21,6 @@ from httplab.running.profiling.pinning import (PinningRecorder, PinningSession,
 
 from tests.support.fake_profiler import RECORDING, FakeProfilerControl
 from tests.support.plans import MANIFEST, reference_manifest
-from httplab.manifest import parse_manifest
 
 PINNED = PinnedRun(3, 61.5, 20.5, (PinnedFrame("org.example.Handler.block", 3),))
 
