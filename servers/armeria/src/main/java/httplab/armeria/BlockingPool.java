@@ -12,7 +12,8 @@ final class BlockingPool {
     /**
      * The most threads the server's blocking task executor may have: a
      * ScheduledThreadPoolExecutor never grows past its core size (Armeria sets it to
-     * numThreads and lets idle threads time out), or 0 when the executor is of another kind.
+     * numThreads and lets idle threads time out), or 0 when the executor is of another kind,
+     * as the VirtualThreadExecutor of EXECUTOR=virtual, which has no pool.
      */
     static int maxThreads(Server server) {
         ScheduledExecutorService executor = server.config().blockingTaskExecutor().unwrap();
