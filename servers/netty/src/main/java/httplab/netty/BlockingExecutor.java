@@ -69,9 +69,12 @@ final class BlockingExecutor {
         pipeline.addLast(group, "blocking", blocking);
     }
 
-    /** The pool's threads, for the ready line: 0 with virtual threads, which have no pool. */
+    /**
+     * The most calls that block at once, for the ready line: the pool's threads; with virtual
+     * threads nothing caps them, which a count states as ServerConfig.MAX_WORKERS.
+     */
     int poolThreads() {
-        return group == null ? 0 : group.executorCount();
+        return group == null ? ServerConfig.MAX_WORKERS : group.executorCount();
     }
 
     /**
