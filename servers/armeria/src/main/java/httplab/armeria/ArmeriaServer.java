@@ -5,6 +5,7 @@ import com.linecorp.armeria.common.util.TransportType;
 import com.linecorp.armeria.common.util.Version;
 import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.Server;
+import com.linecorp.armeria.server.ServerBuilder;
 import httplab.server.DatabaseSettings;
 import httplab.server.Hello;
 import httplab.server.JdbcWorlds;
@@ -18,8 +19,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Hello-world HTTP server on Armeria with WORKERS worker event loops (default: its manifest);
- * /db and /queries through a HikariCP pool of db_pool JDBC connections when DB_PORT names a
+ * Hello-world HTTP server on Armeria with WORKERS worker event loops (default: its manifest),
+ * its blocking work on the pool or on virtual threads (EXECUTOR); /db and /queries through a HikariCP pool of db_pool JDBC connections when DB_PORT names a
  * database.
  */
 public final class ArmeriaServer {
@@ -51,10 +52,19 @@ public final class ArmeriaServer {
                 BlockingPool.maxThreads(server), store == null ? config.dbPool() : store.maximumPoolSize(), config.executor());
     }
 
-    /** The worker group is ours to close: Netty's default 2 s quiet period would delay exit. */
+    /**
+     * The worker group is ours to close: Netty's default 2 s quiet period would delay exit.
+     * /blocking, /db and /queries run on the blocking task executor: Armeria's common one
+     * (EXECUTOR=pool), or one that starts a virtual thread per task (virtual), which the
+     * server shuts down when it stops.
+     */
     private static Server buildServer(ServerConfig config, EventLoopGroup workers, JdbcWorlds store) {
         HttpService hello = (ctx, request) -> HelloResponses.HELLO.toHttpResponse();
-        return Server.builder()
+        ServerBuilder builder = Server.builder();
+        if (config.virtualThreads()) {
+            builder.blockingTaskExecutor(new VirtualThreadExecutor(), true);
+        }
+        return builder
                 .http(new InetSocketAddress(config.bindAddress(), config.port()))
                 .workerGroup(workers, false)
                 .route().get(Hello.ROOT_PATH).build(hello)

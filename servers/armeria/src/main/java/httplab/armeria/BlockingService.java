@@ -4,13 +4,15 @@ import com.linecorp.armeria.common.HttpRequest;
 import com.linecorp.armeria.common.HttpResponse;
 import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.ServiceRequestContext;
+import httplab.server.ThreadKind;
 import httplab.server.WaitMillis;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * GET /blocking?ms=N: the sleep runs on the server's blocking task executor, Armeria's pool
- * for blocking work, never on an event loop
- * (https://armeria.dev/docs/advanced/threading-model).
+ * for blocking work (or a virtual thread per task: VirtualThreadExecutor), never on an event
+ * loop (https://armeria.dev/docs/advanced/threading-model). The answer names the kind of
+ * thread that slept (ThreadKind.HEADER).
  */
 final class BlockingService implements HttpService {
     @Override
@@ -29,6 +31,6 @@ final class BlockingService implements HttpService {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return HelloResponses.HELLO.toHttpResponse();
+        return HelloResponses.helloFrom(ThreadKind.current()).toHttpResponse();
     }
 }

@@ -7,6 +7,7 @@ import com.linecorp.armeria.common.HttpStatus;
 import com.linecorp.armeria.common.ResponseHeaders;
 import com.linecorp.armeria.common.ResponseHeadersBuilder;
 import httplab.server.Hello;
+import httplab.server.ThreadKind;
 
 /**
  * The responses, built once. Armeria adds its own cached Date header to each
@@ -23,10 +24,23 @@ final class HelloResponses {
                     .build(),
             HttpData.wrap(Hello.BODY_BYTES));
 
+    private static final AggregatedHttpResponse HELLO_FROM_PLATFORM = helloWithThread(ThreadKind.PLATFORM);
+    private static final AggregatedHttpResponse HELLO_FROM_VIRTUAL = helloWithThread(ThreadKind.VIRTUAL);
+
     /** A bad ?ms= of /delay and /blocking: empty, answered at once. */
     static final AggregatedHttpResponse BAD_REQUEST = empty(HttpStatus.BAD_REQUEST);
 
     private HelloResponses() {
+    }
+
+    /** /blocking's hello world, naming the kind of thread that slept (ThreadKind.current()). */
+    static AggregatedHttpResponse helloFrom(String threadKind) {
+        return ThreadKind.VIRTUAL.equals(threadKind) ? HELLO_FROM_VIRTUAL : HELLO_FROM_PLATFORM;
+    }
+
+    private static AggregatedHttpResponse helloWithThread(String threadKind) {
+        return AggregatedHttpResponse.of(
+                HELLO.headers().toBuilder().set(ThreadKind.HEADER, threadKind).build(), HELLO.content());
     }
 
     static AggregatedHttpResponse empty(HttpStatus status) {

@@ -9,27 +9,28 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.util.ReferenceCountUtil;
 import java.sql.SQLException;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * /db and /queries: runs the JDBC statements. NettyServer adds this handler with the blocking
- * group, as the ChannelPipeline javadoc does for its business logic handler "(e.g. database
- * access)", so JDBC blocks a thread of the group and never an event loop
- * (https://netty.io/4.1/api/io/netty/channel/ChannelPipeline.html). HelloHandler has paused the
- * channel (RequestOrder) and passes on a Query; other messages (/blocking's) go on by.
+ * /db and /queries: runs the JDBC statements where the BlockingExecutor puts them: on the
+ * blocking group (pool), as the ChannelPipeline javadoc does for its business logic handler
+ * "(e.g. database access)" (https://netty.io/4.1/api/io/netty/channel/ChannelPipeline.html),
+ * or on a virtual thread of their own (virtual); never on an event loop. HelloHandler has
+ * paused the channel (RequestOrder) and passes on a Query; other messages (/blocking's) go on by.
  */
 @ChannelHandler.Sharable
 final class DatabaseHandler extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseHandler.class);
     private final JdbcWorlds store;
+    private final BlockingExecutor executor;
 
     /** store is null without a database: then every query is answered 503. */
-    DatabaseHandler(JdbcWorlds store) {
+    DatabaseHandler(JdbcWorlds store, BlockingExecutor executor) {
         this.store = store;
+        this.executor = executor;
     }
 
     /** One /db (list false: a single object) or /queries (list true: an array) request. */
@@ -42,11 +43,7 @@ final class DatabaseHandler extends ChannelInboundHandlerAdapter {
             ctx.fireChannelRead(message);
             return;
         }
-        try {
-            Replies.answerAfterWait(ctx, query.request(), answer(query));
-        } finally {
-            ReferenceCountUtil.release(query.request());
-        }
+        executor.answer(ctx, query.request(), () -> answer(query));
     }
 
     private FullHttpResponse answer(Query query) {

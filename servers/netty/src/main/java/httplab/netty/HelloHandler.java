@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * so a batch of pipelined requests costs one write system call; responses leave in request
  * order. /delay, /blocking, /db and /queries pause the connection until their answer is
  * written (RequestOrder); /blocking goes on to BlockingHandler, /db and /queries to
- * DatabaseHandler, both on the blocking pool.
+ * DatabaseHandler, whose calls block where BlockingExecutor puts them.
  */
 @ChannelHandler.Sharable
 final class HelloHandler extends ChannelInboundHandlerAdapter {
