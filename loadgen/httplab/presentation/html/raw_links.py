@@ -16,7 +16,7 @@ from httplab.presentation.wording.latency import rate_text, server_label
 from httplab.results.stability import cell_name
 from httplab.run_layout import (
     COLLAPSED_SUFFIX, FLAME_GRAPH_SUFFIX, GENERATORS_SUFFIX, H2LOAD_SUFFIX, JSON_SUFFIX,
-    OHA_SUFFIX, PROFILE_SUFFIX, RAW, RESOURCES_SUFFIX, RESULTS_CSV, RESULTS_JSON, RESULTS_MD,
+    OHA_SUFFIX, PINNED_RECORDING_SUFFIX, PINNED_SUFFIX, PROFILE_SUFFIX, RAW, RESOURCES_SUFFIX, RESULTS_CSV, RESULTS_JSON, RESULTS_MD,
     SOCKETS_SUFFIX, STALLS_SUFFIX, TEXT_SUFFIX, UNMEASURED, RunStem, StepStem, database_log,
     engine_stalls_index, parse_measured_name, parse_step_name, workload_key)
 
@@ -28,6 +28,7 @@ FILE_KINDS = (
     (RESOURCES_SUFFIX, "CPU and memory"), (H2LOAD_SUFFIX, "h2load report"),
     (SOCKETS_SUFFIX, "socket readings"), (PROFILE_SUFFIX, "profile record"),
     (COLLAPSED_SUFFIX, "collapsed stacks"), (STALLS_SUFFIX, "stall meter"),
+    (PINNED_SUFFIX, "pinned virtual threads"), (PINNED_RECORDING_SUFFIX, "JFR recording"),
 )
 _GENERATOR_PART = re.compile(r"\.g(?P<index>\d+)(?P<suffix>\..+)")
 _SAFE_IN_HREF = "/@+,="  # kept as they are in an address: the names read as written

@@ -12,16 +12,18 @@ from httplab.presentation.views.figures import cell_figures
 from httplab.presentation.wording.formatting import MISSING, format_duration_us, format_rate
 from httplab.results.executor_limit import cell_limit
 from httplab.results.littles_law import pool_threads_max
+from httplab.results.pinning import cell_pinning
 
 EXECUTORS_INTRO = ("Where blocking work ran (EXECUTOR): pool, the framework's pool; virtual, "
-                   "a virtual thread per task. Live threads are the server's OS threads at "
+                   "a virtual thread per task. Pinned: the virtual threads JFR saw pinned to their "
+                   "carrier while measured (recorded on virtual threads only). Live threads are the server's OS threads at "
                    "most while measured; \"Pool or carriers\" the most of the pool's threads, "
                    "or of the virtual threads' carriers (virtual threads are no OS threads and "
                    "the JVM counts them only inside itself); see docs/method.md, "
                    "\"Executors\":")
 EXECUTORS_HEADER = ("Server", "Executor", "Threads", "Connections", "Requests/sec",
                     "Latency p99", "Live threads", "Pool or carriers", "CPU per request",
-                    "What limited it")
+                    "Pinned", "What limited it")
 
 
 def executor_table(result: BenchResult, workload: Workload) -> list[str]:
@@ -45,7 +47,21 @@ def _row(result: BenchResult, cell: Cell) -> tuple[str, ...]:
     return head + (format_rate(figures.requests_per_sec.median),
                    format_duration_us(figures.latency_p99_us), _count(figures.threads_max),
                    _count(pool_threads_max(cell)), _cpu_us(figures.cpu_us_per_request),
-                   limit.sentence)
+                   _pinned(cell), limit.sentence)
+
+
+def _pinned(cell: Cell) -> str:
+    """The pinned events over the cell's runs and the frame that pinned most; "not
+    recorded" for a pool variant, whose threads cannot pin."""
+    pinning = cell_pinning(cell)
+    if pinning is None:
+        return "not recorded"
+    if pinning.runs_read == 0:
+        return f"unknown: {'; '.join(pinning.unknown)}" if pinning.unknown else MISSING
+    text = f"{pinning.events} in {pinning.runs_read} runs"
+    if pinning.top_frame:
+        text += f", most at {pinning.top_frame} ({pinning.top_frame_events})"
+    return text + (f"; unknown: {'; '.join(pinning.unknown)}" if pinning.unknown else "")
 
 
 def _count(value: int | None) -> str:
