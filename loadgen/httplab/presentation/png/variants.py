@@ -18,7 +18,8 @@ from httplab.results.paired_ratio import CONFIDENCE, MIN_ROUNDS
 
 ROW_HEIGHT_IN = 0.42  # per compared figure, so that long runs stay readable
 # The ratios the axis names, by how wide the drawn range is (its highest over its lowest).
-RATIO_TICKS = ((3.0, (0.25, 0.5, 1.0, 2.0, 4.0)),
+RATIO_TICKS = ((12.0, (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 10.0)),
+               (3.0, (0.25, 0.5, 1.0, 2.0, 4.0)),
                (1.5, (0.5, 0.67, 0.8, 1.0, 1.25, 1.5, 2.0)),
                (0.0, (0.8, 0.9, 0.95, 1.0, 1.05, 1.1, 1.25)))
 
@@ -36,7 +37,7 @@ def build_variants_figure(result: BenchResult) -> Figure:
         else:
             axes.plot(figures.ratio, row, "o", markerfacecolor="none", color=color)
     axes.axvline(1.0, color="gray", linewidth=1)
-    _log_ratio_axis(axes)
+    _log_ratio_axis(axes, ratio_range(comparisons))
     axes.set_yticks(range(len(comparisons)),
                     [comparison_label(result, one, with_point) for one in comparisons],
                     fontsize=SMALL_SIZE)
@@ -49,10 +50,21 @@ def build_variants_figure(result: BenchResult) -> Figure:
     return finish_figure(figure, result)
 
 
-def _log_ratio_axis(axes) -> None:
+def ratio_range(comparisons) -> tuple[float, float]:
+    """The axis's range: every point and interval, and 1, with a margin of a tenth of its
+    width on each side in log terms (a linear axis's own margin may reach below zero)."""
+    values = [1.0] + [value for one in comparisons for value in
+                      (one.figures.ratio, one.figures.low, one.figures.high)
+                      if value is not None and value > 0]
+    low, high = min(values), max(values)
+    margin = (high / low) ** 0.1 if high > low else 1.05
+    return low / margin, high * margin
+
+
+def _log_ratio_axis(axes, limits: tuple[float, float]) -> None:
     """A logarithmic ratio axis (0.5 and 2 as far from 1, as the interval treats them),
     named at plain ratios that suit its range."""
-    low, high = axes.get_xlim()
+    low, high = limits
     axes.set_xscale("log")
     ticks = next(ticks for wider_than, ticks in RATIO_TICKS if high / low > wider_than)
     axes.xaxis.set_major_locator(FixedLocator([t for t in ticks if low <= t <= high] or [1.0]))

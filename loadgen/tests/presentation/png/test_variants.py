@@ -30,3 +30,16 @@ def test_without_intervals_the_points_are_hollow():
 def test_the_chart_is_a_png():
     width, height = png_size(variants_png(read_results(PROFILE_RUN)))
     assert 800 <= width <= 2000 and 200 <= height <= 1200
+
+
+def test_the_ratio_axis_spans_far_apart_ratios_with_room_and_never_reaches_zero():
+    # Virtual threads at 25 times a small pool's rate beside a third of its CPU: a linear
+    # margin would have reached below zero, which a log axis cannot take.
+    from types import SimpleNamespace
+
+    from httplab.presentation.png.variants import ratio_range
+    far = [SimpleNamespace(figures=SimpleNamespace(ratio=25.0, low=None, high=None)),
+           SimpleNamespace(figures=SimpleNamespace(ratio=0.3, low=0.25, high=0.36))]
+    low, high = ratio_range(far)
+    assert 0 < low < 0.25 and high > 25.0
+    assert ratio_range([]) == (1 / 1.05, 1.05)
