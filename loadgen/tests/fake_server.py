@@ -46,14 +46,15 @@ def hello_answer(request: FakeRequest, body: bytes = b"Hello, World!", server: s
 
 def _response(request: FakeRequest, status: int, body: bytes, content_type: str,
               server: str = "Fake", date: str | None = None, head_sends_body: bool = False,
-              allow: bool = True) -> bytes:
+              allow: bool = True, extra: str = "") -> bytes:
     """The whole response: the body only with a 200 (404 and 400 say so in a few words),
-    none after HEAD's head unless head_sends_body; a 405 names GET and HEAD in Allow."""
+    none after HEAD's head unless head_sends_body; a 405 names GET and HEAD in Allow; extra
+    header lines, each ending in CRLF."""
     payload = {200: body, 404: b"not found", 400: b"bad ms"}.get(status, b"")
     allowed = "Allow: GET, HEAD\r\n" if status == 405 and allow else ""
     head = (f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\nServer: {server}\r\n"
             f"Date: {date or formatdate(usegmt=True)}\r\nContent-Type: {content_type}\r\n"
-            f"{allowed}Content-Length: {len(payload)}\r\n\r\n")
+            f"{allowed}{extra}Content-Length: {len(payload)}\r\n\r\n")
     sends_body = request.method != "HEAD" or head_sends_body
     return head.encode("latin-1") + (payload if sends_body else b"")
 
@@ -84,6 +85,8 @@ class Endpoints:
     other_method_status: int = 405
     allow: bool = True  # a 405 names the methods allowed
     head_sends_body: bool = False
+    # The kind of thread /blocking says its wait ran on (X-Httplab-Thread); None: no header.
+    blocking_thread: str | None = "platform"
 
 
 def endpoints_answer(request: FakeRequest, endpoints: Endpoints = Endpoints()) -> bytes:
@@ -101,8 +104,10 @@ def endpoints_answer(request: FakeRequest, endpoints: Endpoints = Endpoints()) -
         return _response(request, endpoints.bad_ms_status, b"", "text/plain")
     if status == 200:
         time.sleep(max(0.0, ms + endpoints.extra_wait_ms) / 1000)
+    thread = endpoints.blocking_thread if path == "/blocking" else None
     return _response(request, status, b"Hello, World!", "text/plain",
-                     head_sends_body=endpoints.head_sends_body, allow=endpoints.allow)
+                     head_sends_body=endpoints.head_sends_body, allow=endpoints.allow,
+                     extra=f"X-Httplab-Thread: {thread}\r\n" if thread else "")
 
 
 def _ms(query: str) -> int | None:

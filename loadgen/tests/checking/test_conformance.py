@@ -429,3 +429,26 @@ def test_a_method_not_allowed_names_the_allowed_ones(status, headers, problem):
 def test_a_remote_check_may_wait_as_long_as_the_waits_it_asks_for():
     assert checks_wait_s((Workload(), JSON)) == 0
     assert checks_wait_s((DELAY, BLOCKING, DELAY)) == pytest.approx(2 * 4 * (20 + 250) / 1000)
+
+
+@pytest.mark.parametrize("said, asked, detail", [
+    ("virtual", "virtual", None),
+    ("platform", "platform", None),
+    ("platform", "virtual", "GET /blocking?ms=20: waited on a platform thread "
+                            "(X-Httplab-Thread), expected a virtual one"),
+    (None, "virtual", "GET /blocking?ms=20: no X-Httplab-Thread header, expected 'virtual'"),
+], ids=["virtual", "pool", "claims virtual, stayed on its pool", "says nothing"])
+def test_blocking_must_wait_on_the_kind_of_thread_executor_asks_for(said, asked, detail):
+    with FakeServer(_one_way(blocking_thread=said)) as server:
+        checks = verify_workloads(server.port, "Fake", (BLOCKING,), timeout=FAKE_TIMEOUT_S,
+                                  blocking_thread=asked)
+    kind = next(check for check in checks if check.name.endswith("thread"))
+    assert kind.name == f"GET /blocking?ms=20 waited on a {asked} thread"
+    assert (kind.detail or None) == detail and kind.passed == (detail is None)
+
+
+def test_without_an_executor_asked_the_thread_is_not_checked():
+    with FakeServer(_one_way(blocking_thread=None)) as server:
+        checks = verify_workloads(server.port, "Fake", (BLOCKING,), timeout=FAKE_TIMEOUT_S)
+    assert all(check.passed for check in checks)
+    assert not any(check.name.endswith("thread") for check in checks)

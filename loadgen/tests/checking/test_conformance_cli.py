@@ -36,3 +36,12 @@ def test_the_cli_exits_1_when_only_a_workloads_check_failed(capsys):
     with FakeServer(hello_answer) as server:
         code = main(["--port", str(server.port), "--server-header", "Fake", "--workloads", "json"])
     assert code == 1 and "FAIL [json] GET /json status 404" in capsys.readouterr().out
+
+
+def test_the_cli_checks_the_kind_of_thread_blocking_waited_on(capsys):
+    with FakeServer(endpoints_answer) as server:  # its /blocking says platform
+        code = main(["--port", str(server.port), "--server-header", "Fake",
+                     "--workloads", "blocking-20ms", "--blocking-thread", "virtual"])
+    printed = capsys.readouterr().out
+    assert code == 1
+    assert "FAIL [blocking-20ms] GET /blocking?ms=20 waited on a virtual thread" in printed

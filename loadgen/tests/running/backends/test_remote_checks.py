@@ -132,6 +132,11 @@ def test_the_conformance_command_passes_the_workloads_keys(workloads, added):
     assert len(command) == len(conformance_command("10.0.0.7", 8081, "Netty")) + len(added)
 
 
+def test_the_conformance_command_asks_for_the_kind_of_thread_blocking_waits_on():
+    command = conformance_command("10.0.0.7", 8081, "Netty", blocking_thread="virtual")
+    assert command[-3:] == ["--blocking-thread", "virtual", "--json"]
+
+
 def test_a_remote_check_of_workloads_reads_back_which_failed(capsys):
     with FakeServer(hello_answer) as server:  # no /json: its check fails, the server passes
         command = conformance_command("127.0.0.1", server.port, "Fake",
