@@ -93,6 +93,9 @@ def set_server_axis(axes, result: BenchResult, servers: list[str],
     axes.set_xlim(-0.6, len(servers) - 0.4)
 
 
+CROWDED_LABELS = 10
+
+
 def _set_server_ticks(axes, result: BenchResult, servers: list[str],
                       notes: dict[str, str]) -> None:
     """Slanted and wrapped when many labels would overlap."""
@@ -102,8 +105,9 @@ def _set_server_ticks(axes, result: BenchResult, servers: list[str],
     if not many:
         axes.set_xticks(range(len(servers)), labels, fontsize=9)
         return
-    axes.set_xticks(range(len(servers)), labels, fontsize=8, rotation=30, ha="right",
-                    rotation_mode="anchor")
+    crowded = len(servers) > CROWDED_LABELS  # variants: steeper, so neighbours do not overlap
+    axes.set_xticks(range(len(servers)), labels, fontsize=8, rotation=60 if crowded else 30,
+                    ha="right", rotation_mode="anchor")
 
 
 def unmeasured_text(cell: Cell | None) -> str:

@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import StrMethodFormatter
 
-from httplab.model import BenchResult
+from httplab.model import BenchResult, CellStatus
 from httplab.presentation.png.kit import (CEILING_COLOR, GRID_ALPHA, LEGEND_SIZE, SMALL_SIZE,
                                           TITLE_SIZE, bar_slots, duration_text, finish_figure,
                                           limited_elsewhere_hatch, limited_elsewhere_patch,
@@ -49,7 +49,8 @@ def rate_label(rate: Summary, bound: WaitBound | None = None) -> str:
 def server_bound(result: BenchResult, server: str) -> WaitBound | None:
     """The bound of the server's cells at the headline count (the same at every thread
     setting: it depends on the connections and the pool); None but on delay and blocking."""
-    return next((cell_wait_bound(cell, result) for cell in headline_cells(result, server)), None)
+    return next((cell_wait_bound(cell, result) for cell in headline_cells(result, server)
+                 if cell.status is not CellStatus.NOT_APPLICABLE), None)
 
 
 def _draw_bounds(axes, result: BenchResult, servers: list[str], width: float,

@@ -303,3 +303,22 @@ def test_the_charts_of_a_sweep_draw_the_headline_cells_and_say_the_count(tmp_pat
     assert "500 connections" in build_cpu_figure(headline).axes[0].get_title()
     write_charts(sweep, tmp_path / "result1.png")
     assert (tmp_path / "result3.png").is_file()
+
+
+def test_a_not_applicable_cell_draws_no_bound_it_never_had():
+    from dataclasses import replace
+
+    from httplab.model import CellStatus, Workload
+    from httplab.presentation.png.throughput import server_bound
+    from tests.sample_results import workloads_sample_result
+
+    result = workloads_sample_result()
+    blocking = Workload("blocking", 10)
+    result = replace(result, cells=tuple(cell for cell in result.cells
+                                         if cell.workload == blocking))
+    server = result.cells[0].server
+    assert server_bound(result, server) is not None
+    never_run = replace(result, cells=tuple(
+        replace(cell, status=CellStatus.NOT_APPLICABLE, runs=()) if cell.server == server
+        else cell for cell in result.cells))
+    assert server_bound(never_run, server) is None

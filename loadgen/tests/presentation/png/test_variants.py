@@ -43,3 +43,4 @@ def test_the_ratio_axis_spans_far_apart_ratios_with_room_and_never_reaches_zero(
     low, high = ratio_range(far)
     assert 0 < low < 0.25 and high > 25.0
     assert ratio_range([]) == (1 / 1.05, 1.05)
+
