@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import shutil
 from pathlib import Path
 
@@ -172,10 +173,18 @@ def _runs_with(pattern: str) -> list[Path]:
 
 def _chosen_runs() -> dict[str, Path]:
     """A run with flame graphs (PROFILE=1), a make latency run, and the two newest bench
-    runs for compare.html."""
-    bench_runs = _runs_with("*-t*-c*.txt")
+    runs that share a workload, for compare.html (it matches cells on their workload)."""
+    base, new = _newest_comparable(_runs_with("*-t*-c*.txt"))
     return {"profiled": _runs_with("*.flame.html")[-1], "latency": _runs_with("*.oha.json")[-1],
-            "base": bench_runs[-2], "new": bench_runs[-1]}
+            "base": base, "new": new}
+
+
+def _newest_comparable(runs: list[Path]) -> tuple[Path, Path]:
+    """The newest run that shares a workload with an older one, and the newest such one."""
+    workloads = {run: {json.dumps(workload, sort_keys=True) for workload in json.loads(
+        (run / RESULTS_JSON).read_text())["settings"].get("workloads", [None])} for run in runs}
+    return next((base, new) for index, new in reversed(list(enumerate(runs)))
+                for base in reversed(runs[:index]) if workloads[base] & workloads[new])
 
 
 @pytest.fixture(scope="module")
