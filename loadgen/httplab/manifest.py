@@ -245,9 +245,10 @@ class ServerManifest:
 
     def blocking_pool_size(self, cpus: int | None) -> int | None:
         """The most threads /blocking may hold at once on `cpus` CPUs: None for the
-        reference, for virtual threads (no pool: a thread per request), and when the size depends on the CPUs and cpus is None. "workers"
-        follows this setting's workers (SETTINGS=default changes Undertow's)."""
-        if self.is_reference or self.executor == VIRTUAL:
+        reference, for virtual threads (no pool: a thread per request), and when the size
+        depends on the CPUs and cpus is None. "workers" follows this setting's workers
+        (SETTINGS=default changes Undertow's)."""
+        if not self.runs_pool:
             return None
         if self.blocking_pool == WORKERS_POOL:
             return self.workers if isinstance(self.workers, int) else cpus
@@ -313,8 +314,8 @@ def _executors(data: dict, source: str) -> dict[str, object]:
     if unknown or len(set(executors)) != len(executors):
         raise ManifestError(f"{source}: {EXECUTORS}: {', '.join(executors)!r} is not "
                             f"{meanings[EXECUTORS]}, each once")
-    return {"executor": executors[0], EXECUTORS: executors, EXECUTORS_SOURCE: _required_text(data, EXECUTORS_SOURCE,
-                                                                   source)}
+    return {"executor": executors[0], EXECUTORS: executors,
+            EXECUTORS_SOURCE: _required_text(data, EXECUTORS_SOURCE, source)}
 
 
 def _jdks(data: dict, source: str) -> dict[str, object]:

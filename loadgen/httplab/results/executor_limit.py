@@ -1,7 +1,8 @@
 """What limited a cell, in one sentence, from the lab's own evidence: a saturated CPU
 (results/bottleneck.py), else the Little's-law bound the executor in use sets on a waiting
 workload (results/littles_law.py: the connections, with a thread per request, or the
-pool's threads, or a cap the framework keeps on virtual threads at once), else, on a database workload, the database connection pool. Pure.
+pool's threads, or a cap the framework keeps on virtual threads at once), else, on a
+database workload, the database connection pool. Pure.
 
 The database pool bounds by Little's law too: at most db_pool queries run at once, so at
 R requests per second each holds a connection at most db_pool ÷ R on average; the query's
@@ -14,7 +15,8 @@ from dataclasses import dataclass
 from httplab.axes import VIRTUAL
 from httplab.model import BenchResult, Cell, CellStatus
 from httplab.results.bottleneck import Limit, cell_bottleneck
-from httplab.results.littles_law import CONNECTIONS, WaitBound, cell_wait_bound
+from httplab.results.littles_law import (CONNECTIONS, WaitBound, cell_wait_bound,
+                                         share_of_bound)
 from httplab.results.stats import cell_summary
 
 # A cell at this share of its bound or more is held by it (wrk's own pauses between a
@@ -37,7 +39,7 @@ def cell_limit(cell: Cell, result: BenchResult) -> CellLimit | None:
         return None
     bottleneck = cell_bottleneck(cell, result)
     bound = cell_wait_bound(cell, result)
-    share = summary.median / bound.rate if bound else None
+    share = share_of_bound(cell, result)
     if bottleneck.limit not in (Limit.NONE, Limit.UNKNOWN):
         return CellLimit(bottleneck.words, share)
     record = result.server(cell.server)
