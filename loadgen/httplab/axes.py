@@ -18,7 +18,7 @@ class Axis:
     Its part of a key is mark + token, the token being the value with `prefix` before it;
     the default value has no part, so that a key names only what differs from it."""
 
-    setting: str  # the make variable: SETTINGS, JDK, EXECUTOR, PROFILE
+    setting: str  # the make variable: SETTINGS, JDK, EXECUTOR, TRANSPORT, PROFILE
     values: tuple[str, ...]  # accepted, in their usual order
     default: str
     mark: str  # "@" or "+": what starts the axis's part of a key
@@ -79,12 +79,24 @@ EXECUTOR = Axis("EXECUTOR", (POOL, VIRTUAL), POOL, "@", settings_field="executor
                         "thread per task, Java 21+), or pool,virtual (each framework both "
                         "ways), each once; empty: each framework its own way",
                 own_when_empty=True)
+# The I/O engine under the framework: Java's NIO selector, Linux's epoll or io_uring through
+# Netty's native transports. Left empty (the default, no part in a key), each framework runs
+# on its own: the first of its manifest's transports; a value asked is named in the key even
+# where it is that one (netty@epoll), so that a run comparing engines says each.
+NIO, EPOLL, IO_URING = "nio", "epoll", "io_uring"
+OWN_TRANSPORT = ""
+TRANSPORT = Axis("TRANSPORT", (NIO, EPOLL, IO_URING), OWN_TRANSPORT, "@",
+                 settings_field="transports",
+                 accepts="nio, epoll or io_uring (the I/O engine under the framework), or a "
+                         "comma list of them such as epoll,io_uring (each framework on each), "
+                         "each once; empty: each framework on its own",
+                 own_when_empty=True)
 PROFILE = Axis("PROFILE", ("0", "1"), "0", "+", tokens=(("1", "profiled"),),
                settings_field="profile",
                accepts="1 (async-profiler in every JVM server during its measured runs), "
                        "0 (none) or 0,1 (each framework both ways)")
 # In key order: a key's parts follow this order.
-AXES = (SETTINGS, JDK, EXECUTOR, PROFILE)
+AXES = (SETTINGS, JDK, EXECUTOR, TRANSPORT, PROFILE)
 AXIS_BY_SETTING = {axis.setting: axis for axis in AXES}
 _PART = re.compile(r"([@+])([^@+]+)")
 
@@ -126,7 +138,7 @@ class Variant:
         return cls(name, _normal(values))
 
     def value(self, setting: str) -> str:
-        """Its value on an axis (SETTINGS, JDK, EXECUTOR, PROFILE)."""
+        """Its value on an axis (SETTINGS, JDK, EXECUTOR, TRANSPORT, PROFILE)."""
         return dict(self.values).get(setting, AXIS_BY_SETTING[setting].default)
 
     @property

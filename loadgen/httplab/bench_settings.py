@@ -40,6 +40,10 @@ BENCH_SETTINGS = (
                      "way), virtual (a virtual thread per task, Java 21+), or pool,virtual "
                      "(each framework both ways); empty: each framework its own way (its pool; "
                      "Helidon's virtual threads)"),
+    ("transport", "", "the I/O engine under each framework: nio (Java's selector), epoll or "
+                      "io_uring (Netty's native transports), or a comma list such as "
+                      "epoll,io_uring (each framework on each); empty: each framework on its "
+                      "own"),
     ("settings", "original", "worker settings: original (the write-up's), default (each "
                              "framework's documented default for this host), or both"),
     ("ceiling", "1", "1: measure the reference server (nginx) first, as the ceiling; 0: do not"),

@@ -14,7 +14,8 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from httplab.axes import EXECUTOR, JDK, POOL, PROFILE, SETTINGS, VIRTUAL, Variant
+from httplab.axes import (EXECUTOR, JDK, OWN_TRANSPORT, POOL, PROFILE, SETTINGS, TRANSPORT,
+                          VIRTUAL, Variant)
 from httplab.worker_counts import CPUS, WorkerCountError, worker_count
 
 MANIFEST_FILE = "server.toml"
@@ -23,7 +24,7 @@ POM_FILE = "pom.xml"
 # to show what this host and wrk allow at best, and is not a framework.
 ROLE_FRAMEWORK, ROLE_REFERENCE = "framework", "reference"
 ROLES = (ROLE_FRAMEWORK, ROLE_REFERENCE)
-_REQUIRED_TEXT = ("display_name", "framework", "worker_kind", "transport", "server_header", "path")
+_REQUIRED_TEXT = ("display_name", "framework", "worker_kind", "server_header", "path")
 _OPTIONAL_TEXT = ("version", "version_property", "version_artifact", "jvm_options",
                   "default_workers", "default_workers_source")
 # The pool /blocking runs on, and the pages the endpoints follow: a framework's, never the
@@ -60,10 +61,13 @@ VIRTUAL_CARRIER_PREFIX = "ForkJoinPool-1-"
 # What the thread that ran /blocking's wait is, by EXECUTOR: the server says it on each
 # /blocking answer (checking/conformance).
 THREAD_KINDS = {POOL: "platform", VIRTUAL: VIRTUAL}
+# The I/O engines a server runs on (TRANSPORT), its own first, comma-separated: every
+# server's; and the page that says how the framework is given each: a framework's only.
+TRANSPORTS, TRANSPORTS_SOURCE = "transports", "transports_source"
 _KNOWN_KEYS = frozenset(_REQUIRED_TEXT + _OPTIONAL_TEXT + _BLOCKING_TEXT + _DB_TEXT
                         + (BLOCKING_POOL, DB_POOL, FRAMEWORK_PACKAGES, "workers", "port",
                            "role", JDKS, JDKS_SOURCE, BEYOND_WRITE_UP, EXECUTORS,
-                           EXECUTORS_SOURCE))
+                           EXECUTORS_SOURCE, TRANSPORTS, TRANSPORTS_SOURCE))
 
 
 class ManifestError(ValueError):
@@ -83,7 +87,7 @@ class ServerManifest:
     version: str  # resolved: the manifest's own, or its version_property's value
     workers: int | str  # a count, or "cpus"
     worker_kind: str
-    transport: str
+    transports: tuple[str, ...]  # the I/O engines it runs on (TRANSPORT), its own first
     server_header: str
     port: int
     path: str
@@ -120,6 +124,14 @@ class ServerManifest:
     executor: str = EXECUTOR.default
     executors: tuple[str, ...] = ()  # where it can, its own way first, and the page
     executors_source: str = ""
+    transports_source: str = ""  # the page that says how the framework is given each engine
+    # TRANSPORT as asked: one of its values, or OWN_TRANSPORT (its own, the first it has).
+    asked_transport: str = OWN_TRANSPORT
+
+    @property
+    def transport(self) -> str:
+        """The I/O engine it runs on: the one asked, or its own."""
+        return self.asked_transport or self.transports[0]
 
     @property
     def key(self) -> str:
@@ -134,10 +146,11 @@ class ServerManifest:
         """Its values on every variant axis."""
         return Variant.of(self.name, **{SETTINGS.setting: self.setting, JDK.setting: self.jdk,
                                         EXECUTOR.setting: self.executor,
+                                        TRANSPORT.setting: self.asked_transport,
                                         PROFILE.setting: "1" if self.profiled else "0"})
 
     def on_axis(self, setting: str, value: str, cpus: int | None) -> ServerManifest:
-        """This server at one axis's value (SETTINGS, JDK, EXECUTOR, PROFILE), as the runner
+        """This server at one axis's value (SETTINGS, JDK, EXECUTOR, TRANSPORT, PROFILE), as the runner
         realises it; the reference (no JVM, no worker setting) stays as it is."""
         if setting == SETTINGS.setting:
             return self.for_setting(value, cpus)
@@ -145,6 +158,8 @@ class ServerManifest:
             return self if self.is_reference else replace(self, jdk=value)
         if setting == EXECUTOR.setting:
             return self if self.is_reference else replace(self, executor=value)
+        if setting == TRANSPORT.setting:
+            return self if self.is_reference else replace(self, asked_transport=value)
         if setting == PROFILE.setting:
             return self.for_profile(value == "1")
         raise ValueError(f"not a variant axis: {setting!r}")
@@ -152,7 +167,8 @@ class ServerManifest:
     @property
     def not_applicable(self) -> str:
         """Why this variant cannot run ("" when it can): a JDK the framework does not run
-        on, an executor it has not, or virtual threads on a JDK without them."""
+        on, an executor or an I/O engine it has not, or virtual threads on a JDK without
+        them."""
         if self.is_reference:
             return ""
         if self.jdk not in self.jdks:
@@ -162,6 +178,10 @@ class ServerManifest:
             return (f"{self.display_name} {self.version} runs its blocking work on "
                     f"{' or '.join(_EXECUTOR_NAMES[one] for one in self.executors)} only, "
                     f"not {_EXECUTOR_NAMES[self.executor]} ({self.executors_source})")
+        if self.transport not in self.transports:
+            return (f"{self.display_name} {self.version} runs on "
+                    f"{' or '.join(self.transports)} only, not {self.transport} "
+                    f"({self.transports_source})")
         if self.executor == VIRTUAL and int(self.jdk) < VIRTUAL_THREADS_SINCE:
             return (f"virtual threads need Java {VIRTUAL_THREADS_SINCE} (JEP 444); this "
                     f"variant runs on JDK {self.jdk}")
@@ -192,6 +212,11 @@ class ServerManifest:
         """WORKERS for the server: empty for the original setting (the server then takes the
         manifest packaged into it), the count for any other."""
         return "" if self.setting == "original" else str(self.workers)
+
+    @property
+    def transport_variable(self) -> str:
+        """TRANSPORT for the server: the engine asked, empty for its own."""
+        return self.asked_transport
 
     @property
     def executor_variable(self) -> str:
@@ -235,6 +260,7 @@ class ServerManifest:
         notes += [] if self.setting == ORIGINAL_SETTING else [self.setting]
         notes += [] if self.jdk == JDK.default or self.is_reference else [f"JDK {self.jdk}"]
         notes += [_EXECUTOR_NAMES[VIRTUAL]] if self.executor == VIRTUAL else []
+        notes += [self.asked_transport] if self.asked_transport else []
         return f"{self.display_name} ({', '.join(notes)})" if notes else self.display_name
 
     def expected_workers(self, cpus: int | None = None) -> int:
@@ -294,7 +320,7 @@ def parse_manifest(name: str, text: str, source: str = MANIFEST_FILE,
         **_default_workers(data, source), **_blocking_pool(data, source),
         **_db_pool(data, source), **_framework_packages(data, source),
         **_jdks(data, source), beyond_write_up=_beyond_write_up(data, source),
-        **_executors(data, source),
+        **_executors(data, source), **_transports(data, source),
     )
 
 
@@ -316,6 +342,22 @@ def _executors(data: dict, source: str) -> dict[str, object]:
                             f"{meanings[EXECUTORS]}, each once")
     return {"executor": executors[0], EXECUTORS: executors,
             EXECUTORS_SOURCE: _required_text(data, EXECUTORS_SOURCE, source)}
+
+
+def _transports(data: dict, source: str) -> dict[str, object]:
+    """The I/O engines a server runs on, of TRANSPORT's values, its own first; and, for a
+    framework, the page that says how it is given each (the reference is given none)."""
+    meaning = (f"the I/O engines it runs on, of {', '.join(TRANSPORT.values)}, its own first, "
+               f"comma-separated, each once")
+    transports = tuple(one.strip() for one in _required_text(data, TRANSPORTS, source).split(","))
+    if any(one not in TRANSPORT.values for one in transports) or \
+            len(set(transports)) != len(transports):
+        raise ManifestError(f"{source}: {TRANSPORTS}: {', '.join(transports)!r} is not {meaning}")
+    cited = {TRANSPORTS_SOURCE: "the page that says how the framework is given each engine"}
+    if not _framework_keys(data, source, cited, "TRANSPORT choice"):
+        return {TRANSPORTS: transports}
+    return {TRANSPORTS: transports,
+            TRANSPORTS_SOURCE: _required_text(data, TRANSPORTS_SOURCE, source)}
 
 
 def _jdks(data: dict, source: str) -> dict[str, object]:

@@ -450,6 +450,9 @@ class Settings:
     # EXECUTOR: where the frameworks ran blocking work (pool, virtual), in the order asked
     # (empty: each its own way, or an older run).
     executors: tuple[str, ...] = ()
+    # TRANSPORT: the I/O engines the frameworks ran on (nio, epoll, io_uring), in the order
+    # asked (empty: each on its own, or an older run).
+    transports: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from httplab.axes import AXES, EXECUTOR, JDK, PROFILE, SETTINGS, Variant
+from httplab.axes import AXES, EXECUTOR, JDK, PROFILE, SETTINGS, TRANSPORT, Variant
 from httplab.model import Settings
 
 
@@ -43,8 +43,12 @@ def test_on_axis_changes_one_value():
     variant = Variant.of("netty", JDK="17", PROFILE="1")
     assert variant.on_axis("PROFILE", "0").key == "netty@jdk17"
     assert variant.on_axis("JDK", "25").axes == {"SETTINGS": "original", "JDK": "25",
-                                                 "EXECUTOR": "pool", "PROFILE": "1"}
+                                                 "EXECUTOR": "pool", "TRANSPORT": "",
+                                                 "PROFILE": "1"}
     assert variant.on_axis("EXECUTOR", "virtual").key == "netty@jdk17@virtual+profiled"
+    assert variant.on_axis("TRANSPORT", "io_uring").key == "netty@jdk17@io_uring+profiled"
+    assert variant.on_axis("TRANSPORT", "epoll").key == "netty@jdk17@epoll+profiled"
+    assert Variant.of_key("netty@virtual@io_uring").axes["TRANSPORT"] == "io_uring"
 
 
 @pytest.mark.parametrize("axis, text, values", [
@@ -63,6 +67,11 @@ def test_on_axis_changes_one_value():
     (SETTINGS, "default,original", ("default", "original")),
     (PROFILE, "0,1", ("0", "1")),
     (PROFILE, "0,,1", None),
+    (TRANSPORT, "epoll,io_uring", ("epoll", "io_uring")),
+    (TRANSPORT, "", ()),  # each framework on its own
+    (TRANSPORT, "kqueue", None),
+    (TRANSPORT, "uring", None),
+    (TRANSPORT, "epoll,epoll", None),
 ])
 def test_an_axis_takes_one_value_or_a_comma_list_of_its_own(axis, text, values):
     assert axis.parse(text) == values
@@ -71,10 +80,12 @@ def test_an_axis_takes_one_value_or_a_comma_list_of_its_own(axis, text, values):
 def test_the_values_a_run_recorded_are_read_as_text_and_an_older_run_has_the_defaults():
     settings = Settings(servers=(), threads=(1,), connections=(1,), duration_s=1.0,
                         backend="docker", worker_settings=("original", "default"),
-                        profile=(False, True), jdks=("17", "25"), executors=("pool", "virtual"))
+                        profile=(False, True), jdks=("17", "25"), executors=("pool", "virtual"),
+                        transports=("epoll", "io_uring"))
     assert {axis.setting: axis.recorded(settings) for axis in AXES} == {
         "SETTINGS": ("original", "default"), "JDK": ("17", "25"),
-        "EXECUTOR": ("pool", "virtual"), "PROFILE": ("0", "1")}
+        "EXECUTOR": ("pool", "virtual"), "TRANSPORT": ("epoll", "io_uring"),
+        "PROFILE": ("0", "1")}
     older = Settings(servers=(), threads=(1,), connections=(1,), duration_s=1.0,
                      backend="docker")
     assert JDK.recorded(older) == ("25",) and JDK.recorded(None) == ("25",)

@@ -40,7 +40,8 @@ db_pool = 10
 db_pool_source = "the test's own"
 db_driver = "the test's own"
 framework_packages = "httplab.test"
-transport = "epoll"
+transports = "epoll,nio,io_uring"
+transports_source = "the test's own"
 server_header = "Foo"
 port = 8080
 path = "/"
@@ -157,11 +158,11 @@ def test_a_literal_version_serves_a_framework_built_without_maven():
 
 def without_blocking_pool(text: str) -> str:
     """A reference has no /delay, /blocking or /db, so no pools and no endpoints' sources;
-    it is no JVM, so no packages to profile, no JDKs and no executors."""
+    it is no JVM, so no packages to profile, no JDKs, no executors and no transport choice."""
     return "\n".join(line for line in text.splitlines()
                      if not line.startswith(("blocking_", "endpoints_source", "db_",
                                              "framework_packages", "jdks",
-                                             "executors"))) + "\n"
+                                             "executors", "transports_source"))) + "\n"
 
 
 REFERENCE = without_blocking_pool(

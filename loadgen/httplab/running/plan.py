@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 
 from httplab.bench_settings import DEFAULT_CV_THRESHOLD, DEFAULTS, PRIMER_CONNECTIONS
 from httplab.addresses import LOOPBACK
-from httplab.axes import AXES, EXECUTOR, JDK, PROFILE, SETTINGS, Axis
+from httplab.axes import AXES, EXECUTOR, JDK, PROFILE, SETTINGS, TRANSPORT, Axis
 from httplab.plan_error import PlanError
 from httplab.manifest import ServerManifest
 from httplab.model import PLAINTEXT, PROFILE_EVENTS, Settings, Workload
@@ -91,6 +91,7 @@ class BenchPlan:
     profile_event: str = DEFAULTS["profile-event"]  # as asked: cpu means cpu or itimer
     jdks: tuple[str, ...] = (JDK.default,)  # JDK: the Java releases, each framework on each
     executors: tuple[str, ...] = ()  # EXECUTOR: pool, virtual, both; () each its own way
+    transports: tuple[str, ...] = ()  # TRANSPORT: nio, epoll, io_uring; () each its own
 
     @property
     def profiled(self) -> bool:
@@ -303,7 +304,8 @@ def make_plan(settings: Mapping[str, str], known: tuple[ServerManifest, ...],
                                typed["target-address"]),
         workloads=parse_workloads(typed["workload"], typed["delay-ms"], typed["queries"]),
         profile=profile, profile_event=parse_profile_event(typed["profile-event"]),
-        jdks=axes[JDK.setting], executors=axes[EXECUTOR.setting])
+        jdks=axes[JDK.setting], executors=axes[EXECUTOR.setting],
+        transports=axes[TRANSPORT.setting])
     check_topology(plan)
     return plan
 
@@ -393,7 +395,7 @@ def settings_of(plan: BenchPlan) -> Settings:
                     target_address=plan.target_address, fairness=plan.fairness,
                     workloads=plan.workloads, profile=plan.profile,
                     profile_event=plan.profile_event if any(plan.profile) else None,
-                    jdks=plan.jdks, executors=plan.executors)
+                    jdks=plan.jdks, executors=plan.executors, transports=plan.transports)
 
 
 SERVER_PLACEHOLDER = "<server>"

@@ -213,7 +213,7 @@ def test_missing_startup_line_is_a_problem():
 
 BARE_LINE = ("httplab-ready framework=X version=1 transport=epoll workers=16 observed_workers=16 "
              "bind=127.0.0.1:8080")
-REFERENCE = (MANIFEST.split("blocking_pool")[0] + 'role = "reference"\ntransport = "epoll"\n'
+REFERENCE = (MANIFEST.split("blocking_pool")[0] + 'role = "reference"\ntransports = "epoll"\n'
              'server_header = "X"\nport = 8080\npath = "/"\n').replace("workers = \"cpus\"",
                                                                       "workers = 16")
 

@@ -23,7 +23,8 @@ db_pool = 10
 db_pool_source = "the test's own"
 db_driver = "the test's own"
 framework_packages = "httplab.test"
-transport = "epoll"
+transports = "epoll,nio,io_uring"
+transports_source = "the test's own"
 server_header = "X"
 port = 8080
 path = "/"
@@ -56,6 +57,6 @@ def reference_manifest() -> ServerManifest:
     text = "\n".join(line for line in MANIFEST.replace('workers = "cpus"', "workers = 3")
                      .splitlines() if not line.startswith(("blocking", "endpoints", "db_",
                                                            "default_workers", "framework_",
-                                                           "jdks", "executors")))
+                                                           "jdks", "executors", "transports_source")))
     return parse_manifest("ref", 'role = "reference"\n' + text.replace(
         'display_name = "X"', 'display_name = "R"'))

@@ -24,7 +24,7 @@ def readme_servers_table(manifests: tuple[ServerManifest, ...]) -> str:
     # stable: keeps the name order
     ordered = sorted(manifests, key=lambda m: (m.is_reference, m.beyond_write_up))
     rows = [f"| {m.label}{REFERENCE_MARK if m.is_reference else ''} | {m.framework} "
-            f"| {m.version} | {m.worker_setting} | {m.transport} "
+            f"| {m.version} | {m.worker_setting} | {', '.join(m.transports)} "
             f"| {', '.join(m.jdks) if not m.is_reference else '—'} "
             f"| {', '.join(m.executors) if not m.is_reference else '—'} | `servers/{m.name}` |\n"
             for m in ordered]

@@ -72,7 +72,7 @@ def warnings_of_sentences(result: BenchResult, sentences: list[str]) -> tuple[Ce
 def settings_from_dict(data: dict[str, Any]) -> Settings:
     """Versions 1-5 wrote one connection count; 6 a list (one point, or a sweep). Before 9
     there was no database, before 10 no profile, before 13 no JDK asked, before 14 no
-    executor."""
+    executor, before 15 no transport asked."""
     connections = data["connections"]
     return Settings(**{
         **data, "servers": tuple(data["servers"]), "threads": tuple(data["threads"]),
@@ -84,7 +84,8 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
         "database": _optional(lambda database: DatabaseRecord(**database),
                               data.get("database")),
         "profile": tuple(data.get("profile", (False,))), "jdks": tuple(data.get("jdks", ())),
-        "executors": tuple(data.get("executors", ()))})
+        "executors": tuple(data.get("executors", ())),
+        "transports": tuple(data.get("transports", ()))})
 
 
 def server_from_dict(data: dict[str, Any]) -> ServerRecord:

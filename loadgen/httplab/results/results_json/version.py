@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-FORMAT_VERSION = 14
+FORMAT_VERSION = 15
 # Later versions added fields (3: each server's log file; 4: each run's round and the CPU
 # figures beside the server's; 5: each run's end time, latency sample count and whether its
 # histogram was exact, and for a run over several load generators each one's own run and
@@ -24,7 +24,8 @@ FORMAT_VERSION = 14
 # beyond the 2019 write-up, and why a variant was not applicable, with its cells' status
 # "not applicable"; 14: the settings' executors and each server's executor (EXECUTOR), and
 # each cell's virtual threads pinned during each measured run (EXECUTOR=virtual: JFR's
-# events, their time and top frames); older files read with their defaults (plaintext, no
+# events, their time and top frames); 15: the settings' transports (TRANSPORT), each
+# server's transport being the one it said it ran on; older files read with their defaults (plaintext, no
 # database, no profile, no host stalls, no JDK asked, no pinned virtual threads, each
 # warning's kind recovered from its sentence).
 READABLE_VERSIONS = tuple(range(1, FORMAT_VERSION + 1))

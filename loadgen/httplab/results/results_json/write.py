@@ -106,6 +106,7 @@ def settings_to_dict(settings: Settings) -> dict[str, Any]:
         "database": _optional(database_record_to_dict, settings.database),
         "profile": list(settings.profile), "profile_event": settings.profile_event,
         "jdks": list(settings.jdks), "executors": list(settings.executors),
+        "transports": list(settings.transports),
     }
 
 

@@ -162,6 +162,7 @@ class DockerBackend:
                                    HTTPLAB_SERVER_CPUS=cpus or "",
                                    HTTPLAB_WORKERS=manifest.workers_variable,
                                    HTTPLAB_EXECUTOR=manifest.executor_variable,
+                                   HTTPLAB_TRANSPORT=manifest.transport_variable,
                                    HTTPLAB_BIND_ADDRESS=self.target_address,
                                    **server_database_environment(environment)))
         if up.returncode != 0:

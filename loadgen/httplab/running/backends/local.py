@@ -54,7 +54,7 @@ def server_environment(manifest: ServerManifest, port: int,
                        extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment a server gets: port, loopback bind, its manifest's JVM options, and
     extra (a database's variables)."""
-    dropped = ("WORKERS", "EXECUTOR", *DATABASE_VARIABLES)
+    dropped = ("WORKERS", "EXECUTOR", "TRANSPORT", *DATABASE_VARIABLES)
     env = {key: value for key, value in os.environ.items() if key not in dropped}
     env.update(PORT=str(port), BIND_ADDRESS=LOOPBACK, JAVA_OPTS=jvm_options(manifest),
                **(extra or {}))
@@ -62,6 +62,8 @@ def server_environment(manifest: ServerManifest, port: int,
         env["WORKERS"] = manifest.workers_variable
     if manifest.executor_variable:
         env["EXECUTOR"] = manifest.executor_variable
+    if manifest.transport_variable:
+        env["TRANSPORT"] = manifest.transport_variable
     return env
 
 

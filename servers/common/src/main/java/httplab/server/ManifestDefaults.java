@@ -13,9 +13,11 @@ import java.util.Map;
  * their one statement. blockingPool is 0 when the manifest gives no count (the pool is the
  * framework's own default, which the server reads from the framework). dbPool is the
  * manifest's db_pool, the database connection pool's size (0 for a server without one).
- * executors are where the server can run its blocking work (EXECUTOR), its own way first.
+ * executors are where the server can run its blocking work (EXECUTOR), transports the I/O
+ * engines it can run on (TRANSPORT), each its own way first.
  */
-record ManifestDefaults(int port, int workers, int blockingPool, int dbPool, List<String> executors) {
+record ManifestDefaults(int port, int workers, int blockingPool, int dbPool, List<String> executors,
+                        List<String> transports) {
     static final String RESOURCE = "/httplab/server.toml";
     static final String CPUS = "cpus";
 
@@ -39,19 +41,20 @@ record ManifestDefaults(int port, int workers, int blockingPool, int dbPool, Lis
             throw broken(e.getMessage());
         }
         return new ManifestDefaults(port(values), workers(values, cpus),
-                count(values, "blocking_pool"), count(values, "db_pool"), executors(values));
+                count(values, "blocking_pool"), count(values, "db_pool"),
+                choices(values, "executors", ServerConfig.EXECUTORS),
+                choices(values, "transports", ServerConfig.TRANSPORTS));
     }
 
-    /** The manifest's executors: "pool", "virtual" or both, comma-separated. */
-    private static List<String> executors(Map<String, String> values) {
-        String raw = required(values, "executors");
-        List<String> executors = Arrays.stream(raw.split(",")).map(String::strip).toList();
-        for (String executor : executors) {
-            if (!ServerConfig.EXECUTORS.contains(executor)) {
-                throw broken("executors: '" + executor + "' is not one of " + ServerConfig.EXECUTORS);
+    /** A comma-separated list of some of the allowed values, such as executors = "pool,virtual". */
+    private static List<String> choices(Map<String, String> values, String key, List<String> allowed) {
+        List<String> chosen = Arrays.stream(required(values, key).split(",")).map(String::strip).toList();
+        for (String value : chosen) {
+            if (!allowed.contains(value)) {
+                throw broken(key + ": '" + value + "' is not one of " + allowed);
             }
         }
-        return executors;
+        return chosen;
     }
 
     private static int port(Map<String, String> values) {

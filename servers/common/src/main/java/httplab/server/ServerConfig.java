@@ -7,7 +7,9 @@ import java.util.Map;
  * The settings every httplab server takes from its environment: PORT and WORKERS
  * (defaults: the server's manifest, packaged in its jar), BIND_ADDRESS (default 0.0.0.0) and
  * EXECUTOR, where blocking work runs: "pool" (the framework's pool) or "virtual" (a virtual
- * thread per task), of the manifest's executors (default: its first).
+ * thread per task), of the manifest's executors (default: its first); and TRANSPORT, the I/O
+ * engine under the framework ("nio", "epoll" or "io_uring"), of the manifest's transports
+ * (default: its first). Whether the engine can start here is the framework's to say.
  */
 public final class ServerConfig {
     public static final String DEFAULT_BIND_ADDRESS = "0.0.0.0";
@@ -15,6 +17,10 @@ public final class ServerConfig {
     public static final int MAX_WORKERS = 100_000;
     public static final String POOL = "pool";
     public static final List<String> EXECUTORS = List.of(POOL, ThreadKind.VIRTUAL);
+    public static final String NIO = "nio";
+    public static final String EPOLL = "epoll";
+    public static final String IO_URING = "io_uring";
+    public static final List<String> TRANSPORTS = List.of(NIO, EPOLL, IO_URING);
 
     private final String bindAddress;
     private final int port;
@@ -22,15 +28,17 @@ public final class ServerConfig {
     private final int blockingPool;
     private final int dbPool;
     private final String executor;
+    private final String transport;
 
     private ServerConfig(String bindAddress, int port, int workers, int blockingPool, int dbPool,
-                         String executor) {
+                         String executor, String transport) {
         this.bindAddress = bindAddress;
         this.port = port;
         this.workers = workers;
         this.blockingPool = blockingPool;
         this.dbPool = dbPool;
         this.executor = executor;
+        this.transport = transport;
     }
 
     /**
@@ -49,7 +57,21 @@ public final class ServerConfig {
             throw new ConfigException("BIND_ADDRESS must not be empty");
         }
         return new ServerConfig(bind, port, workers, defaults.blockingPool(), defaults.dbPool(),
-                executor(env, defaults.executors()));
+                executor(env, defaults.executors()), transport(env, defaults.transports()));
+    }
+
+    /** TRANSPORT, one of the manifest's transports. */
+    static String transport(Map<String, String> env, List<String> transports) {
+        String raw = env.getOrDefault("TRANSPORT", "").strip();
+        String transport = raw.isEmpty() ? transports.get(0) : raw;
+        if (!TRANSPORTS.contains(transport)) {
+            throw new ConfigException("TRANSPORT must be one of " + TRANSPORTS + ", got '" + raw + "'");
+        }
+        if (!transports.contains(transport)) {
+            throw new ConfigException("TRANSPORT=" + transport + ": this server runs on "
+                    + String.join(" or ", transports) + " only (its server.toml transports)");
+        }
+        return transport;
     }
 
     /** EXECUTOR, one of the manifest's executors; "virtual" only on a JVM that has them. */
@@ -116,6 +138,11 @@ public final class ServerConfig {
     /** Where blocking work runs: POOL or ThreadKind.VIRTUAL. */
     public String executor() {
         return executor;
+    }
+
+    /** The I/O engine asked for: NIO, EPOLL or IO_URING. */
+    public String transport() {
+        return transport;
     }
 
     public boolean virtualThreads() {
