@@ -341,8 +341,7 @@ def startup_problems(startup: StartupInfo | None, manifest: ServerManifest,
     problems = []
     if startup.version != manifest.version:
         problems.append(f"version {startup.version}, manifest says {manifest.version}")
-    if startup.transport != manifest.transport:
-        problems.append(f"transport {startup.transport}, manifest says {manifest.transport}")
+    problems.append(transport_problem(startup, manifest))
     if isinstance(manifest.workers, int) or cpus is not None:
         expected = manifest.expected_workers(cpus)
         if startup.workers != expected:
@@ -369,6 +368,16 @@ def runtime_problem(startup: StartupInfo, manifest: ServerManifest) -> str:
         return (f"runs on JDK {runtime.version} ({runtime.vendor}), but the run asked for "
                 f"JDK {manifest.jdk}")
     return ""
+
+
+def transport_problem(startup: StartupInfo, manifest: ServerManifest) -> str:
+    """The I/O engine the server says it runs on against the one asked (TRANSPORT), or its
+    own when none was: a framework that fell back to another engine fails here."""
+    if startup.transport == manifest.transport:
+        return ""
+    asked = (f"the run asked for TRANSPORT={manifest.asked_transport}"
+             if manifest.asked_transport else f"its manifest's own is {manifest.transport}")
+    return f"transport={startup.transport} in the ready line, but {asked}"
 
 
 def executor_problem(startup: StartupInfo, manifest: ServerManifest) -> str:

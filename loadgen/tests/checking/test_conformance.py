@@ -205,6 +205,21 @@ def test_where_a_server_says_it_runs_blocking_work_must_be_the_executor_asked_fo
     assert startup_problems(parse_startup_line(line), manifest, 2) == problem
 
 
+@pytest.mark.parametrize("said, asked, problem", [
+    ("io_uring", "io_uring", ""),
+    ("epoll", "", ""),  # none asked: the manifest's own, its first
+    ("epoll", "io_uring",
+     "transport=epoll in the ready line, but the run asked for TRANSPORT=io_uring"),
+    ("nio", "epoll", "transport=nio in the ready line, but the run asked for TRANSPORT=epoll"),
+    ("nio", "", "transport=nio in the ready line, but its manifest's own is epoll"),
+], ids=["io_uring", "its own", "fell back to epoll", "fell back to nio", "not its own"])
+def test_the_engine_a_server_says_it_runs_on_must_be_the_transport_asked_for(said, asked,
+                                                                              problem):
+    manifest = parse_manifest("x", MANIFEST).on_axis("TRANSPORT", asked, 2)
+    line = LINE.format(w=2, o=2).replace("transport=epoll", f"transport={said}")
+    assert startup_problems(parse_startup_line(line), manifest, 2) == problem
+
+
 def test_missing_startup_line_is_a_problem():
     assert "no httplab-ready line" in startup_problems(None, parse_manifest("x", MANIFEST))
 
