@@ -204,6 +204,9 @@ class ResourceUsage:
     # The database's own (db and queries workloads), sampled over the same window: its
     # container's cgroup, or its processes locally; None without a database.
     database: DatabaseUsage | None = None
+    # Of context_switches, the involuntary: the kernel took a thread's CPU away (the rest,
+    # voluntary, are waits: for I/O, a lock, a queue). None: not counted (older runs).
+    involuntary_switches: int | None = None
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ def resources_to_dict(usage: ResourceUsage) -> dict[str, Any]:
         "threads_max": usage.threads_max, "loadgen_cores": usage.loadgen_cores,
         "loadgen_source": usage.loadgen_source, "host_busy_cores": usage.host_busy_cores,
         "pool_threads_max": usage.pool_threads_max,
+        "involuntary_switches": usage.involuntary_switches,
         "database": None if usage.database is None else database_usage_to_dict(usage.database),
     }
 

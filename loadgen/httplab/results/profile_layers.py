@@ -15,6 +15,7 @@ from enum import Enum
 
 from httplab.loadtools.async_profiler.collapsed import (is_kernel_frame, java_name,
                                                         without_annotation)
+from httplab.model import RunProfile
 
 KERNEL, JDK, NETTY, FRAMEWORK, HANDLER, GC, JIT, OTHER = (
     "kernel", "JDK", "Netty", "framework", "handler", "GC", "JIT", "other")
@@ -133,3 +134,11 @@ _MEETS: dict[Where, Callable[[tuple[str, ...], tuple[str, ...]], bool]] = {
     Where.LEAF: _leaf_named, Where.LEAF_LIBRARY: _leaf_in_library,
     Where.JAVA: _nearest_java_in,
 }
+
+
+def layer_share(profile: RunProfile, layer: str) -> float | None:
+    """Of a run's samples, the share a layer holds (the kernel's is seen with event cpu
+    only); None without samples."""
+    if not profile.samples:
+        return None
+    return dict(profile.layers).get(layer, 0) / profile.samples

@@ -27,6 +27,7 @@ class StepFigures:
     max_us: float | None
     cpu_us_per_request: float | None
     context_switches_per_request: float | None
+    involuntary_switches_per_request: float | None = None
 
     @property
     def latency_us(self) -> tuple[float | None, ...]:
@@ -41,4 +42,5 @@ def step_figures(step: RateStep) -> StepFigures:
     return StepFigures(
         *percentiles, None if latency is None else latency.max_us,
         per_request(usage.cpu_seconds if usage else None, step.answered, US_PER_S),
-        per_request(usage.context_switches if usage else None, step.answered))
+        per_request(usage.context_switches if usage else None, step.answered),
+        per_request(usage.involuntary_switches if usage else None, step.answered))

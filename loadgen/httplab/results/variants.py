@@ -58,16 +58,19 @@ Pair = tuple[str, str, str]  # axis, base key, other key
 
 
 def variant_pairs(result: BenchResult) -> list[Pair]:
-    """Each server of the run against its base on each axis it differs by, in the order
-    the servers were measured."""
+    """Each server of the run against each variant before it on each axis it differs by
+    (the axis's values in the order the run listed them: the first is every other's base;
+    with three, the third is also compared with the second: io_uring with epoll as well as
+    with nio), in the order the servers were measured."""
     servers = _measured_servers(result)
     pairs = []
     for server in servers:
         variant = Variant.of_key(server)
         for axis, values in axis_orders(result.settings).items():
-            base = variant.on_axis(axis, values[0]).key
-            if variant.axes[axis] != values[0] and base in servers:
-                pairs.append((axis, base, server))
+            earlier = values[:values.index(variant.axes[axis])] \
+                if variant.axes[axis] in values else ()
+            pairs += [(axis, base, server) for base in
+                      (variant.on_axis(axis, value).key for value in earlier) if base in servers]
     return pairs
 
 

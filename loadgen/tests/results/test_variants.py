@@ -47,6 +47,19 @@ def test_both_axes_pair_each_variant_along_each_axis_it_differs_by():
                      ("PROFILE", "netty@default", "netty@default+profiled")}
 
 
+def test_a_third_value_is_compared_with_each_value_listed_before_it():
+    result = profile_sample_result()
+    keys = {"netty": "netty@nio", "netty+profiled": "netty@epoll",
+            "armeria": "netty@io_uring"}
+    cells = tuple(replace(cell, server=keys[cell.server]) for cell in result.cells
+                  if cell.server in keys)
+    three = replace(result, cells=cells, settings=replace(
+        result.settings, profile=(False,), transports=("nio", "epoll", "io_uring")))
+    assert sorted(variant_pairs(three)) == [("TRANSPORT", "netty@epoll", "netty@io_uring"),
+                                            ("TRANSPORT", "netty@nio", "netty@epoll"),
+                                            ("TRANSPORT", "netty@nio", "netty@io_uring")]
+
+
 def test_a_run_of_one_variant_each_has_no_pairs():
     result = profile_sample_result()
     alone = replace(result, cells=tuple(c for c in result.cells if "+" not in c.server))

@@ -23,12 +23,13 @@ STEP_COLUMNS = (
     "round", "purpose", "offered_rate", "achieved_rate", "connections", "out_of_connections",
     "duration_s", "answered", "failed_requests", "errors", "latency_p50_us", "latency_p90_us",
     "latency_p99_us", "latency_p99_9_us", "latency_max_us", "latency_mean_us", "cpu_cores",
-    "cpu_us_per_request", "context_switches_per_request", "memory_peak_bytes",
+    "cpu_us_per_request", "context_switches_per_request",
+    "involuntary_switches_per_request", "memory_peak_bytes",
     "memory_mean_bytes", "server_threads", "loadgen_cores", "host_busy_cores", "limited_by",
     "limited_by_detail", "verdict", "reason", "raw_file")
 MAX_COLUMNS = ("max_sustainable_rate", "max_rounds", "limited_by_tool", "broke_at")
 LATENCY_CSV_HEADER = HEAD + STEP_COLUMNS + MAX_COLUMNS
-USAGE_COLUMNS = 8  # from cpu_cores to host_busy_cores
+USAGE_COLUMNS = 9  # from cpu_cores to host_busy_cores
 
 
 def render_latency_csv(result: BenchResult) -> str:
@@ -78,6 +79,7 @@ def _usage_columns(usage: ResourceUsage | None, figures: StepFigures) -> tuple[s
         return ("",) * USAGE_COLUMNS
     return (_number(usage.cpu_cores, digits=3), _number(figures.cpu_us_per_request),
             _number(figures.context_switches_per_request),
+            _number(figures.involuntary_switches_per_request),
             _number(usage.memory_peak_bytes, digits=0), _number(usage.memory_mean_bytes, digits=0),
             "" if usage.threads_max is None else str(usage.threads_max),
             _number(usage.loadgen_cores, digits=3), _number(usage.host_busy_cores, digits=3))

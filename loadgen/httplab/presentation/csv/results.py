@@ -44,7 +44,7 @@ HEADER = ("framework", "server", "workload", "workload_name", "delay_ms", "threa
           "socket_errors_write", "socket_errors_timeout", "non_2xx_3xx", "cpu_cores",
           "memory_peak_bytes", "memory_mean_bytes", "resources_unavailable",
           "share_of_ceiling", "cpu_us_per_request", "context_switches_per_request",
-          "server_threads",
+          "involuntary_switches_per_request", "server_threads",
           "loadgen_cores", "host_busy_cores", *BOUND_COLUMNS, "limited_by",
           "limited_by_detail", "status",
           "reason", "notes", "server_log", "fairness_spread", "fairness_cv",
@@ -131,8 +131,9 @@ def _fairness(cell: Cell) -> tuple[str, ...]:
 
 
 def _cpu(figures: CellFigures, share: float | None) -> tuple[object, ...]:
-    return (_number(share, digits=4), _number(figures.cpu_us_per_request), _number(figures.context_switches_per_request),
-            "" if figures.threads_max is None else figures.threads_max,
+    return (_number(share, digits=4), _number(figures.cpu_us_per_request),
+            _number(figures.context_switches_per_request),
+            _number(figures.involuntary_switches_per_request), "" if figures.threads_max is None else figures.threads_max,
             _number(figures.loadgen_cores, digits=3), _number(figures.host_busy_cores, digits=3))
 
 

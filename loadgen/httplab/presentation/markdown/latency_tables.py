@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from httplab.model import BenchResult, RateStep
 from httplab.presentation.markdown.table import markdown_table
-from httplab.presentation.wording.formatting import MISSING, format_bytes, format_duration_us
+from httplab.presentation.wording.formatting import (MISSING, format_bytes, format_duration_us,
+                                                     format_switches)
 from httplab.presentation.views.latency_figures import cost_steps, latency_servers, rate_steps
 from httplab.presentation.wording.latency import (broke_at_text, connections_text, errors_text,
                                                   max_rate_text, ms_text, rate_text, rounds_text,
@@ -57,11 +58,11 @@ def _step_row(result: BenchResult, step: RateStep) -> tuple[str, ...]:
 def _cost_row(result: BenchResult, step: RateStep) -> tuple[str, ...]:
     figures, usage = step_figures(step), step.resources
     verdict = step_bottleneck(step, result)
-    switches = figures.context_switches_per_request
     return (server_label(result, step.server), str(step.repeat), rate_text(step.offered_rate),
             ms_text(figures.p99_us), "yes" if step.verdict.held else step.verdict.value,
             format_duration_us(figures.cpu_us_per_request),
-            MISSING if switches is None else f"{switches:.2f}",
+            format_switches(figures.context_switches_per_request,
+                            figures.involuntary_switches_per_request),
             format_bytes(usage and usage.memory_peak_bytes), _count(usage and usage.threads_max),
             _cores(usage and usage.loadgen_cores), _cores(usage and usage.host_busy_cores),
             verdict.limit.value, verdict.detail)

@@ -18,6 +18,7 @@ from httplab.presentation.markdown.database import (DATABASE_CPU_HEADER, databas
 from httplab.presentation.markdown.latency import render_latency_markdown
 from httplab.presentation.markdown.overhead import overhead_section
 from httplab.presentation.markdown.executors import executor_table
+from httplab.presentation.markdown.transports import transport_table
 from httplab.presentation.markdown.variants import variants_section
 from httplab.presentation.markdown.profile import profile_sections
 from httplab.presentation.markdown.servers import run_servers_table
@@ -29,7 +30,7 @@ from httplab.presentation.wording.cells import (cell_status, generator_count, ru
                                                 share_of_ceiling_text, socket_errors,
                                                 spread_over_generators)
 from httplab.presentation.wording.formatting import (MISSING, format_bytes, format_duration_us,
-                                                     format_rate)
+                                                     format_rate, format_switches)
 from httplab.presentation.wording.runtime import host_lines
 from httplab.presentation.wording.settings import describe_settings
 from httplab.presentation.wording.warnings import warning_item
@@ -96,7 +97,7 @@ def _workload_tables(result: BenchResult, workload: Workload) -> list[str]:
     fairness (when h2load ran)."""
     lines = ["", *_cells_table(result, workload)]
     for table in (bound_table(result, workload), database_tables(result, workload),
-                  executor_table(result, workload)):
+                  executor_table(result, workload), transport_table(result, workload)):
         lines += ["", *table] if table else []
     lines += ["", "Where the CPU went (the rule is in the README, \"Bottlenecks\"):", "",
               *_cpu_table(result)]
@@ -181,12 +182,12 @@ def _cpu_row(result: BenchResult, cell: Cell) -> tuple[str, ...]:
     if figures is None:
         return head + (MISSING,) * (len(CPU_HEADER) - 6) + (verdict.limit.value, verdict.detail,
                                                             _littles_law(cell))
-    per_request = figures.context_switches_per_request
     return head + (
         format_rate(figures.requests_per_sec.median), share_of_ceiling_text(cell, result),
         _number(figures.cpu_cores),
         format_duration_us(figures.cpu_us_per_request),
-        MISSING if per_request is None else f"{per_request:.2f}",
+        format_switches(figures.context_switches_per_request,
+                        figures.involuntary_switches_per_request),
         MISSING if figures.threads_max is None else str(figures.threads_max),
         _number(figures.loadgen_cores), format_duration_us(figures.longest_stall_us),
         _number(figures.foreign_cores), _number(figures.host_busy_cores),

@@ -39,6 +39,7 @@ class CellFigures:
     host_busy_cores: float | None = None
     foreign_cores: float | None = None  # the host's busy cores no part of the run used
     longest_stall_us: float | None = None  # the host's, over the cell's runs (stall meter)
+    involuntary_switches_per_request: float | None = None  # of context_switches_per_request
 
 
 def _over_runs(runs: tuple[WrkRun, ...], metric: Callable[[WrkRun], float | None]) -> float | None:
@@ -79,7 +80,7 @@ def cell_figures(cell: Cell) -> CellFigures | None:
         max((u.threads_max for u in usages if u.threads_max is not None), default=None),
         median_of_known(usage.loadgen_cores for usage in usages),
         median_of_known(usage.host_busy_cores for usage in usages), cell_foreign_cores(cell),
-        longest_stall_us(cell.host_stalls))
+        longest_stall_us(cell.host_stalls), _per_request(runs, usages, "involuntary_switches", 1.0))
 
 
 def _per_request(runs: tuple[WrkRun, ...], usages: tuple[ResourceUsage, ...], field: str,

@@ -30,6 +30,14 @@ def format_bytes(value: float | None) -> str:
     return _scaled(value, _BYTE_UNITS, "B")
 
 
+def format_switches(per_request: float | None, involuntary: float | None) -> str:
+    """Context switches per request, and of them the involuntary where counted:
+    '2.10 (0.31 involuntary)'."""
+    if per_request is None:
+        return MISSING
+    return f"{per_request:.2f}" + ("" if involuntary is None else f" ({involuntary:.2f} involuntary)")
+
+
 def format_rate(value: float | None) -> str:
     """Requests per second with two decimals, as wrk prints them."""
     return MISSING if value is None else f"{value:.2f}"

@@ -20,6 +20,7 @@ class ResourceSample:
     taken_at_s: float | None = None  # when read, on the reader's own clock (else the sampler's)
     # Alive now whose name starts with the blocking pool's prefix; None: not counted
     pool_threads: int | None = None
+    involuntary_switches: int | None = None  # of context_switches, those the kernel forced
 
 
 @dataclass(frozen=True)
@@ -43,16 +44,26 @@ def parse_host_cpu(stat_text: str) -> HostCpu:
     raise SamplingError("no aggregate cpu line in /proc/stat")
 
 
-def parse_context_switches(status_text: str) -> int:
-    """voluntary_ctxt_switches + nonvoluntary_ctxt_switches from a /proc status file."""
+_SWITCH_KEYS = ("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")
+
+
+def parse_switch_counts(status_text: str) -> tuple[int, int]:
+    """voluntary_ctxt_switches (the thread waited) and nonvoluntary_ctxt_switches (the
+    kernel took its CPU away) from a /proc status file."""
     values = {}
     for line in status_text.splitlines():
         key, _, value = line.partition(":")
-        if key in ("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches"):
+        if key in _SWITCH_KEYS:
             values[key] = int(value.strip())
     if len(values) != 2:
         raise SamplingError("no context switch counts in /proc status")
-    return sum(values.values())
+    voluntary, involuntary = (values[key] for key in _SWITCH_KEYS)
+    return voluntary, involuntary
+
+
+def parse_context_switches(status_text: str) -> int:
+    """voluntary_ctxt_switches + nonvoluntary_ctxt_switches from a /proc status file."""
+    return sum(parse_switch_counts(status_text))
 
 
 COMM_LENGTH = 15  # the kernel keeps a thread's name (comm) to 15 bytes; Java's are cut there
@@ -79,24 +90,27 @@ class ThreadCounts:
     context_switches: int | None = None
     threads: int | None = None
     pool_threads: int | None = None  # None also when no pool prefix was given
+    involuntary_switches: int | None = None
 
 
 def count_threads(statuses: Iterable[str], pool_prefix: str | None) -> ThreadCounts:
     """Context switches summed over these threads' status texts, the threads and, when a
     pool prefix is given, those of the pool. A status without its switch counts is of a
     thread that ended while being read: it no longer counts."""
-    switches = threads = pool = 0
+    voluntary = involuntary = threads = pool = 0
     for status in statuses:
         try:
-            switches += parse_context_switches(status)
+            counts = parse_switch_counts(status)
         except (SamplingError, ValueError):
             continue
+        voluntary, involuntary = voluntary + counts[0], involuntary + counts[1]
         threads += 1
         if pool_prefix and is_pool_thread(parse_thread_name(status), pool_prefix):
             pool += 1
     if not threads:
         return ThreadCounts()
-    return ThreadCounts(switches, threads, pool if pool_prefix else None)
+    return ThreadCounts(voluntary + involuntary, threads, pool if pool_prefix else None,
+                        involuntary)
 
 
 def _proc_stat_ticks(text: str, first_field: int) -> int:
@@ -358,7 +372,7 @@ def parse_exec_sample(text: str, pool_prefix: str | None = None) -> tuple[int, R
     counts = exec_thread_counts(sections.get(EXEC_THREADS_MARK, ""), sampler_pids, pool_prefix)
     return version, ResourceSample(cpu_seconds, memory, counts.context_switches, counts.threads,
                                    _exec_time(sections.get(EXEC_TIME_MARK, "")),
-                                   counts.pool_threads)
+                                   counts.pool_threads, counts.involuntary_switches)
 
 
 def _exec_time(text: str) -> float:

@@ -79,7 +79,8 @@ class ProcProbe:
         rss = parse_status_rss_bytes(_read_text(self._dir / "status"))
         counts = task_counts([self.pid], self._dir.parent, self.pool_prefix)
         return ResourceSample(ticks / self._ticks_per_second, rss, counts.context_switches,
-                              counts.threads, pool_threads=counts.pool_threads)
+                              counts.threads, pool_threads=counts.pool_threads,
+                              involuntary_switches=counts.involuntary_switches)
 
 
 class CgroupProbe:
@@ -114,7 +115,8 @@ class CgroupProbe:
         pids = [int(pid) for pid in _read_text(cpu / "cgroup.procs").split()]
         counts = task_counts(pids, self.proc, self.pool_prefix)
         return ResourceSample(cpu_seconds, working_set, counts.context_switches, counts.threads,
-                              pool_threads=counts.pool_threads)
+                              pool_threads=counts.pool_threads,
+                              involuntary_switches=counts.involuntary_switches)
 
 
 class UnavailableProbe:

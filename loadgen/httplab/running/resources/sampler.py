@@ -31,19 +31,23 @@ def summarize_samples(samples: list[tuple[float, ResourceSample]],
     return ResourceUsage(cpu_cores=cpu_cores, memory_peak_bytes=peak, memory_mean_bytes=mean,
                          samples=len(samples), source=source, unavailable=reason,
                          cpu_seconds=None if reason else cpu_seconds,
-                         context_switches=_switches(first, last, reason),
+                         context_switches=_switches(first.context_switches,
+                                                    last.context_switches, reason),
+                         involuntary_switches=_switches(first.involuntary_switches,
+                                                        last.involuntary_switches, reason),
                          threads_max=max((s.threads for _, s in samples if s.threads),
                                          default=None),
                          pool_threads_max=max((s.pool_threads for _, s in samples
                                                if s.pool_threads is not None), default=None))
 
 
-def _switches(first: ResourceSample, last: ResourceSample, reason: str | None) -> int | None:
-    """Switches over the window; None when unknown, or when the count went down (threads
-    ended, taking their counts with them: the delta would understate)."""
-    if reason or first.context_switches is None or last.context_switches is None:
+def _switches(first: int | None, last: int | None, reason: str | None) -> int | None:
+    """Switches over the window from two cumulative counts; None when unknown, or when the
+    count went down (threads ended, taking their counts with them: the delta would
+    understate)."""
+    if reason or first is None or last is None:
         return None
-    delta = last.context_switches - first.context_switches
+    delta = last - first
     return delta if delta >= 0 else None
 
 

@@ -1,7 +1,7 @@
 import pytest
 
 from httplab.presentation.wording.formatting import (MISSING, format_bytes, format_duration_us,
-                                                     format_rate)
+                                                     format_rate, format_switches)
 
 
 @pytest.mark.parametrize("value, text", [
@@ -22,3 +22,11 @@ def test_sizes_print_like_wrk(value, text):
 
 def test_rates_have_two_decimals():
     assert format_rate(69296.641) == "69296.64" and format_rate(None) == MISSING
+
+
+@pytest.mark.parametrize("per_request, involuntary, text", [
+    (2.104, 0.306, "2.10 (0.31 involuntary)"), (2.0, None, "2.00"), (None, 0.3, MISSING),
+])
+def test_context_switches_per_request_say_the_involuntary_where_counted(per_request,
+                                                                      involuntary, text):
+    assert format_switches(per_request, involuntary) == text

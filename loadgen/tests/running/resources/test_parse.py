@@ -220,9 +220,12 @@ EXEC_VANISHED = EXEC_V2.replace("1/task/12/status:voluntary_ctxt_switches:\t1000
 
 
 @pytest.mark.parametrize("text, version, sample", [
-    (EXEC_V2, 2, ResourceSample(2.5, 236978176 - 41943040, 1100, 2, AT)),
-    (EXEC_V1, 1, ResourceSample(0.906046722, 7724992 - 3000000, 1100, 2, AT)),
-    (EXEC_VANISHED, 2, ResourceSample(2.5, 236978176 - 41943040, 42, 1, AT)),
+    (EXEC_V2, 2, ResourceSample(2.5, 236978176 - 41943040, 1100, 2, AT,
+                                involuntary_switches=60)),
+    (EXEC_V1, 1, ResourceSample(0.906046722, 7724992 - 3000000, 1100, 2, AT,
+                                involuntary_switches=60)),
+    (EXEC_VANISHED, 2, ResourceSample(2.5, 236978176 - 41943040, 42, 1, AT,
+                                      involuntary_switches=2)),
     (EXEC_V2.replace("1/task/", "57/task/"), 2,
      ResourceSample(2.5, 236978176 - 41943040, taken_at_s=AT)),
 ], ids=["cgroup v2", "cgroup v1", "a thread vanished", "no thread but the shell's"])
@@ -293,7 +296,7 @@ def test_no_thread_read_means_nothing_counted():
 def test_exec_output_counts_pool_threads_by_their_name_lines(text, prefix, threads, pool):
     version, sample = parse_exec_sample(text, prefix)
     assert (version, sample) == (2, ResourceSample(2.5, 236978176 - 41943040, 1100, threads,
-                                                   AT, pool))
+                                                   AT, pool, involuntary_switches=60))
 
 
 def test_exec_thread_counts_group_lines_by_thread_and_leave_out_the_sampler():
@@ -303,4 +306,4 @@ def test_exec_thread_counts_group_lines_by_thread_and_leave_out_the_sampler():
              "9/task/9/status:Name:\tvert.x-worker-t\n"
              "9/task/9/status:voluntary_ctxt_switches:\t5\n"
              "9/task/9/status:nonvoluntary_ctxt_switches:\t1\n")
-    assert exec_thread_counts(lines, frozenset({9}), "vert.x-worker-t") == ThreadCounts(6, 1, 1)
+    assert exec_thread_counts(lines, frozenset({9}), "vert.x-worker-t") == ThreadCounts(6, 1, 1, involuntary_switches=1)

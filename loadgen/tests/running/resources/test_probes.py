@@ -61,9 +61,10 @@ V1_FILES = {"cgroup/cpuacct/cpuacct.usage": "906046722\n",
 
 
 @pytest.mark.parametrize("cgroup_line, files, expected", [
-    ("0::/docker/c0ffee\n", V2_FILES, (2, ResourceSample(0.042951, 236978176 - 41943040, 1044, 2))),
+    ("0::/docker/c0ffee\n", V2_FILES, (2, ResourceSample(0.042951, 236978176 - 41943040, 1044, 2,
+                                                             involuntary_switches=4))),
     (f"12:pids:/docker/{ID}\n0::/docker/{ID}\n", V1_FILES,
-     (1, ResourceSample(0.906046722, 7724992 - 3000000, 1044, 2))),
+     (1, ResourceSample(0.906046722, 7724992 - 3000000, 1044, 2, involuntary_switches=4))),
 ], ids=["cgroup v2", "cgroup v1"])
 def test_the_exec_script_prints_what_the_parser_reads(tmp_path, cgroup_line, files, expected):
     before = time.time()
@@ -87,7 +88,7 @@ def test_the_exec_script_prints_the_names_the_parser_counts(tmp_path):
     assert "State:" not in output  # still only the lines needed
     version, sample = parse_exec_sample(output, "XNIO-1 task-")
     assert (version, replace(sample, taken_at_s=None)) == (
-        2, ResourceSample(0.042951, 236978176 - 41943040, 1044, 2, None, 1))
+        2, ResourceSample(0.042951, 236978176 - 41943040, 1044, 2, None, 1, 4))
 
 
 def fake_docker(folder, script: str) -> dict[str, str]:
@@ -101,7 +102,8 @@ def test_exec_probe_reads_its_commands_output_and_names_the_cgroup_version(tmp_p
     (tmp_path / "output").write_text(EXEC_V1)
     probe = ExecProbe("c0ffee", fake_docker(tmp_path, f'cat "{tmp_path}/output"'))
     assert probe.source == EXEC_SOURCE
-    assert probe.read() == ResourceSample(0.906046722, 7724992 - 3000000, 1100, 2, AT)
+    assert probe.read() == ResourceSample(0.906046722, 7724992 - 3000000, 1100, 2, AT,
+                                          involuntary_switches=60)
     assert probe.source == f"{EXEC_SOURCE}, {CGROUP_V1}"
 
 
@@ -235,7 +237,7 @@ def test_threads_are_counted_by_name_on_a_fake_proc_tree(tmp_path, names, prefix
     """task_counts reads a fake /proc/<pid>/task/<tid>/status per thread, once each."""
     write_tasks(tmp_path, 4242, names)
     assert task_counts([4242], tmp_path, prefix) == ThreadCounts(11 * len(names), len(names),
-                                                                 pool)
+                                                                 pool, len(names))
 
 
 def write_tasks(root, pid: int, names: list[str | None], first_tid: int | None = None) -> None:
@@ -254,7 +256,7 @@ def test_a_thread_that_ended_while_read_counts_in_neither(tmp_path):
     ended.mkdir()
     (ended / "status").write_text("Name:\tboundedElastic-\n")
     (tmp_path / "7" / "task" / "10").mkdir()  # no status file
-    assert task_counts([7], tmp_path, "boundedElastic-") == ThreadCounts(22, 2, 1)
+    assert task_counts([7], tmp_path, "boundedElastic-") == ThreadCounts(22, 2, 1, 2)
 
 
 def test_a_name_cut_inside_a_utf8_character_is_still_read(tmp_path):
@@ -263,7 +265,7 @@ def test_a_name_cut_inside_a_utf8_character_is_still_read(tmp_path):
     task = tmp_path / "5" / "task" / "6"
     task.mkdir()
     (task / "status").write_bytes(b"Name:\tboundedElastic\xc3\n" + status(None).encode())
-    assert task_counts([5], tmp_path, "boundedElastic") == ThreadCounts(22, 2, 1)
+    assert task_counts([5], tmp_path, "boundedElastic") == ThreadCounts(22, 2, 1, 2)
 
 
 def test_the_proc_probe_counts_its_pool_threads_given_a_prefix(tmp_path):

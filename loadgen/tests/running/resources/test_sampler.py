@@ -26,6 +26,19 @@ def test_summary_divides_cpu_seconds_by_wall_seconds_and_averages_memory():
     assert (usage.samples, usage.source, usage.unavailable) == (3, "/proc", None)
 
 
+@pytest.mark.parametrize("first, last, switches, involuntary", [
+    ((100, 10), (400, 70), 300, 60),
+    ((100, None), (400, None), 300, None),  # involuntary not counted (an older probe)
+    ((500, 90), (400, 70), None, None),  # threads ended, taking their counts: unknown
+])
+def test_switches_over_the_window_and_of_them_the_involuntary(first, last, switches,
+                                                              involuntary):
+    samples = [(at, ResourceSample(cpu, 100 * MiB, total, involuntary_switches=forced))
+               for at, cpu, (total, forced) in ((1.0, 5.0, first), (2.0, 6.0, last))]
+    usage = summarize_samples(samples)
+    assert (usage.context_switches, usage.involuntary_switches) == (switches, involuntary)
+
+
 def test_one_sample_gives_memory_but_no_cpu_and_says_why():
     usage = summarize_samples([(1.0, ResourceSample(5.0, 64 * MiB))])
     assert usage.cpu_cores is None and usage.unavailable
