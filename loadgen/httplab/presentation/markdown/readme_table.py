@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from httplab.manifest import ServerManifest
 
-HEADER = ("| Server | Framework | Version | Workers | Transport | JDKs | Executors | Folder |\n"
+HEADER = ("| Server | Framework | Version | Workers | Transports | JDKs | Executors | Folder |\n"
           "| --- | --- | --- | --- | --- | --- | --- | --- |\n")
 START_MARKER = "<!-- servers-table:start -->"
 END_MARKER = "<!-- servers-table:end -->"
