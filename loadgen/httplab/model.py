@@ -569,6 +569,10 @@ class ServerRecord:
     # EXECUTOR: where it ran its blocking work, pool or virtual (None: the reference, an
     # older run, which ran each framework its own way).
     executor: str | None = None
+    # The seccomp profile its container ran under: "default" (the engine's own) or the file
+    # name of the one servers/seccomp/ ships (io_uring where the engine's blocks it); None:
+    # BACKEND=local, or an older run.
+    seccomp: str | None = None
 
     @property
     def is_reference(self) -> bool:

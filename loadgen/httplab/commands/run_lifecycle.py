@@ -24,6 +24,7 @@ from httplab.running.backend_error import BackendError
 from httplab.running.backends.base import Backend
 from httplab.running.database.base import DatabaseError
 from httplab.running.hostinfo import collect_host
+from httplab.running.io_uring.probe import asks_io_uring
 from httplab.running.labinfo import lab_commit
 from httplab.running.plan import BenchPlan, needs_database
 from httplab.running.progress import Progress
@@ -120,10 +121,13 @@ def run_lifecycle(steps: RunKindSteps, backend: Backend, where: Destination) -> 
 
 
 def _prepare(steps: RunKindSteps, backend: Backend) -> None:
-    """The servers' images or jars, and the database's, before any load."""
+    """The servers' images or jars, io_uring's one try when a server is asked to run on
+    it (it needs the Netty image or jar), and the database's, before any load."""
     if not steps.starts_servers():
         return
     backend.prepare(steps.plan.applicable)
+    if asks_io_uring(steps.plan.applicable):
+        say(backend.try_io_uring(steps.plan.applicable))
     if needs_database(steps.plan):
         backend.database.prepare()
 

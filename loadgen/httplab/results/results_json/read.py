@@ -89,7 +89,7 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
 
 
 def server_from_dict(data: dict[str, Any]) -> ServerRecord:
-    """Before version 10 no server was profiled."""
+    """Before version 10 no server was profiled; before 15 none recorded its seccomp profile."""
     return ServerRecord(**{**data, "framework_packages": tuple(data.get("framework_packages",
                                                                         ()))})
 

@@ -25,7 +25,9 @@ FORMAT_VERSION = 15
 # "not applicable"; 14: the settings' executors and each server's executor (EXECUTOR), and
 # each cell's virtual threads pinned during each measured run (EXECUTOR=virtual: JFR's
 # events, their time and top frames); 15: the settings' transports (TRANSPORT), each
-# server's transport being the one it said it ran on; older files read with their defaults (plaintext, no
+# server's transport being the one it said it ran on, and the seccomp profile its
+# container ran under (Docker: "default" or the shipped io_uring one); older files read
+# with their defaults (plaintext, no
 # database, no profile, no host stalls, no JDK asked, no pinned virtual threads, each
 # warning's kind recovered from its sentence).
 READABLE_VERSIONS = tuple(range(1, FORMAT_VERSION + 1))

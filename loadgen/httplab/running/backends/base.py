@@ -45,6 +45,9 @@ class StartedServer:
     image_id: str | None = None
     pid: int | None = None  # local: the server's process on this host
     container: str | None = None  # docker: the server's container id
+    # docker: the seccomp profile it ran under, "default" (the engine's own) or the shipped
+    # one's file name (TRANSPORT=io_uring where the engine's blocks it); local: None.
+    seccomp: str | None = None
     log_path: Path | None = None  # the server's whole output, from start to stop
 
 
@@ -149,6 +152,12 @@ class Backend(PreflightChecks, ServerControl, LoadGeneration, Protocol):
 
     def prepare(self, servers: tuple[ServerManifest, ...]) -> None:
         """Builds what the servers need (jars, images)."""
+
+    def try_io_uring(self, servers: tuple[ServerManifest, ...]) -> str:
+        """TRANSPORT=io_uring's one try, after prepare() and before any load: whether io_uring
+        can start where the servers run (docker: also the seccomp profile its cells run
+        under); BackendError with one line naming the setting that refuses it. Returns what
+        it found, in one line."""
 
     def engine_records(self) -> tuple[EngineRecord, ...]:
         """The other machines' engines this bench drove (none on one machine)."""

@@ -28,6 +28,7 @@ from httplab.loadtools.oha.command import OhaRequest, oha_arguments, oha_time_li
 from httplab.loadtools.wrk.command import WrkRequest, wrk_arguments, wrk_time_limit_s
 from httplab.manifest import ServerManifest
 from httplab.model import EngineRecord, Workload
+from httplab.paths import servers_dir
 from httplab.outcomes import GeneratorOutcome
 from httplab.running.backend_error import BackendError
 from httplab.running.backends.base import StartedServer, WrkOutcome, ensure_port_free
@@ -46,6 +47,8 @@ from httplab.running.docker import compose as cmd
 from httplab.running.docker.containers import inspect, run_docker, stopped_exit_code
 from httplab.running.docker.remote import engine_env, inspect_engine
 from httplab.running.engines import Engine, Topology
+from httplab.running.io_uring.probe import ENGINE_DEFAULT, SHIPPED_PROFILE, seccomp_of, tried
+from httplab.running.io_uring.trial import probe_server, try_in_containers
 from httplab.running.jdks import server_jdk
 from httplab.running.process import ServerProcess
 from httplab.running.profiling.jvm import jvm_options
@@ -79,6 +82,9 @@ class DockerBackend:
         self.load_generators: tuple[Engine, ...] = topology.generators if topology else ()
         self.target_address = topology.target_address if topology else LOOPBACK
         self.engines: list[EngineRecord] = []  # every other engine's machine, for the record
+        # The seccomp profile io_uring cells run under: the engine's own until
+        # try_io_uring() finds that it blocks io_uring, then the shipped one's file name.
+        self.io_uring_seccomp = ENGINE_DEFAULT
         # On the server's engine, so that the server reaches it on its own loopback.
         self.database = DockerDatabase(self.repo, base_images, compose, self.server_engine)
 
@@ -110,6 +116,23 @@ class DockerBackend:
         wanted = [(self.server_engine, image) for image in images] if self.server_engine else []
         self.images.ship(wanted + [(engine, cmd.WRK_IMAGE) for engine in self.load_generators])
 
+    def try_io_uring(self, servers: tuple[ServerManifest, ...]) -> str:
+        """TRANSPORT=io_uring's try, after prepare(): Netty's probe in throwaway containers
+        on the server's engine; keeps the profile io_uring cells run under, and says it."""
+        self.io_uring_seccomp = try_in_containers(
+            lambda command: run_docker(command, self._on_server_engine()),
+            self._probe_image(servers), self.repo / SHIPPED_PROFILE)
+        return tried(self.io_uring_seccomp)
+
+    def _probe_image(self, servers: tuple[ServerManifest, ...]) -> str:
+        """The Netty image on the server's engine: prepare()'s, else built and sent now."""
+        netty = probe_server(servers, servers_dir(self.repo))
+        image = server_image(netty, server_jdk(netty))
+        if netty not in servers:
+            self.images.build_server(self.compose, netty, server_jdk(netty), self._env(netty.name))
+            self.images.ship([(self.server_engine, image)] if self.server_engine else [])
+        return image
+
     def _env(self, server: str, **extra: str) -> dict[str, str]:
         """The Compose command's environment, with `server` as the file's server (and the
         image of the JDK it is served on, while it is up)."""
@@ -139,14 +162,15 @@ class DockerBackend:
         self.serving = manifest.name
         self.serving_image = self.images.image_environment(manifest, jdk)
         try:
-            container, up_seconds = self._start(manifest, cpus, environment)
+            seccomp = seccomp_of(manifest, self.io_uring_seccomp)
+            container, up_seconds = self._start(manifest, cpus, environment, seccomp)
             # `docker logs -f` gives everything from the container's start, then follows it.
             follower = ServerProcess(["docker", "logs", "-f", container],
                                      self._on_server_engine(), log_path=log_path)
             readiness = self._wait_ready(manifest, container, follower)
-            yield self._describe(manifest, server_image(manifest, jdk), container,
-                                 up_seconds + (readiness.first_answer_s or 0),
-                                 readiness.startup, log_path)
+            yield replace(self._describe(manifest, server_image(manifest, jdk), container,
+                                         up_seconds + (readiness.first_answer_s or 0),
+                                         readiness.startup, log_path), seccomp=seccomp)
         finally:
             run_docker(cmd.down_command(self.compose, self.repo), self._server_env(manifest.name))
             self.serving, self.serving_image = None, {}
@@ -154,16 +178,20 @@ class DockerBackend:
                 follower.stop(let_finish_s=LOG_FOLLOW_GRACE_S)
 
     def _start(self, manifest: ServerManifest, cpus: str | None,
-               environment: Mapping[str, str] | None) -> tuple[str, float]:
-        """Starts the container; returns its id and the seconds `up` took."""
+               environment: Mapping[str, str] | None, seccomp: str = ENGINE_DEFAULT
+               ) -> tuple[str, float]:
+        """Starts the container under the seccomp profile named (the engine's own, or the
+        shipped one's file name); returns its id and the seconds `up` took."""
         started_at = time.monotonic()
-        up = run_docker(cmd.up_command(self.compose, self.repo),
+        shipped = None if seccomp == ENGINE_DEFAULT else self.repo / SHIPPED_PROFILE
+        up = run_docker(cmd.up_command(self.compose, self.repo, seccomp=shipped is not None),
                   self._server_env(manifest.name, JAVA_OPTS=jvm_options(manifest),
                                    HTTPLAB_SERVER_CPUS=cpus or "",
                                    HTTPLAB_WORKERS=manifest.workers_variable,
                                    HTTPLAB_EXECUTOR=manifest.executor_variable,
                                    HTTPLAB_TRANSPORT=manifest.transport_variable,
                                    HTTPLAB_BIND_ADDRESS=self.target_address,
+                                   **cmd.seccomp_environment(shipped),
                                    **server_database_environment(environment)))
         if up.returncode != 0:
             raise BackendError(f"cannot start {manifest.name}: {tail(up.stderr, 5)}")

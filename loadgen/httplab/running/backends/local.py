@@ -39,8 +39,11 @@ from httplab.running.backends.local_profiler import (JATTACH, LocalProfilerContr
 from httplab.running.profiling.jvm import jvm_options
 from httplab.running.database.base import ENV_HOST, ENV_NAME, ENV_PASSWORD, ENV_PORT, ENV_USER
 from httplab.running.database.local import LocalDatabase
+from httplab.running.io_uring.probe import tried
+from httplab.running.io_uring.trial import probe_server, run_here, try_on_host
 
 HOST_NGINX = Path("/usr/sbin/nginx")
+BUILD_JARS = "run `mvn -f servers/pom.xml package` (make jars)"
 REFERENCE_START_SCRIPT = "start.sh"  # in servers/<name>/, beside the manifest
 NGINX_MISSING = ("nginx not found at {path}: install Debian's nginx (`apt-get install "
                  "nginx-light`) to run the reference locally, or use BACKEND=docker")
@@ -209,13 +212,22 @@ class LocalBackend:
         missing = [str(m.jar_path(self.servers_dir)) for m in servers
                    if m.is_maven_module and not m.jar_path(self.servers_dir).is_file()]
         if missing:
-            raise BackendError(f"jar not built: {', '.join(missing)}; run "
-                               f"`mvn -f servers/pom.xml package` (make jars)")
+            raise BackendError(f"jar not built: {', '.join(missing)}; {BUILD_JARS}")
         if any(not m.is_maven_module for m in servers) and not self.nginx.is_file():
             raise BackendError(NGINX_MISSING.format(path=self.nginx))
         for manifest in servers:  # a JDK this host lacks stops the run here, before any load
             if manifest.is_maven_module:
                 self._java_for(manifest)
+
+    def try_io_uring(self, servers: tuple[ServerManifest, ...]) -> str:
+        """TRANSPORT=io_uring's try: Netty's probe with the host's java and the Netty jar."""
+        netty = probe_server(servers, self.servers_dir)
+        jar = netty.jar_path(self.servers_dir)
+        if not jar.is_file():
+            raise BackendError(f"jar not built: {jar}, which holds the io_uring probe; "
+                               f"{BUILD_JARS}")
+        try_on_host(run_here, self._java_for(netty), jar)
+        return tried(None)
 
     def _java_for(self, manifest: ServerManifest) -> str:
         """The java that runs this server: the host's JDK of its variant, or the one given."""

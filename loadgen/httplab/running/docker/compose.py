@@ -13,6 +13,10 @@ from pathlib import Path
 
 PROJECT = "httplab"
 COMPOSE_FILE = "docker-compose.yml"
+# Added to COMPOSE_FILE for an io_uring cell only, when the engine's own seccomp profile
+# blocks io_uring: the server runs under the profile whose absolute path SECCOMP_VARIABLE
+# gives (Compose v1 reads a relative one from its working directory, v2 from the project's).
+SECCOMP_FILE, SECCOMP_VARIABLE = "docker-compose.seccomp.yml", "HTTPLAB_SECCOMP"
 SERVER_SERVICE = "server"
 WRK_SERVICE = "wrk"
 # The database runs as a project of its own, so the server's `down` leaves it up.
@@ -23,6 +27,7 @@ DATABASE_IMAGE = "httplab/postgres:latest"  # the db service's image in docker-c
 NO_SERVER = "none"
 DEFAULT_TAG = "latest"  # the server's image tag when HTTPLAB_IMAGE_TAG is unset
 DOCKERFILE = "Dockerfile"  # servers/Dockerfile for every Maven server, or a folder's own
+JAR_IN_IMAGE = "/app/server.jar"  # where servers/Dockerfile puts a Maven server's jar
 WRK_SCRIPT_IN_IMAGE = "/opt/httplab/done.lua"
 WRK_IMAGE = "httplab/wrk:latest"  # the wrk service's image in docker-compose.yml
 WRK_OUT_DIR_IN_IMAGE = "/out"
@@ -77,9 +82,10 @@ def server_environment(server: str, dockerfile: str = DOCKERFILE) -> dict[str, s
 
 
 def base_command(compose: list[str], repo: Path, *profiles: str,
-                 project: str = PROJECT) -> list[str]:
-    command = [*compose, "-p", project, "-f", str(repo / COMPOSE_FILE),
-               "--project-directory", str(repo)]
+                 project: str = PROJECT, overrides: tuple[str, ...] = ()) -> list[str]:
+    files = [argument for name in (COMPOSE_FILE, *overrides)
+             for argument in ("-f", str(repo / name))]
+    command = [*compose, "-p", project, *files, "--project-directory", str(repo)]
     for profile in profiles:
         command += ["--profile", profile]
     return command
@@ -116,9 +122,17 @@ def database_container_id_command(compose: list[str], repo: Path) -> list[str]:
     return [*_database_command(compose, repo), "ps", "-a", "-q", DATABASE_SERVICE]
 
 
-def up_command(compose: list[str], repo: Path) -> list[str]:
+def up_command(compose: list[str], repo: Path, seccomp: bool = False) -> list[str]:
+    """seccomp: with SECCOMP_FILE, whose profile seccomp_environment names."""
     # --no-build: images are built in prepare(), so a start never hides a build.
-    return [*base_command(compose, repo), "up", "-d", "--no-build", SERVER_SERVICE]
+    overrides = (SECCOMP_FILE,) if seccomp else ()
+    return [*base_command(compose, repo, overrides=overrides), "up", "-d", "--no-build",
+            SERVER_SERVICE]
+
+
+def seccomp_environment(profile: Path | None) -> dict[str, str]:
+    """The variable SECCOMP_FILE reads: the profile's absolute path (none: no variable)."""
+    return {SECCOMP_VARIABLE: str(profile.resolve())} if profile else {}
 
 
 def down_command(compose: list[str], repo: Path) -> list[str]:

@@ -20,6 +20,17 @@ def test_server_lifecycle_commands_name_the_one_server_service(tool):
     assert compose.container_id_command(tool, REPO) == [*tool, *PREFIX, "ps", "-a", "-q", "server"]
 
 
+@pytest.mark.parametrize("tool", [V2, V1])
+def test_the_seccomp_override_is_added_only_when_asked_with_the_profiles_absolute_path(tool):
+    files = ["-f", "/lab/docker-compose.yml", "-f", "/lab/docker-compose.seccomp.yml"]
+    assert compose.up_command(tool, REPO, seccomp=True) == \
+        [*tool, "-p", "httplab", *files, "--project-directory", "/lab", "up", "-d",
+         "--no-build", "server"]
+    assert compose.seccomp_environment(None) == {}
+    assert compose.seccomp_environment(Path("servers/seccomp/io_uring.json")) == \
+        {"HTTPLAB_SECCOMP": str(Path("servers/seccomp/io_uring.json").resolve())}
+
+
 @pytest.mark.parametrize("service, expected", [
     ("server", [*V2, *PREFIX, "build", "server"]),
     ("wrk", [*V2, *PREFIX, "--profile", "wrk", "build", "wrk"]),
