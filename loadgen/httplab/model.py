@@ -524,6 +524,9 @@ class EngineRecord:
 JAVA_VERSION_SEPARATOR = "; "
 
 
+ENGINE_SECCOMP = "default"  # a server record's seccomp when its container ran under the engine's own
+
+
 @dataclass(frozen=True)
 class ServerRecord:
     """A server as run: its manifest, what it said at start-up, and its verification."""
@@ -569,9 +572,9 @@ class ServerRecord:
     # EXECUTOR: where it ran its blocking work, pool or virtual (None: the reference, an
     # older run, which ran each framework its own way).
     executor: str | None = None
-    # The seccomp profile its container ran under: "default" (the engine's own) or the file
-    # name of the one servers/seccomp/ ships (io_uring where the engine's blocks it); None:
-    # BACKEND=local, or an older run.
+    # The seccomp profile its container ran under: ENGINE_SECCOMP (the engine's own) or the
+    # file name of the one servers/seccomp/ ships (io_uring where the engine's blocks it);
+    # None: BACKEND=local, or an older run.
     seccomp: str | None = None
 
     @property

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from httplab.model import BenchResult, Cell, RateStep, RunProfile, Workload
+from httplab.model import ENGINE_SECCOMP, BenchResult, Cell, RateStep, RunProfile, Workload
 from httplab.presentation.markdown.table import markdown_table
 from httplab.presentation.views.figures import cell_figures
 from httplab.presentation.views.latency_figures import cost_steps, latency_servers
@@ -57,8 +57,12 @@ def chose_transport(result: BenchResult) -> bool:
 
 
 def _said(result: BenchResult, server: str) -> str:
+    """The engine the server said it ran on, and the seccomp profile its container ran
+    under where it was not the engine's own (io_uring on an engine whose default blocks it)."""
     record = result.server(server)
-    return (record.transport if record else None) or MISSING
+    said = (record.transport if record else None) or MISSING
+    profile = record.seccomp if record else None
+    return said if profile in (None, ENGINE_SECCOMP) else f"{said} (seccomp profile {profile})"
 
 
 def _cell_row(result: BenchResult, cell: Cell) -> tuple[str, ...]:

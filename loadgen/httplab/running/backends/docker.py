@@ -47,7 +47,7 @@ from httplab.running.docker import compose as cmd
 from httplab.running.docker.containers import inspect, run_docker, stopped_exit_code
 from httplab.running.docker.remote import engine_env, inspect_engine
 from httplab.running.engines import Engine, Topology
-from httplab.running.io_uring.probe import ENGINE_DEFAULT, SHIPPED_PROFILE, seccomp_of, tried
+from httplab.running.io_uring.probe import ENGINE_SECCOMP, SHIPPED_PROFILE, seccomp_of, tried
 from httplab.running.io_uring.trial import probe_server, try_in_containers
 from httplab.running.jdks import server_jdk
 from httplab.running.process import ServerProcess
@@ -84,7 +84,7 @@ class DockerBackend:
         self.engines: list[EngineRecord] = []  # every other engine's machine, for the record
         # The seccomp profile io_uring cells run under: the engine's own until
         # try_io_uring() finds that it blocks io_uring, then the shipped one's file name.
-        self.io_uring_seccomp = ENGINE_DEFAULT
+        self.io_uring_seccomp = ENGINE_SECCOMP
         # On the server's engine, so that the server reaches it on its own loopback.
         self.database = DockerDatabase(self.repo, base_images, compose, self.server_engine)
 
@@ -178,12 +178,12 @@ class DockerBackend:
                 follower.stop(let_finish_s=LOG_FOLLOW_GRACE_S)
 
     def _start(self, manifest: ServerManifest, cpus: str | None,
-               environment: Mapping[str, str] | None, seccomp: str = ENGINE_DEFAULT
+               environment: Mapping[str, str] | None, seccomp: str = ENGINE_SECCOMP
                ) -> tuple[str, float]:
         """Starts the container under the seccomp profile named (the engine's own, or the
         shipped one's file name); returns its id and the seconds `up` took."""
         started_at = time.monotonic()
-        shipped = None if seccomp == ENGINE_DEFAULT else self.repo / SHIPPED_PROFILE
+        shipped = None if seccomp == ENGINE_SECCOMP else self.repo / SHIPPED_PROFILE
         up = run_docker(cmd.up_command(self.compose, self.repo, seccomp=shipped is not None),
                   self._server_env(manifest.name, JAVA_OPTS=jvm_options(manifest),
                                    HTTPLAB_SERVER_CPUS=cpus or "",

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from httplab.axes import IO_URING
 from httplab.manifest import ServerManifest
+from httplab.model import ENGINE_SECCOMP
 from httplab.paths import SERVERS
 from httplab.running.backend_error import BackendError
 
@@ -19,7 +20,6 @@ AVAILABLE, UNAVAILABLE = "io_uring available", "io_uring unavailable: "
 # The profile an io_uring cell gets when the engine's own blocks io_uring (Docker 25+):
 # servers/seccomp/default.json, moby's default as shipped, plus the three io_uring calls.
 SHIPPED_PROFILE = SERVERS / "seccomp" / "io_uring.json"
-ENGINE_DEFAULT = "default"  # what a cell records when it ran under the engine's own profile
 KERNEL_SETTING = "kernel.io_uring_disabled"
 KERNEL_SETTING_FILE = "/proc/sys/kernel/io_uring_disabled"
 # The kernel's values (Documentation/admin-guide/sysctl/kernel.rst, io_uring_disabled).
@@ -65,7 +65,7 @@ def read_answer(exit_code: int, stdout: str, stderr: str) -> ProbeAnswer:
 def seccomp_of(manifest: ServerManifest, io_uring_profile: str) -> str:
     """The profile a cell runs under in Docker: io_uring's (the try's choice) for an io_uring
     cell, the engine's own for every other."""
-    return io_uring_profile if manifest.transport == IO_URING else ENGINE_DEFAULT
+    return io_uring_profile if manifest.transport == IO_URING else ENGINE_SECCOMP
 
 
 def tried(profile: str | None) -> str:
@@ -73,7 +73,7 @@ def tried(profile: str | None) -> str:
     Docker (None: on this host, BACKEND=local)."""
     if profile is None:
         return "io_uring: Netty's probe starts it on this host"
-    if profile == ENGINE_DEFAULT:
+    if profile == ENGINE_SECCOMP:
         return "io_uring: Netty's probe starts it in a container under the engine's own seccomp profile"
     return (f"io_uring: the engine's own seccomp profile blocks it, {SHIPPED_PROFILE} allows "
             f"it: io_uring cells run under that profile, every other under the engine's")

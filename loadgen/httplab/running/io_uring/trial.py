@@ -13,7 +13,7 @@ from pathlib import Path
 from httplab.manifest import ServerManifest, discover
 from httplab.running.backend_error import BackendError
 from httplab.running.docker.compose import JAR_IN_IMAGE
-from httplab.running.io_uring.probe import (ENGINE_DEFAULT, KERNEL_SETTING_FILE, PROBE_SERVER,
+from httplab.running.io_uring.probe import (ENGINE_SECCOMP, KERNEL_SETTING_FILE, PROBE_SERVER,
                                             ProbeAnswer, probe_arguments, read_answer,
                                             refused_in_containers, refused_on_host)
 
@@ -51,11 +51,11 @@ def probe_in_container(run: Run, image: str, seccomp: Path | None = None) -> Pro
 
 
 def try_in_containers(run: Run, image: str, shipped: Path) -> str:
-    """The seccomp profile io_uring cells run under: ENGINE_DEFAULT when the engine's own
+    """The seccomp profile io_uring cells run under: ENGINE_SECCOMP when the engine's own
     allows io_uring, else the shipped file's name; BackendError (one line naming the
     setting) when that refuses it too."""
     if probe_in_container(run, image).available:
-        return ENGINE_DEFAULT
+        return ENGINE_SECCOMP
     answer = probe_in_container(run, image, shipped)
     if answer.available:
         return shipped.name

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from httplab.model import PLAINTEXT, RunProfile
+from httplab.model import ENGINE_SECCOMP, PLAINTEXT, RunProfile
 from httplab.presentation.markdown.transports import (BENCH_HEADER, LATENCY_HEADER,
                                                       latency_transport_table, transport_table)
 from httplab.results.profile_layers import KERNEL
@@ -54,3 +54,13 @@ def test_the_kernel_share_is_the_median_of_the_profiled_steps():
     profiled = replace(result, latency=replace(result.latency, steps=steps))
     netty = next(line for line in latency_transport_table(profiled) if line.startswith("| Netty"))
     assert netty.rstrip(" |").endswith("| 50%")  # its two rounds: the median of 40 % and 60 %
+
+
+def test_a_row_names_the_seccomp_profile_where_it_was_not_the_engines_own():
+    result = _chose(sample_result())
+    shipped = replace(result, servers=tuple(replace(server, seccomp="io_uring.json")
+                                            for server in result.servers))
+    engine = replace(result, servers=tuple(replace(server, seccomp=ENGINE_SECCOMP)
+                                           for server in result.servers))
+    assert "| io_uring (seccomp profile io_uring.json) |" in transport_table(shipped, PLAINTEXT)[4]
+    assert "| io_uring |" in transport_table(engine, PLAINTEXT)[4]

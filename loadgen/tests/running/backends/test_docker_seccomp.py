@@ -15,7 +15,7 @@ from httplab.running.backends import docker
 from httplab.running.backends.base import StartedServer
 from httplab.running.backends.docker import DockerBackend
 from httplab.running.docker.compose import SECCOMP_FILE, SECCOMP_VARIABLE
-from httplab.running.io_uring.probe import ENGINE_DEFAULT, SHIPPED_PROFILE
+from httplab.running.io_uring.probe import ENGINE_SECCOMP, SHIPPED_PROFILE
 
 SHIPPED = SHIPPED_PROFILE.name
 
@@ -62,7 +62,7 @@ def _served(backend, manifest, calls):
 def test_a_cell_not_on_io_uring_never_gets_the_profile(backend, calls, manifests, transport):
     backend.io_uring_seccomp = SHIPPED  # even where the engine's own blocks io_uring
     started, (command, env) = _served(backend, _netty(manifests, transport), calls)
-    assert started.seccomp == ENGINE_DEFAULT
+    assert started.seccomp == ENGINE_SECCOMP
     assert not any(SECCOMP_FILE in part for part in command) and SECCOMP_VARIABLE not in env
     assert env["HTTPLAB_TRANSPORT"] == transport
 
@@ -84,13 +84,13 @@ def test_an_io_uring_cell_where_the_engine_blocks_it_runs_under_the_shipped_prof
 
 def test_an_io_uring_cell_where_the_engine_allows_it_keeps_the_engines_profile(
         backend, calls, manifests):
-    assert backend.io_uring_seccomp == ENGINE_DEFAULT  # until the try says otherwise
+    assert backend.io_uring_seccomp == ENGINE_SECCOMP  # until the try says otherwise
     started, (command, env) = _served(backend, _netty(manifests, "io_uring"), calls)
-    assert started.seccomp == ENGINE_DEFAULT
+    assert started.seccomp == ENGINE_SECCOMP
     assert not any(SECCOMP_FILE in part for part in command) and SECCOMP_VARIABLE not in env
 
 
-@pytest.mark.parametrize("allowed, chosen", [({None}, ENGINE_DEFAULT), ({"shipped"}, SHIPPED)])
+@pytest.mark.parametrize("allowed, chosen", [({None}, ENGINE_SECCOMP), ({"shipped"}, SHIPPED)])
 def test_the_try_keeps_the_profile_io_uring_cells_run_under(backend, monkeypatch, repo,
                                                             allowed, chosen):
     def run_docker(command, env=None, timeout=120, error=None):

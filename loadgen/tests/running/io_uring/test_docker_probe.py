@@ -15,7 +15,7 @@ from httplab.paths import DEFAULT_REPO, servers_dir
 from httplab.running.backends.docker import DockerBackend
 from httplab.running.docker import compose as cmd
 from httplab.running.docker.containers import run_docker
-from httplab.running.io_uring.probe import ENGINE_DEFAULT, SHIPPED_PROFILE
+from httplab.running.io_uring.probe import ENGINE_SECCOMP, SHIPPED_PROFILE
 from httplab.running.io_uring.trial import container_command, probe_in_container, probe_server
 from httplab.running.jdks import server_jdk
 
@@ -58,7 +58,7 @@ def test_the_try_keeps_the_profile_this_engine_needs(netty_image):
     backend, image = netty_image
     engine_allows = probe_in_container(_run, image).available
     said = backend.try_io_uring(())
-    assert backend.io_uring_seccomp == (ENGINE_DEFAULT if engine_allows else SHIPPED_PROFILE.name)
+    assert backend.io_uring_seccomp == (ENGINE_SECCOMP if engine_allows else SHIPPED_PROFILE.name)
     assert said.startswith("io_uring: ") and "\n" not in said
 
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from httplab.running.backend_error import BackendError
-from httplab.running.io_uring.probe import (ENGINE_DEFAULT, SHIPPED_PROFILE, ProbeAnswer,
+from httplab.running.io_uring.probe import (ENGINE_SECCOMP, SHIPPED_PROFILE, ProbeAnswer,
                                             asks_io_uring, read_answer, refused_in_containers,
                                             refused_on_host, seccomp_of, tried)
 
@@ -81,15 +81,15 @@ def test_only_an_io_uring_cell_gets_the_profile_the_try_chose():
     alpha = KNOWN[0]
     for transport in ("nio", "epoll"):
         assert seccomp_of(alpha.on_axis("TRANSPORT", transport, None),
-                          SHIPPED_PROFILE.name) == ENGINE_DEFAULT
+                          SHIPPED_PROFILE.name) == ENGINE_SECCOMP
     io_uring = alpha.on_axis("TRANSPORT", "io_uring", None)
     assert seccomp_of(io_uring, SHIPPED_PROFILE.name) == SHIPPED_PROFILE.name
-    assert seccomp_of(io_uring, ENGINE_DEFAULT) == ENGINE_DEFAULT
+    assert seccomp_of(io_uring, ENGINE_SECCOMP) == ENGINE_SECCOMP
     own = replace(alpha, transports=("io_uring", "epoll"))  # io_uring as its own default
     assert seccomp_of(own, SHIPPED_PROFILE.name) == SHIPPED_PROFILE.name
 
 
 def test_what_the_try_found_is_said_in_one_line():
-    assert "under the engine's own seccomp profile" in tried(ENGINE_DEFAULT)
+    assert "under the engine's own seccomp profile" in tried(ENGINE_SECCOMP)
     assert f"{SHIPPED_PROFILE} allows it" in tried(SHIPPED_PROFILE.name)
     assert "on this host" in tried(None)

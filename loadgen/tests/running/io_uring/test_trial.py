@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from httplab.running.backend_error import BackendError
-from httplab.running.io_uring.probe import ENGINE_DEFAULT, SHIPPED_PROFILE
+from httplab.running.io_uring.probe import ENGINE_SECCOMP, SHIPPED_PROFILE
 from httplab.running.io_uring.trial import probe_server, run_here, try_in_containers, try_on_host
 
 IMAGE = "httplab/netty:jdk25"
@@ -48,7 +48,7 @@ def _profiles_tried(docker: StandInDocker) -> list[str | None]:
 
 def test_an_engine_whose_own_profile_allows_io_uring_is_asked_once():
     docker = StandInDocker({None})
-    assert try_in_containers(docker, IMAGE, SHIPPED) == ENGINE_DEFAULT
+    assert try_in_containers(docker, IMAGE, SHIPPED) == ENGINE_SECCOMP
     assert _profiles_tried(docker) == [None]
     assert docker.commands[0][-5:] == ["java", IMAGE, "-cp", "/app/server.jar",
                                        "httplab.netty.IoUringProbe"]
