@@ -21,7 +21,8 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Hello-world HTTP/1.1 server on plain Netty: one acceptor loop, WORKERS I/O loops, and the
+ * Hello-world HTTP/1.1 server on plain Netty: one acceptor loop, WORKERS I/O loops on the engine
+ * TRANSPORT names (NettyTransport; the ready line names the one the bound channel runs on), and the
  * manifest's blocking_pool threads (or, with EXECUTOR=virtual, a virtual thread per call:
  * BlockingExecutor) for /blocking, /db and /queries, the last two through a HikariCP pool of
  * db_pool JDBC connections when DB_PORT names a database.
@@ -41,7 +42,7 @@ public final class NettyServer {
 
     private static void start() throws InterruptedException {
         ServerConfig config = ServerConfig.fromEnvironment();
-        NettyTransport transport = NettyTransport.best();
+        NettyTransport transport = NettyTransport.startable(config.transport());
         EventLoopGroup bossGroup = transport.newGroup(1, "netty-boss");
         EventLoopGroup workerGroup = transport.newGroup(config.workers(), WORKER_THREAD_PREFIX);
         BlockingExecutor blocking = BlockingExecutor.of(config);
@@ -51,7 +52,7 @@ public final class NettyServer {
         Channel channel = bootstrap(transport, bossGroup, workerGroup, blocking, store)
                 .bind(new InetSocketAddress(config.bindAddress(), config.port())).sync().channel();
         startEveryLoop(workerGroup);
-        StartupLine.print(FRAMEWORK, nettyVersion(), transport.displayName(), config.workers(),
+        StartupLine.print(FRAMEWORK, nettyVersion(), NettyTransport.inUse(channel), config.workers(),
                 StartupLine.countLiveThreads(WORKER_THREAD_PREFIX + "-"), config.endpoint(),
                 blocking.poolThreads(), store == null ? config.dbPool() : store.maximumPoolSize(), config.executor());
         channel.closeFuture().sync();
