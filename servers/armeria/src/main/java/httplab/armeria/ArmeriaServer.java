@@ -1,7 +1,6 @@
 package httplab.armeria;
 
 import com.linecorp.armeria.common.util.EventLoopGroups;
-import com.linecorp.armeria.common.util.TransportType;
 import com.linecorp.armeria.common.util.Version;
 import com.linecorp.armeria.server.HttpService;
 import com.linecorp.armeria.server.Server;
@@ -19,9 +18,10 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Hello-world HTTP server on Armeria with WORKERS worker event loops (default: its manifest),
- * its blocking work on the pool or on virtual threads (EXECUTOR); /db and /queries through a HikariCP pool of db_pool JDBC connections when DB_PORT names a
- * database.
+ * Hello-world HTTP server on Armeria with WORKERS worker event loops (default: its manifest)
+ * on the I/O engine TRANSPORT names (ArmeriaTransport), its blocking work on the pool or on
+ * virtual threads (EXECUTOR); /db and /queries through a HikariCP pool of db_pool JDBC
+ * connections when DB_PORT names a database.
  */
 public final class ArmeriaServer {
     private static final String FRAMEWORK = "Armeria";
@@ -40,6 +40,7 @@ public final class ArmeriaServer {
 
     private static void start() throws Exception {
         ServerConfig config = ServerConfig.fromEnvironment();
+        ArmeriaTransport.ask(config.transport());
         EventLoopGroup workers = EventLoopGroups.newEventLoopGroup(config.workers());
         JdbcWorlds store = JdbcWorlds.open(DatabaseSettings.fromEnvironment(config));
         Server server = buildServer(config, workers, store);
@@ -47,7 +48,8 @@ public final class ArmeriaServer {
                 new Thread(() -> shutDown(server, workers, store), "armeria-shutdown"));
         server.start().join();
         startEveryLoop(workers);
-        StartupLine.print(FRAMEWORK, Version.get("armeria").artifactVersion(), transportOf(workers),
+        StartupLine.print(FRAMEWORK, Version.get("armeria").artifactVersion(),
+                ArmeriaTransport.inUse(server, config.transport()),
                 config.workers(), StartupLine.countLiveThreads(WORKER_THREAD_PREFIX), config.endpoint(),
                 BlockingPool.maxThreads(server), store == null ? config.dbPool() : store.maximumPoolSize(), config.executor());
     }
@@ -102,15 +104,5 @@ public final class ArmeriaServer {
         if (store != null) {
             store.close();
         }
-    }
-
-    private static String transportOf(EventLoopGroup group) {
-        Class<?> channelType = TransportType.serverChannelType(group);
-        for (TransportType type : TransportType.values()) {
-            if (type.isAvailable() && type.serverChannelType() == channelType) {
-                return type.lowerCasedName();
-            }
-        }
-        return "unknown";
     }
 }
