@@ -4,16 +4,22 @@ the same one the harness runs before any load, with every workload's endpoint (/
 
 from __future__ import annotations
 
+import functools
+import re
 import socket
+import subprocess
+import zipfile
 
 import pytest
 
+from httplab.axes import EXECUTOR, IO_URING, NIO, TRANSPORT
 from httplab.running.backends.local import run_jar, server_environment, java_command
 from httplab.running.hostinfo import usable_cpus
 from httplab.running.jdks import JdkNotFound, java_executable, server_jdk
 from httplab.manifest import discover
 from httplab.paths import DEFAULT_REPO, servers_dir
 from httplab.checking.conformance import verify_started
+from httplab.checking.ready_line import StartupInfo
 from httplab.model import Workload
 
 from tests.conftest import free_port, port_is_listening, run_until_exit
@@ -26,9 +32,20 @@ SERVERS = tuple(manifest.name for manifest in JARS)
 # Each server under each executor it offers beyond its own way (which the check above runs).
 OTHER_EXECUTORS = tuple((manifest.name, executor) for manifest in JARS
                         for executor in manifest.executors[1:])
-# Each server under an executor it does not offer, which must stop it with one line.
-MISSING_EXECUTORS = tuple((manifest.name, executor) for manifest in JARS
-                          for executor in ("pool", "virtual") if executor not in manifest.executors)
+# Each server under an executor or an I/O engine it does not offer, which must stop it with
+# one line.
+MISSING_CHOICES = tuple((manifest.name, axis.setting, value) for manifest in JARS
+                        for axis, offered in ((EXECUTOR, manifest.executors),
+                                              (TRANSPORT, manifest.transports))
+                        for value in axis.values if value not in offered)
+# Each server under each I/O engine it offers beyond its own (which the check above runs).
+OTHER_TRANSPORTS = tuple((manifest.name, transport) for manifest in JARS
+                         for transport in manifest.transports[1:])
+# Each server under each native engine it offers, which Netty's switch below makes unavailable.
+NATIVE_TRANSPORTS = tuple((manifest.name, transport) for manifest in JARS
+                          for transport in manifest.transports if transport != NIO)
+NO_NATIVE = "-Dio.netty.transport.noNative=true"
+NETTY_VERSIONS = "META-INF/io.netty.versions.properties"
 STOP_LIMIT_S = 5.0
 # Every workload at a wait of 10 ms, DELAY_MS's default.
 WORKLOADS = (Workload(), Workload("json"), Workload("delay", 10), Workload("blocking", 10))
@@ -75,24 +92,15 @@ def test_server_runs_its_blocking_work_where_executor_says_and_proves_it(manifes
     """The whole check again under the other executor, whose /blocking must wait on the
     kind of thread it asks for (X-Httplab-Thread), and whose ready line must say it."""
     manifest = _manifest(manifests, name).on_axis("EXECUTOR", executor, usable_cpus())
-    port = free_port()
-    with run_jar(_java(manifest), manifest, _jar(manifest), port) as (process, startup, _):
-        verification = verify_started(startup, manifest, port, cpus=usable_cpus(),
-                                      workloads=WORKLOADS)
-        assert not verification.failures, verification.summary()
-        assert startup.executor == executor
-        process.stop()
+    assert _passes_the_whole_check(manifest).executor == executor
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name, executor", MISSING_EXECUTORS)
-def test_an_executor_the_server_does_not_offer_stops_it_with_one_line(manifests, name,
-                                                                      executor):
-    code, output = _run_until_exit(_manifest(manifests, name), {"EXECUTOR": executor},
-                                   free_port())
-    assert code == 2, output
-    assert any(line.startswith("httplab") and f"EXECUTOR={executor}" in line
-               for line in output.splitlines()), output
+@pytest.mark.parametrize("name, variable, value", MISSING_CHOICES)
+def test_an_executor_or_transport_the_server_does_not_offer_stops_it_with_one_line(
+        manifests, name, variable, value):
+    _assert_stopped_with_a_line(*_run_until_exit(_manifest(manifests, name), {variable: value},
+                                                 free_port()), f"{variable}={value}")
 
 
 @pytest.mark.slow
@@ -101,9 +109,61 @@ def test_an_executor_the_server_does_not_offer_stops_it_with_one_line(manifests,
                                        and "17" in manifest.jdks))
 def test_virtual_threads_on_java_17_stop_the_server_with_one_line(manifests, name):
     manifest = _manifest(manifests, name).on_axis("JDK", "17", usable_cpus())
-    code, output = _run_until_exit(manifest, {"EXECUTOR": "virtual"}, free_port())
+    _assert_stopped_with_a_line(*_run_until_exit(manifest, {"EXECUTOR": "virtual"}, free_port()),
+                                "EXECUTOR=virtual needs Java 21")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, transport", OTHER_TRANSPORTS)
+def test_server_runs_on_the_transport_asked_and_its_ready_line_names_it(manifests, name,
+                                                                         transport):
+    """The whole check again on the other engine, which the ready line must name as the one
+    the server runs on (read from the framework after start, never the setting copied)."""
+    if transport == IO_URING and _io_uring_refused():
+        pytest.skip(_io_uring_refused())
+    manifest = _manifest(manifests, name).on_axis("TRANSPORT", transport, usable_cpus())
+    assert _passes_the_whole_check(manifest).transport == transport
+
+
+def _passes_the_whole_check(manifest) -> StartupInfo:
+    """Starts the server's jar, asserts it passes the whole check and stops it; its ready line."""
+    port = free_port()
+    with run_jar(_java(manifest), manifest, _jar(manifest), port) as (process, startup, _):
+        verification = verify_started(startup, manifest, port, cpus=usable_cpus(),
+                                      workloads=WORKLOADS)
+        assert not verification.failures, verification.summary()
+        process.stop()
+    return startup
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, transport", NATIVE_TRANSPORTS)
+def test_a_transport_that_cannot_start_here_stops_the_server_with_its_reason(manifests, name,
+                                                                            transport):
+    """No quiet fallback: with Netty's native transports switched off, a server asked for one
+    stops at start with one line naming the engine and the framework's reason (Netty's)."""
+    manifest = _manifest(manifests, name).on_axis("TRANSPORT", transport, usable_cpus())
+    java, *arguments = java_command(_java(manifest), manifest, _jar(manifest))
+    _assert_stopped_with_a_line(*run_until_exit([java, NO_NATIVE, *arguments],
+                                                server_environment(manifest, free_port()),
+                                                FAULT_EXIT_WAIT_S),
+                                f"TRANSPORT={transport}", "noNative")
+
+
+@functools.cache
+def _io_uring_refused() -> str:
+    """Why io_uring cannot start on this host ("" when it can): the one line of the Netty
+    jar's IoUringProbe, the lab's own check before an io_uring run."""
+    netty = next(manifest for manifest in JARS if manifest.name == "netty")
+    probe = subprocess.run([_java(netty), "-cp", str(_jar(netty)), "httplab.netty.IoUringProbe"],
+                           capture_output=True, text=True, timeout=FAULT_EXIT_WAIT_S, check=False)
+    return "" if probe.returncode == 0 else probe.stdout.strip() or probe.stderr.strip()
+
+
+def _assert_stopped_with_a_line(code: int | None, output: str, *naming: str) -> None:
+    """Exit status 2 (a setting refused), with a line of the server's own naming each text."""
     assert code == 2, output
-    assert any(line.startswith("httplab") and "EXECUTOR=virtual needs Java 21" in line
+    assert any(line.startswith("httplab") and all(text in line for text in naming)
                for line in output.splitlines()), output
 
 
@@ -117,11 +177,11 @@ def _run_until_exit(manifest, env_changes: dict[str, str], port: int) -> tuple[i
 @pytest.mark.parametrize("name", SERVERS)
 @pytest.mark.parametrize("variable, value", [("PORT", "eighty"), ("PORT", "70000"),
                                              ("WORKERS", "0"), ("WORKERS", "-3"),
-                                             ("EXECUTOR", "green")])
+                                             ("EXECUTOR", "green"), ("TRANSPORT", "kqueue"),
+                                             ("TRANSPORT", "uring")])
 def test_bad_setting_exits_2_naming_the_variable(manifests, name, variable, value):
-    code, output = _run_until_exit(_manifest(manifests, name), {variable: value}, free_port())
-    assert code == 2, output
-    assert any(line.startswith("httplab") and variable in line for line in output.splitlines()), output
+    _assert_stopped_with_a_line(*_run_until_exit(_manifest(manifests, name), {variable: value},
+                                                 free_port()), variable)
 
 
 @pytest.mark.slow
@@ -134,3 +194,24 @@ def test_port_in_use_exits_non_zero_with_a_clear_line(manifests, name):
         code, output = _run_until_exit(_manifest(manifests, name), {}, port)
     assert code not in (None, 0), output
     assert any(line.startswith("httplab") and "in use" in line for line in output.splitlines()), output
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SERVERS)
+def test_a_jar_carries_one_netty_version(manifests, name):
+    """The native transports a server adds for TRANSPORT (io_uring) are at the Netty its
+    framework resolves, never another beside it."""
+    versions = _netty_versions(_jar(_manifest(manifests, name)))
+    assert len(versions) <= 1, sorted(versions)
+
+
+def _netty_versions(jar) -> set[str]:
+    """The Netty versions in a jar: its merged netty-*.version entries (a shaded jar's) and
+    its nested Netty jars' (a Spring Boot jar's BOOT-INF/lib)."""
+    with zipfile.ZipFile(jar) as archive:
+        names = archive.namelist()
+        merged = archive.read(NETTY_VERSIONS).decode() if NETTY_VERSIONS in names else ""
+    nested = (re.search(r"-(\d+\.\d+\.\d+\.Final)", name) for name in names
+              if name.startswith("BOOT-INF/lib/netty-"))
+    return ({match.group(1) for match in nested if match}
+            | set(re.findall(r"^netty-[\w-]+\.version=(\S+)$", merged, re.MULTILINE)))
