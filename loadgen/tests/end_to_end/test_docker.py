@@ -19,6 +19,7 @@ from httplab.paths import DEFAULT_REPO, servers_dir
 
 from tests.conftest import port_is_listening
 from tests.docker_support import engine_problem, require
+from tests.support.io_uring import require_io_uring
 from tests.support.png_charts import png_size
 
 COMPOSES = {"v2": ["docker", "compose"], "v1": ["docker-compose"]}
@@ -184,4 +185,29 @@ def test_docker_bench_of_every_framework_on_both_executors_at_blocking(tmp_path,
     for server in data["servers"]:
         said = server["startup_line"] or ""
         assert server["not_applicable"] or f" executor={server['executor']} " in said, said
+    assert _project_containers() == [], "containers were left behind"
+
+
+@pytest.mark.docker
+@pytest.mark.slow
+def test_docker_bench_of_netty_on_every_transport(tmp_path, repo):
+    """TRANSPORT=nio,epoll,io_uring in Docker: io_uring tried once before any load, three
+    variants each saying the engine it ran on, only the io_uring one under the profile the
+    try chose (the engine's own where it allows io_uring); nothing left behind."""
+    require(engine_problem())
+    require_io_uring()
+    assert not port_is_listening(8080), "port 8080 is busy before the test; free it first"
+    code = main(["--repo", str(repo), "bench", "--servers", "netty",
+                 "--transport", "nio,epoll,io_uring", "--threads", "2", "--connections", "20",
+                 "--duration", "1s", "--primer", "0", "--warmup", "0", "--ceiling", "0",
+                 "--fairness", "0", "--results-dir", str(tmp_path / "results"),
+                 "--image", str(tmp_path / "result1.png")])
+    data = json.loads(((tmp_path / "results" / "latest").resolve() / "results.json").read_text())
+    assert code == 0 and {cell["status"] for cell in data["cells"]} == {"ok"}
+    said = {server["name"]: (server["transport"], server["seccomp"])
+            for server in data["servers"]}
+    assert {name: transport for name, (transport, _) in said.items()} == {
+        "netty@nio": "nio", "netty@epoll": "epoll", "netty@io_uring": "io_uring"}
+    assert said["netty@nio"][1] == said["netty@epoll"][1] == "default"
+    assert said["netty@io_uring"][1] in ("default", "io_uring.json")
     assert _project_containers() == [], "containers were left behind"

@@ -10,6 +10,7 @@ import pytest
 from httplab.cli import main
 
 from tests.conftest import port_is_listening
+from tests.support.io_uring import require_io_uring
 from tests.support.png_charts import png_size
 
 SERVERS = ("netty", "vertx")
@@ -86,3 +87,22 @@ def test_tables_charts_and_server_records_are_written(local_run):
     assert png_size((out / "result1.png").read_bytes())[0] > 800
     assert png_size((out / "result2.png").read_bytes())[0] > 800
     assert not port_is_listening(8080), "a server was left running on port 8080"
+
+
+@pytest.mark.slow
+def test_netty_on_every_transport_says_each_engine_it_ran_on(tmp_path, repo):
+    """TRANSPORT=nio,epoll,io_uring locally: three variants, each checked before its load
+    against the engine its ready line names, each a measured cell."""
+    require_io_uring()
+    assert not port_is_listening(8080), "port 8080 is busy before the test; free it first"
+    code = main(["--repo", str(repo), "bench", "--backend", "local", "--servers", "netty",
+                 "--transport", "nio,epoll,io_uring", "--threads", "2", "--connections", "20",
+                 "--duration", "1s", "--primer", "0", "--warmup", "0", "--ceiling", "0",
+                 "--fairness", "0", "--results-dir", str(tmp_path / "results"),
+                 "--image", str(tmp_path / "result1.png")])
+    data = json.loads(((tmp_path / "results" / "latest").resolve() / "results.json").read_text())
+    assert code == 0 and data["settings"]["transports"] == ["nio", "epoll", "io_uring"]
+    said = {server["name"]: server["transport"] for server in data["servers"]}
+    assert said == {"netty@nio": "nio", "netty@epoll": "epoll", "netty@io_uring": "io_uring"}
+    assert {cell["status"] for cell in data["cells"]} == {"ok"}
+    assert all(server["seccomp"] is None for server in data["servers"])  # no container

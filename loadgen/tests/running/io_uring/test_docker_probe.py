@@ -20,7 +20,7 @@ from httplab.running.io_uring.trial import container_command, probe_in_container
 from httplab.running.jdks import server_jdk
 
 from tests.docker_support import engine_problem, require
-from tests.running.io_uring.kernel_support import require_kernel_allows_io_uring
+from tests.support.io_uring import require_io_uring
 
 PROJECT = "httplab-seccomp-test"  # not the lab's own project, which a run may be using
 COMPOSES = {"v2": ["docker", "compose"], "v1": ["docker-compose"]}
@@ -44,7 +44,7 @@ def _run(command: list[str]) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.docker
 def test_the_shipped_profile_opens_what_dockers_default_since_25_closes(netty_image):
-    require_kernel_allows_io_uring()
+    require_io_uring()
     _, image = netty_image
     folder = DEFAULT_REPO / SHIPPED_PROFILE.parent
     closed = probe_in_container(_run, image, folder / "default.json")
@@ -54,7 +54,7 @@ def test_the_shipped_profile_opens_what_dockers_default_since_25_closes(netty_im
 
 @pytest.mark.docker
 def test_the_try_keeps_the_profile_this_engine_needs(netty_image):
-    require_kernel_allows_io_uring()
+    require_io_uring()
     backend, image = netty_image
     engine_allows = probe_in_container(_run, image).available
     said = backend.try_io_uring(())
