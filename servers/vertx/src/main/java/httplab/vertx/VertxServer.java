@@ -10,13 +10,12 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.internal.VertxInternal;
-import io.vertx.core.transport.Transport;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Hello-world HTTP/1.1 server on Vert.x core: WORKERS event loops, one verticle per loop, and
- * /blocking's wait on Vert.x's worker pool (EXECUTOR=pool) or in virtual thread verticles
- * (EXECUTOR=virtual, VirtualThreadWaits).
+ * Hello-world HTTP/1.1 server on Vert.x core: WORKERS event loops on the engine TRANSPORT names
+ * (Engines), one verticle per loop, and /blocking's wait on Vert.x's worker pool
+ * (EXECUTOR=pool) or in virtual thread verticles (EXECUTOR=virtual, VirtualThreadWaits).
  */
 public final class VertxServer {
     private static final String FRAMEWORK = "Vert.x";
@@ -33,10 +32,11 @@ public final class VertxServer {
 
     private static void start() throws Exception {
         ServerConfig config = ServerConfig.fromEnvironment();
-        Transport transport = Transport.EPOLL.available() ? Transport.EPOLL : Transport.NIO;
         // The worker pool, /blocking's with EXECUTOR=pool, keeps Vert.x's default size.
         VertxOptions options = new VertxOptions().setEventLoopPoolSize(config.workers());
-        Vertx vertx = Vertx.builder().with(options).withTransport(transport).build();
+        Vertx vertx = Vertx.builder().with(options)
+                .withTransport(Engines.asked(config.transport())).build();
+        String transport = Engines.inUse(vertx, config.transport());
         Runtime.getRuntime().addShutdownHook(new Thread(() -> shutDown(vertx), "vertx-shutdown"));
         WorldQueries worlds = WorldQueries.open(vertx, DatabaseSettings.fromEnvironment(config));
         BlockingWait blockingWait = config.virtualThreads()
@@ -46,7 +46,7 @@ public final class VertxServer {
         await(vertx.deployVerticle(() -> new HelloVerticle(config.bindAddress(), config.port(),
                 worlds, blockingWait), deployment));
         startEveryLoop((VertxInternal) vertx);
-        StartupLine.print(FRAMEWORK, VertxInternal.version(), transport.name(), config.workers(),
+        StartupLine.print(FRAMEWORK, VertxInternal.version(), transport, config.workers(),
                 StartupLine.countLiveThreads(EVENT_LOOP_THREAD_PREFIX), config.endpoint(),
                 blockingPool(config, options), worlds == null ? config.dbPool() : worlds.maxSize(),
                 config.executor());

@@ -6,7 +6,10 @@ import httplab.server.DatabaseSettings;
 import httplab.server.Hello;
 import httplab.server.HttpDate;
 import httplab.server.QueryCount;
+import httplab.server.ServerConfig;
+import io.r2dbc.spi.Option;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.r2dbc.autoconfigure.ConnectionFactoryOptionsBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpHeaders;
@@ -16,6 +19,7 @@ import org.springframework.web.reactive.function.server.RouterFunction;
 import org.springframework.web.reactive.function.server.ServerRequest;
 import org.springframework.web.reactive.function.server.ServerResponse;
 import reactor.core.publisher.Mono;
+import reactor.netty.resources.LoopResources;
 
 /**
  * GET /db and /queries?n=N as functional routes whose handlers return the query's Mono
@@ -24,11 +28,26 @@ import reactor.core.publisher.Mono;
  */
 @Configuration(proxyBeanMethods = false)
 public class DatabaseRoutes {
+    /** r2dbc-postgresql's option for the LoopResources its connections run on. */
+    private static final Option<LoopResources> LOOP_RESOURCES = Option.valueOf("loopResources");
+    private static final String LOOP_PREFIX = "reactor-tcp";
     private final WorldQueries world;
 
     public DatabaseRoutes(ObjectProvider<DatabaseClient> client) {
         DatabaseClient databaseClient = client.getIfAvailable();
         this.world = databaseClient == null ? null : new WorldQueries(databaseClient);
+    }
+
+    /**
+     * The driver's connections on loops of the engine TRANSPORT names, as many as Reactor
+     * Netty's shared reactor-tcp loops, which it would use otherwise and which take io_uring
+     * whenever it can start, whatever TRANSPORT says. Static: the connection factory it shapes
+     * comes before this configuration, whose routes take the DatabaseClient.
+     */
+    @Bean
+    static ConnectionFactoryOptionsBuilderCustomizer databaseLoops(ServerConfig config) {
+        return options -> options.option(LOOP_RESOURCES, new EngineLoops(config.transport(),
+                LOOP_PREFIX, LoopResources.DEFAULT_IO_WORKER_COUNT));
     }
 
     @Bean

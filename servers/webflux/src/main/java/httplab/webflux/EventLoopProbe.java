@@ -1,8 +1,6 @@
 package httplab.webflux;
 
 import httplab.server.StartupLine;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.socket.ServerSocketChannel;
 import io.netty.util.concurrent.EventExecutor;
 import reactor.netty.resources.LoopResources;
 
@@ -11,41 +9,14 @@ import reactor.netty.resources.LoopResources;
  * task, so every loop of the server group gets an empty task before the threads are counted.
  */
 final class EventLoopProbe {
-    private final Class<?> serverChannel;
-
-    private EventLoopProbe(Class<?> serverChannel) {
-        this.serverChannel = serverChannel;
+    private EventLoopProbe() {
     }
 
-    /** The group the HTTP server runs on (native preferred, as Reactor Netty's server does). */
-    static EventLoopProbe startAll(LoopResources loops) {
-        EventLoopGroup group = loops.onServer(true);
-        for (EventExecutor loop : group) {
+    /** Starts every loop of the group the HTTP server runs on, and counts their threads. */
+    static int startAllAndCount(LoopResources loops, String prefix) {
+        for (EventExecutor loop : loops.onServer(LoopResources.DEFAULT_NATIVE)) {
             loop.submit(() -> { }).syncUninterruptibly();
         }
-        return new EventLoopProbe(loops.onChannelClass(ServerSocketChannel.class, group));
-    }
-
-    int liveThreads(String prefix) {
         return StartupLine.countLiveThreads(prefix + "-");
-    }
-
-    /**
-     * The transport in use, from the server channel class Reactor Netty picks for the loops
-     * (EpollServerSocketChannel, NioServerSocketChannel...): since Netty 4.2 every loop is a
-     * SingleThreadIoEventLoop, whatever its transport.
-     */
-    String transport() {
-        String channel = serverChannel.getSimpleName().toLowerCase();
-        if (channel.startsWith("epoll")) {
-            return "epoll";
-        }
-        if (channel.startsWith("iouring")) {
-            return "io_uring";
-        }
-        if (channel.startsWith("kqueue")) {
-            return "kqueue";
-        }
-        return channel.startsWith("nio") ? "nio" : channel;
     }
 }

@@ -19,8 +19,8 @@ import reactor.core.scheduler.Scheduler;
 import reactor.netty.resources.LoopResources;
 
 /**
- * Spring Boot WebFlux on Reactor Netty with a fixed number of event loops, and an r2dbc-pool
- * of database connections when DB_PORT is set.
+ * Spring Boot WebFlux on Reactor Netty with a fixed number of event loops on the engine
+ * TRANSPORT names (EngineLoops), and an r2dbc-pool of database connections when DB_PORT is set.
  */
 @SpringBootApplication
 public class WebFluxServer {
@@ -36,6 +36,7 @@ public class WebFluxServer {
     static void start(String[] args) {
         ServerConfig config = ServerConfig.fromEnvironment();
         DatabaseSettings database = DatabaseSettings.fromEnvironment(config);
+        Engines.requireStartable(config.transport());
         if (config.virtualThreads()) {
             BlockingPool.useVirtualThreads();
         }
@@ -62,24 +63,33 @@ public class WebFluxServer {
     }
 
     /**
-     * Spring Boot has no property for the event loop count: this factory replaces the
-     * auto-configured one, and the embedded server runs on its loops.
+     * Spring Boot has no property for the event loop count or engine: this factory replaces
+     * the auto-configured one, and the embedded server runs on its loops (EngineLoops).
      */
     @Bean
     ReactorResourceFactory reactorResourceFactory(ServerConfig config) {
         ReactorResourceFactory factory = new ReactorResourceFactory();
         factory.setUseGlobalResources(false);
-        factory.setLoopResourcesSupplier(() -> LoopResources.create(LOOP_PREFIX, config.workers(), true));
+        factory.setLoopResourcesSupplier(
+                () -> new EngineLoops(config.transport(), LOOP_PREFIX, config.workers()));
         factory.setShutdownQuietPeriod(SHUTDOWN_QUIET_PERIOD);
         return factory;
     }
 
+    @Bean
+    BoundServer boundServer() {
+        return new BoundServer();
+    }
+
+    /** The ready line, once the server is bound; its transport is the bound channel's engine. */
     private static void announce(ServerConfig config, ConfigurableApplicationContext context) {
+        String transport = Engines.requireInUse(context.getBean(BoundServer.class).channel(),
+                config.transport());
         LoopResources loops = context.getBean(ReactorResourceFactory.class).getLoopResources();
-        EventLoopProbe probe = EventLoopProbe.startAll(loops);
+        int observedWorkers = EventLoopProbe.startAllAndCount(loops, LOOP_PREFIX);
         int port = ((ReactiveWebServerApplicationContext) context).getWebServer().getPort();
-        StartupLine.print(FRAMEWORK, SpringBootVersion.getVersion(), probe.transport(),
-                config.workers(), probe.liveThreads(LOOP_PREFIX), config.bindAddress() + ":" + port,
+        StartupLine.print(FRAMEWORK, SpringBootVersion.getVersion(), transport,
+                config.workers(), observedWorkers, config.bindAddress() + ":" + port,
                 BlockingPool.maxThreads(context.getBean("blockingScheduler", Scheduler.class)),
                 DatabaseProperties.poolSize(context, config.dbPool()), config.executor());
     }

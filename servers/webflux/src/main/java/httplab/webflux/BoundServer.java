@@ -1,0 +1,23 @@
+package httplab.webflux;
+
+import io.netty.channel.Channel;
+import java.util.concurrent.atomic.AtomicReference;
+import org.springframework.boot.reactor.netty.NettyServerCustomizer;
+import reactor.netty.http.server.HttpServer;
+
+/**
+ * The channel the HTTP server bound, as Reactor Netty hands it over (doOnBound), applied through
+ * Spring Boot's NettyServerCustomizer: its class is the engine the server runs on.
+ */
+final class BoundServer implements NettyServerCustomizer {
+    private final AtomicReference<Channel> channel = new AtomicReference<>();
+
+    @Override
+    public HttpServer apply(HttpServer server) {
+        return server.doOnBound(bound -> channel.set(bound.channel()));
+    }
+
+    Channel channel() {
+        return channel.get();
+    }
+}
