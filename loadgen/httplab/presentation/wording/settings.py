@@ -4,9 +4,14 @@ runs). Pure."""
 
 from __future__ import annotations
 
+from httplab.axes import EXECUTOR, JDK, TRANSPORT
 from httplab.model import PLAINTEXT, DatabaseRecord, LatencyResult, Settings
 from httplab.presentation.wording.formatting import MISSING
 from httplab.presentation.wording.latency import slo_text
+
+# The axes a run line names by their setting when the run chose them (empty: each framework
+# its own, said per row).
+LISTED_AXES = (JDK, EXECUTOR, TRANSPORT)
 
 
 def describe_settings(settings: Settings) -> str:
@@ -23,8 +28,9 @@ def describe_settings(settings: Settings) -> str:
         text += f"; workloads {spoken_list(tuple(w.label for w in settings.workloads))}"
     if settings.worker_settings != ("original",):
         text += f"; worker settings: {', '.join(settings.worker_settings)}"
-    if settings.jdks:
-        text += f"; JDK {spoken_list(settings.jdks)}"
+    for axis in LISTED_AXES:
+        values = getattr(settings, axis.settings_field)
+        text += f"; {axis.setting} {spoken_list(values)}" if values else ""
     for name, cpus in (("server", settings.server_cpus), ("wrk", settings.loadgen_cpus)):
         if cpus:
             text += f"; {name} on CPUs {cpus}"

@@ -1,0 +1,23 @@
+"""The run line names the variant axes a run chose (JDK, EXECUTOR, TRANSPORT), each by its
+setting and its values in the order asked, and none that were left to each framework."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from httplab.presentation.wording.settings import describe_settings
+
+from tests.sample_results import sample_result
+
+
+@pytest.mark.parametrize("chosen, said", [
+    ({"jdks": ("17", "25")}, "; JDK 17 and 25"),
+    ({"executors": ("pool", "virtual")}, "; EXECUTOR pool and virtual"),
+    ({"transports": ("nio", "epoll", "io_uring")}, "; TRANSPORT nio, epoll and io_uring"),
+])
+def test_an_axis_the_run_chose_is_named_with_its_values(chosen, said):
+    settings = sample_result().settings
+    assert said not in describe_settings(settings)
+    assert said in describe_settings(replace(settings, **chosen))
