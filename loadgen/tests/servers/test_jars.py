@@ -23,6 +23,7 @@ from httplab.checking.ready_line import StartupInfo
 from httplab.model import Workload
 
 from tests.conftest import free_port, port_is_listening, run_until_exit
+from tests.support.io_uring import require_io_uring
 
 # Every servers/<name>/server.toml of a Maven module, so a new server folder is checked
 # with no edit here; the nginx reference has no jar (tests/servers/test_reference.py checks it).
@@ -119,8 +120,8 @@ def test_server_runs_on_the_transport_asked_and_its_ready_line_names_it(manifest
                                                                          transport):
     """The whole check again on the other engine, which the ready line must name as the one
     the server runs on (read from the framework after start, never the setting copied)."""
-    if transport == IO_URING and _io_uring_refused():
-        pytest.skip(_io_uring_refused())
+    if transport == IO_URING:
+        require_io_uring(_io_uring_refused())
     manifest = _manifest(manifests, name).on_axis("TRANSPORT", transport, usable_cpus())
     assert _passes_the_whole_check(manifest).transport == transport
 
