@@ -20,6 +20,10 @@ METRIC_LABELS = {
     ComparedMetric.MAX_SUSTAINABLE_RATE: "Max sustainable rate",
 }
 NO_DIFFERENCE = "no difference detectable at this noise"
+# Both variants held the same rate step in every round: no noise to judge, and no difference
+# the rates offered could show.
+SAME_STEP = ("the same in every round: both held the same of the rates offered; only rates "
+             "between those steps, or above the highest, could tell them apart")
 
 
 def paired_verdict(subject: str, figures: PairedRatio, metric: ComparedMetric) -> str:
@@ -29,6 +33,8 @@ def paired_verdict(subject: str, figures: PairedRatio, metric: ComparedMetric) -
     if not figures.has_interval:
         return (f"needs at least {figures.rounds_needed} rounds (this run has "
                 f"{figures.rounds})")
+    if metric is ComparedMetric.MAX_SUSTAINABLE_RATE and figures.low == figures.high == 1:
+        return SAME_STEP
     return difference_sentence(subject, figures.ratio, figures.low, figures.high,
                                metric.is_cost, "interval")
 

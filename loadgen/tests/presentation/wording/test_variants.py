@@ -20,6 +20,9 @@ MAXIMUM, COST = ComparedMetric.MAX_SUSTAINABLE_RATE, ComparedMetric.COMMON_RATE_
     (PairedRatio(1.12, 1.04, 1.21, 3), CPU, "B costs 12 % more CPU per request (4 to 21 %)"),
     (PairedRatio(0.80, 0.70, 0.90, 3), COST, "B costs 20 % less CPU per request (10 to 30 %)"),
     (PairedRatio(1.25, 1.10, 1.40, 3), MAXIMUM, "B is 25 % faster (10 to 40 %)"),
+    (PairedRatio(1.0, 1.0, 1.0, 3), MAXIMUM, "the same in every round: both held the same of "
+                                            "the rates offered; only rates between those "
+                                            "steps, or above the highest, could tell them apart"),
     (PairedRatio(1.004, 1.001, 1.008, 3), RATE, "B is 0.4 % faster (0.1 to 0.8 %)"),
     (PairedRatio(1.1, None, None, 1), RATE, "needs at least 3 rounds (this run has 1)"),
     (PairedRatio(1.1, None, None, 2), CPU, "needs at least 3 rounds (this run has 2)"),
