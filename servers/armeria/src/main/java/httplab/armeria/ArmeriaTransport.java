@@ -58,8 +58,7 @@ final class ArmeriaTransport {
         if (type.isAvailable()) {
             return null;
         }
-        Throwable cause = type.unavailabilityCause();
-        return cause == null ? "no cause given" : cause.toString().replaceAll("\\s+", " ");
+        return ConfigException.reasonOf(type.unavailabilityCause());
     }
 
     private static String of(EventLoopGroup group) {

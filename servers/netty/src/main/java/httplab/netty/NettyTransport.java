@@ -73,13 +73,9 @@ enum NettyTransport {
         Throwable cause = transport.unavailabilityCause();
         if (cause != null) {
             throw new ConfigException("TRANSPORT=" + name + ": Netty's " + name
-                    + " transport cannot start here: " + oneLine(cause));
+                    + " transport cannot start here: " + ConfigException.reasonOf(cause));
         }
         return transport;
-    }
-
-    private static String oneLine(Throwable cause) {
-        return cause.toString().replaceAll("\\s+", " ");
     }
 
     /** The engine a bound server channel runs on, by its class ("unknown" for another). */

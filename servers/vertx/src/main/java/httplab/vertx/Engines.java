@@ -45,11 +45,9 @@ final class Engines {
     static String inUse(Vertx vertx, String asked) {
         String running = engineOf(((VertxInternal) vertx).nettyEventLoopGroup());
         if (!running.equals(asked)) {
-            Throwable cause = vertx.unavailableNativeTransportCause();
-            String reason = cause == null ? "no cause given" : cause.toString();
             throw new ConfigException("TRANSPORT=" + asked + ": Vert.x's " + asked
                     + " transport cannot start here (Vert.x runs on " + running + " instead): "
-                    + reason.replaceAll("\\s+", " "));
+                    + ConfigException.reasonOf(vertx.unavailableNativeTransportCause()));
         }
         return running;
     }

@@ -44,7 +44,7 @@ final class Engines {
         Throwable cause = unavailabilityCause(transport);
         if (cause != null) {
             throw new ConfigException("TRANSPORT=" + transport + ": Netty's " + transport
-                    + " transport cannot start here: " + oneLine(cause));
+                    + " transport cannot start here: " + ConfigException.reasonOf(cause));
         }
     }
 
@@ -63,12 +63,8 @@ final class Engines {
         if (!running.equals(asked)) {
             Throwable cause = unavailabilityCause(asked);
             throw new ConfigException("TRANSPORT=" + asked + ": Reactor Netty's server runs on "
-                    + running + " instead: " + (cause == null ? "no cause given" : oneLine(cause)));
+                    + running + " instead: " + ConfigException.reasonOf(cause));
         }
         return running;
-    }
-
-    private static String oneLine(Throwable cause) {
-        return cause.toString().replaceAll("\\s+", " ");
     }
 }
