@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from httplab.axes import (EXECUTOR, JDK, OWN_TRANSPORT, POOL, PROFILE, SETTINGS, TRANSPORT,
-                          VIRTUAL, Variant)
+                          VIRTUAL, Axis, Variant)
 from httplab.worker_counts import CPUS, WorkerCountError, worker_count
 
 MANIFEST_FILE = "server.toml"
@@ -335,13 +335,22 @@ def _executors(data: dict, source: str) -> dict[str, object]:
                 EXECUTORS_SOURCE: "the page that says how the framework runs blocking work"}
     if not _framework_keys(data, source, meanings, "/blocking endpoint"):
         return {}
-    executors = tuple(one.strip() for one in _required_text(data, EXECUTORS, source).split(","))
-    unknown = [one for one in executors if one not in EXECUTOR.values]
-    if unknown or len(set(executors)) != len(executors):
-        raise ManifestError(f"{source}: {EXECUTORS}: {', '.join(executors)!r} is not "
-                            f"{meanings[EXECUTORS]}, each once")
+    executors = _axis_values(data, EXECUTORS, EXECUTOR, f"{meanings[EXECUTORS]}, each once",
+                             source)
     return {"executor": executors[0], EXECUTORS: executors,
             EXECUTORS_SOURCE: _required_text(data, EXECUTORS_SOURCE, source)}
+
+
+def _axis_values(data: dict, key: str, axis: Axis, meaning: str,
+                 source: str) -> tuple[str, ...]:
+    """A key listing some of an axis's values, comma-separated, each once (Axis.parse's
+    rule); ManifestError saying what the key means otherwise."""
+    text = _required_text(data, key, source)
+    values = axis.parse(text)
+    if not values:
+        listed = ", ".join(one.strip() for one in text.split(","))
+        raise ManifestError(f"{source}: {key}: {listed!r} is not {meaning}")
+    return values
 
 
 def _transports(data: dict, source: str) -> dict[str, object]:
@@ -349,10 +358,7 @@ def _transports(data: dict, source: str) -> dict[str, object]:
     framework, the page that says how it is given each (the reference is given none)."""
     meaning = (f"the I/O engines it runs on, of {', '.join(TRANSPORT.values)}, its own first, "
                f"comma-separated, each once")
-    transports = tuple(one.strip() for one in _required_text(data, TRANSPORTS, source).split(","))
-    if any(one not in TRANSPORT.values for one in transports) or \
-            len(set(transports)) != len(transports):
-        raise ManifestError(f"{source}: {TRANSPORTS}: {', '.join(transports)!r} is not {meaning}")
+    transports = _axis_values(data, TRANSPORTS, TRANSPORT, meaning, source)
     cited = {TRANSPORTS_SOURCE: "the page that says how the framework is given each engine"}
     if not _framework_keys(data, source, cited, "TRANSPORT choice"):
         return {TRANSPORTS: transports}

@@ -27,7 +27,7 @@ from httplab.loadtools.h2load.command import (H2loadRequest, fairness_script_arg
 from httplab.loadtools.oha.command import OhaRequest, oha_arguments, oha_time_limit_s
 from httplab.loadtools.wrk.command import WrkRequest, wrk_arguments, wrk_time_limit_s
 from httplab.manifest import ServerManifest
-from httplab.model import EngineRecord, Workload
+from httplab.model import ENGINE_SECCOMP, EngineRecord, Workload
 from httplab.paths import servers_dir
 from httplab.outcomes import GeneratorOutcome
 from httplab.running.backend_error import BackendError
@@ -47,7 +47,7 @@ from httplab.running.docker import compose as cmd
 from httplab.running.docker.containers import inspect, run_docker, stopped_exit_code
 from httplab.running.docker.remote import engine_env, inspect_engine
 from httplab.running.engines import Engine, Topology
-from httplab.running.io_uring.probe import ENGINE_SECCOMP, SHIPPED_PROFILE, seccomp_of, tried
+from httplab.running.io_uring.probe import SHIPPED_PROFILE, seccomp_of, tried
 from httplab.running.io_uring.trial import probe_server, try_in_containers
 from httplab.running.jdks import server_jdk
 from httplab.running.process import ServerProcess

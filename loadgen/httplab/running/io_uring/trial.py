@@ -11,10 +11,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from httplab.manifest import ServerManifest, discover
+from httplab.model import ENGINE_SECCOMP
 from httplab.running.backend_error import BackendError
 from httplab.running.docker.compose import JAR_IN_IMAGE
-from httplab.running.io_uring.probe import (ENGINE_SECCOMP, KERNEL_SETTING_FILE, PROBE_SERVER,
-                                            ProbeAnswer, probe_arguments, read_answer,
+from httplab.running.io_uring.probe import (KERNEL_SETTING_FILE, PROBE_SERVER, ProbeAnswer,
+                                            probe_arguments, read_answer,
                                             refused_in_containers, refused_on_host)
 
 Run = Callable[[list[str]], "subprocess.CompletedProcess[str]"]

@@ -11,11 +11,12 @@ from types import SimpleNamespace
 
 import pytest
 
+from httplab.model import ENGINE_SECCOMP
 from httplab.running.backends import docker
 from httplab.running.backends.base import StartedServer
 from httplab.running.backends.docker import DockerBackend
 from httplab.running.docker.compose import SECCOMP_FILE, SECCOMP_VARIABLE
-from httplab.running.io_uring.probe import ENGINE_SECCOMP, SHIPPED_PROFILE
+from httplab.running.io_uring.probe import SHIPPED_PROFILE
 
 SHIPPED = SHIPPED_PROFILE.name
 

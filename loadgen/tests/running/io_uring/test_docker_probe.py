@@ -11,11 +11,12 @@ import subprocess
 
 import pytest
 
+from httplab.model import ENGINE_SECCOMP
 from httplab.paths import DEFAULT_REPO, servers_dir
 from httplab.running.backends.docker import DockerBackend
 from httplab.running.docker import compose as cmd
 from httplab.running.docker.containers import run_docker
-from httplab.running.io_uring.probe import ENGINE_SECCOMP, SHIPPED_PROFILE
+from httplab.running.io_uring.probe import SHIPPED_PROFILE
 from httplab.running.io_uring.trial import container_command, probe_in_container, probe_server
 from httplab.running.jdks import server_jdk
 

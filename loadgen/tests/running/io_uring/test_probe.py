@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import pytest
 
+from httplab.model import ENGINE_SECCOMP
 from httplab.running.backend_error import BackendError
-from httplab.running.io_uring.probe import (ENGINE_SECCOMP, SHIPPED_PROFILE, ProbeAnswer,
-                                            asks_io_uring, read_answer, refused_in_containers,
+from httplab.running.io_uring.probe import (SHIPPED_PROFILE, ProbeAnswer, asks_io_uring, read_answer, refused_in_containers,
                                             refused_on_host, seccomp_of, tried)
 
 from tests.support.plans import KNOWN, reference_manifest

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from httplab.model import ENGINE_SECCOMP
 from httplab.running.backend_error import BackendError
-from httplab.running.io_uring.probe import ENGINE_SECCOMP, SHIPPED_PROFILE
+from httplab.running.io_uring.probe import SHIPPED_PROFILE
 from httplab.running.io_uring.trial import probe_server, run_here, try_in_containers, try_on_host
 
 IMAGE = "httplab/netty:jdk25"
