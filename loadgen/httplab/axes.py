@@ -18,7 +18,7 @@ class Axis:
     Its part of a key is mark + token, the token being the value with `prefix` before it;
     the default value has no part, so that a key names only what differs from it."""
 
-    setting: str  # the make variable: SETTINGS, JDK, EXECUTOR, TRANSPORT, PROFILE
+    setting: str  # the make variable: SETTINGS, JDK, EXECUTOR, TRANSPORT, PROTOCOL, PROFILE
     values: tuple[str, ...]  # accepted, in their usual order
     default: str
     mark: str  # "@" or "+": what starts the axis's part of a key
@@ -91,12 +91,22 @@ TRANSPORT = Axis("TRANSPORT", (NIO, EPOLL, IO_URING), OWN_TRANSPORT, "@",
                          "comma list of them such as epoll,io_uring (each framework on each), "
                          "each once; empty: each framework on its own",
                  own_when_empty=True)
+# What the server speaks on its port: plaintext HTTP/1.1 (the write-up's), HTTP/1.1 over TLS,
+# HTTP/2 in cleartext with prior knowledge, and HTTP/2 over TLS negotiated by ALPN. The TLS
+# ones use a certificate the lab makes for the run.
+H1, H1_TLS, H2C, H2 = "h1", "h1-tls", "h2c", "h2"
+PROTOCOL = Axis("PROTOCOL", (H1, H1_TLS, H2C, H2), H1, "@", settings_field="protocols",
+                accepts="h1 (plaintext HTTP/1.1), h1-tls (HTTP/1.1 over TLS), h2c (HTTP/2 in "
+                        "cleartext, prior knowledge) or h2 (HTTP/2 over TLS, by ALPN), or a "
+                        "comma list of them such as h1,h2 (each framework on each), each once")
+TLS_PROTOCOLS = frozenset((H1_TLS, H2))
+HTTP2_PROTOCOLS = frozenset((H2C, H2))
 PROFILE = Axis("PROFILE", ("0", "1"), "0", "+", tokens=(("1", "profiled"),),
                settings_field="profile",
                accepts="1 (async-profiler in every JVM server during its measured runs), "
                        "0 (none) or 0,1 (each framework both ways)")
 # In key order: a key's parts follow this order.
-AXES = (SETTINGS, JDK, EXECUTOR, TRANSPORT, PROFILE)
+AXES = (SETTINGS, JDK, EXECUTOR, TRANSPORT, PROTOCOL, PROFILE)
 AXIS_BY_SETTING = {axis.setting: axis for axis in AXES}
 _PART = re.compile(r"([@+])([^@+]+)")
 
@@ -138,7 +148,7 @@ class Variant:
         return cls(name, _normal(values))
 
     def value(self, setting: str) -> str:
-        """Its value on an axis (SETTINGS, JDK, EXECUTOR, TRANSPORT, PROFILE)."""
+        """Its value on an axis (SETTINGS, JDK, EXECUTOR, TRANSPORT, PROTOCOL, PROFILE)."""
         return dict(self.values).get(setting, AXIS_BY_SETTING[setting].default)
 
     @property

@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from httplab.axes import (EXECUTOR, JDK, OWN_TRANSPORT, POOL, PROFILE, SETTINGS, TRANSPORT,
+from httplab.axes import (EXECUTOR, JDK, OWN_TRANSPORT, POOL, PROFILE, PROTOCOL, SETTINGS, TRANSPORT,
                           VIRTUAL, Axis, Variant)
 from httplab.worker_counts import CPUS, WorkerCountError, worker_count
 
@@ -64,10 +64,15 @@ THREAD_KINDS = {POOL: "platform", VIRTUAL: VIRTUAL}
 # The I/O engines a server runs on (TRANSPORT), its own first, comma-separated: every
 # server's; and the page that says how the framework is given each: a framework's only.
 TRANSPORTS, TRANSPORTS_SOURCE = "transports", "transports_source"
+# What a server speaks on its port (PROTOCOL), h1 first, comma-separated (absent: h1 only),
+# the reference's too (the ceiling of each); and, when it lists more than h1, the page that
+# says how the server is given each and which TLS engine it runs.
+PROTOCOLS, PROTOCOLS_SOURCE = "protocols", "protocols_source"
 _KNOWN_KEYS = frozenset(_REQUIRED_TEXT + _OPTIONAL_TEXT + _BLOCKING_TEXT + _DB_TEXT
                         + (BLOCKING_POOL, DB_POOL, FRAMEWORK_PACKAGES, "workers", "port",
                            "role", JDKS, JDKS_SOURCE, BEYOND_WRITE_UP, EXECUTORS,
-                           EXECUTORS_SOURCE, TRANSPORTS, TRANSPORTS_SOURCE))
+                           EXECUTORS_SOURCE, TRANSPORTS, TRANSPORTS_SOURCE, PROTOCOLS,
+                           PROTOCOLS_SOURCE))
 
 
 class ManifestError(ValueError):
@@ -127,6 +132,9 @@ class ServerManifest:
     transports_source: str = ""  # the page that says how the framework is given each engine
     # TRANSPORT as asked: one of its values, or OWN_TRANSPORT (its own, the first it has).
     asked_transport: str = OWN_TRANSPORT
+    protocol: str = PROTOCOL.default  # PROTOCOL: what it speaks on its port in this variant
+    protocols: tuple[str, ...] = (PROTOCOL.default,)  # what it can, and the page that says so
+    protocols_source: str = ""
 
     @property
     def transport(self) -> str:
@@ -147,11 +155,13 @@ class ServerManifest:
         return Variant.of(self.name, **{SETTINGS.setting: self.setting, JDK.setting: self.jdk,
                                         EXECUTOR.setting: self.executor,
                                         TRANSPORT.setting: self.asked_transport,
+                                        PROTOCOL.setting: self.protocol,
                                         PROFILE.setting: "1" if self.profiled else "0"})
 
     def on_axis(self, setting: str, value: str, cpus: int | None) -> ServerManifest:
-        """This server at one axis's value (SETTINGS, JDK, EXECUTOR, TRANSPORT, PROFILE), as the runner
-        realises it; the reference (no JVM, no worker setting) stays as it is."""
+        """This server at one axis's value (SETTINGS, JDK, EXECUTOR, TRANSPORT, PROTOCOL,
+        PROFILE), as the runner realises it; the reference (no JVM, no worker setting) stays as
+        it is but for PROTOCOL, which it serves as the ceiling of each."""
         if setting == SETTINGS.setting:
             return self.for_setting(value, cpus)
         if setting == JDK.setting:
@@ -160,6 +170,8 @@ class ServerManifest:
             return self if self.is_reference else replace(self, executor=value)
         if setting == TRANSPORT.setting:
             return self if self.is_reference else replace(self, asked_transport=value)
+        if setting == PROTOCOL.setting:
+            return replace(self, protocol=value)
         if setting == PROFILE.setting:
             return self.for_profile(value == "1")
         raise ValueError(f"not a variant axis: {setting!r}")
@@ -169,6 +181,10 @@ class ServerManifest:
         """Why this variant cannot run ("" when it can): a JDK the framework does not run
         on, an executor or an I/O engine it has not, or virtual threads on a JDK without
         them."""
+        if self.protocol not in self.protocols:
+            return (f"{self.display_name} {self.version} serves {', '.join(self.protocols)} "
+                    f"only here, not {self.protocol}"
+                    + (f" ({self.protocols_source})" if self.protocols_source else ""))
         if self.is_reference:
             return ""
         if self.jdk not in self.jdks:
@@ -321,6 +337,7 @@ def parse_manifest(name: str, text: str, source: str = MANIFEST_FILE,
         **_db_pool(data, source), **_framework_packages(data, source),
         **_jdks(data, source), beyond_write_up=_beyond_write_up(data, source),
         **_executors(data, source), **_transports(data, source),
+        **_protocols(data, source),
     )
 
 
@@ -364,6 +381,22 @@ def _transports(data: dict, source: str) -> dict[str, object]:
         return {TRANSPORTS: transports}
     return {TRANSPORTS: transports,
             TRANSPORTS_SOURCE: _required_text(data, TRANSPORTS_SOURCE, source)}
+
+
+def _protocols(data: dict, source: str) -> dict[str, object]:
+    """What a server speaks on its port, of PROTOCOL's values, h1 first; and, when it
+    speaks more, the page that says how it is given each."""
+    meaning = (f"what it speaks on its port, of {', '.join(PROTOCOL.values)}, "
+               f"{PROTOCOL.default} first, comma-separated, each once")
+    if PROTOCOLS not in data:
+        return {}
+    protocols = _axis_values(data, PROTOCOLS, PROTOCOL, meaning, source)
+    if protocols[0] != PROTOCOL.default:
+        raise ManifestError(f"{source}: {PROTOCOLS}: {', '.join(protocols)!r} is not {meaning}")
+    if protocols == (PROTOCOL.default,):
+        return {PROTOCOLS: protocols,
+                PROTOCOLS_SOURCE: _optional_text(data, PROTOCOLS_SOURCE, source)}
+    return {PROTOCOLS: protocols, PROTOCOLS_SOURCE: _required_text(data, PROTOCOLS_SOURCE, source)}
 
 
 def _jdks(data: dict, source: str) -> dict[str, object]:

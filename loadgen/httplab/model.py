@@ -456,6 +456,9 @@ class Settings:
     # TRANSPORT: the I/O engines the frameworks ran on (nio, epoll, io_uring), in the order
     # asked (empty: each on its own, or an older run).
     transports: tuple[str, ...] = ()
+    # PROTOCOL: what every server spoke on its port (h1, h1-tls, h2c, h2), in the order
+    # asked (empty: an older run, plaintext HTTP/1.1 only).
+    protocols: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ def test_on_axis_changes_one_value():
     variant = Variant.of("netty", JDK="17", PROFILE="1")
     assert variant.on_axis("PROFILE", "0").key == "netty@jdk17"
     assert variant.on_axis("JDK", "25").axes == {"SETTINGS": "original", "JDK": "25",
-                                                 "EXECUTOR": "pool", "TRANSPORT": "",
+                                                 "EXECUTOR": "pool", "TRANSPORT": "", "PROTOCOL": "h1",
                                                  "PROFILE": "1"}
     assert variant.on_axis("EXECUTOR", "virtual").key == "netty@jdk17@virtual+profiled"
     assert variant.on_axis("TRANSPORT", "io_uring").key == "netty@jdk17@io_uring+profiled"
@@ -81,11 +81,11 @@ def test_the_values_a_run_recorded_are_read_as_text_and_an_older_run_has_the_def
     settings = Settings(servers=(), threads=(1,), connections=(1,), duration_s=1.0,
                         backend="docker", worker_settings=("original", "default"),
                         profile=(False, True), jdks=("17", "25"), executors=("pool", "virtual"),
-                        transports=("epoll", "io_uring"))
+                        transports=("epoll", "io_uring"), protocols=("h1", "h2"))
     assert {axis.setting: axis.recorded(settings) for axis in AXES} == {
         "SETTINGS": ("original", "default"), "JDK": ("17", "25"),
         "EXECUTOR": ("pool", "virtual"), "TRANSPORT": ("epoll", "io_uring"),
-        "PROFILE": ("0", "1")}
+        "PROTOCOL": ("h1", "h2"), "PROFILE": ("0", "1")}
     older = Settings(servers=(), threads=(1,), connections=(1,), duration_s=1.0,
                      backend="docker")
     assert JDK.recorded(older) == ("25",) and JDK.recorded(None) == ("25",)

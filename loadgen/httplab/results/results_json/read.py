@@ -85,7 +85,8 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
                               data.get("database")),
         "profile": tuple(data.get("profile", (False,))), "jdks": tuple(data.get("jdks", ())),
         "executors": tuple(data.get("executors", ())),
-        "transports": tuple(data.get("transports", ()))})
+        "transports": tuple(data.get("transports", ())),
+        "protocols": tuple(data.get("protocols", ()))})
 
 
 def server_from_dict(data: dict[str, Any]) -> ServerRecord:

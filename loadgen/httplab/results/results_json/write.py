@@ -107,6 +107,7 @@ def settings_to_dict(settings: Settings) -> dict[str, Any]:
         "profile": list(settings.profile), "profile_event": settings.profile_event,
         "jdks": list(settings.jdks), "executors": list(settings.executors),
         "transports": list(settings.transports),
+        "protocols": list(settings.protocols),
     }
 
 

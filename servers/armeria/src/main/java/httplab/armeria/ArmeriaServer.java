@@ -51,7 +51,8 @@ public final class ArmeriaServer {
         StartupLine.print(FRAMEWORK, Version.get("armeria").artifactVersion(),
                 ArmeriaTransport.inUse(server, config.transport()),
                 config.workers(), StartupLine.countLiveThreads(WORKER_THREAD_PREFIX), config.endpoint(),
-                BlockingPool.maxThreads(server), store == null ? config.dbPool() : store.maximumPoolSize(), config.executor());
+                BlockingPool.maxThreads(server), store == null ? config.dbPool() : store.maximumPoolSize(), config.executor(),
+                config.protocol(), StartupLine.TLS_NONE);
     }
 
     /**

@@ -14,10 +14,11 @@ import java.util.Map;
  * framework's own default, which the server reads from the framework). dbPool is the
  * manifest's db_pool, the database connection pool's size (0 for a server without one).
  * executors are where the server can run its blocking work (EXECUTOR), transports the I/O
- * engines it can run on (TRANSPORT), each its own way first.
+ * engines it can run on (TRANSPORT), each its own way first; protocols what it can speak
+ * (PROTOCOL).
  */
 record ManifestDefaults(int port, int workers, int blockingPool, int dbPool, List<String> executors,
-                        List<String> transports) {
+                        List<String> transports, List<String> protocols) {
     static final String RESOURCE = "/httplab/server.toml";
     static final String CPUS = "cpus";
 
@@ -43,7 +44,9 @@ record ManifestDefaults(int port, int workers, int blockingPool, int dbPool, Lis
         return new ManifestDefaults(port(values), workers(values, cpus),
                 count(values, "blocking_pool"), count(values, "db_pool"),
                 choices(values, "executors", ServerConfig.EXECUTORS),
-                choices(values, "transports", ServerConfig.TRANSPORTS));
+                choices(values, "transports", ServerConfig.TRANSPORTS),
+                values.containsKey("protocols") ? choices(values, "protocols", ServerConfig.PROTOCOLS)
+                        : List.of(ServerConfig.H1));
     }
 
     /** A comma-separated list of some of the allowed values, such as executors = "pool,virtual". */

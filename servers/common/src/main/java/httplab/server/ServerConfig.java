@@ -10,6 +10,9 @@ import java.util.Map;
  * thread per task), of the manifest's executors (default: its first); and TRANSPORT, the I/O
  * engine under the framework ("nio", "epoll" or "io_uring"), of the manifest's transports
  * (default: its first). Whether the engine can start here is the framework's to say.
+ * PROTOCOL is what the server speaks on its port ("h1", "h1-tls", "h2c" or "h2"), of the
+ * manifest's protocols (default: "h1"); the TLS ones take the run's certificate chain and key
+ * as PEM files, TLS_CERT and TLS_KEY, which the lab makes for each run.
  */
 public final class ServerConfig {
     public static final String DEFAULT_BIND_ADDRESS = "0.0.0.0";
@@ -21,6 +24,11 @@ public final class ServerConfig {
     public static final String EPOLL = "epoll";
     public static final String IO_URING = "io_uring";
     public static final List<String> TRANSPORTS = List.of(NIO, EPOLL, IO_URING);
+    public static final String H1 = "h1";
+    public static final String H1_TLS = "h1-tls";
+    public static final String H2C = "h2c";
+    public static final String H2 = "h2";
+    public static final List<String> PROTOCOLS = List.of(H1, H1_TLS, H2C, H2);
 
     private final String bindAddress;
     private final int port;
@@ -29,9 +37,11 @@ public final class ServerConfig {
     private final int dbPool;
     private final String executor;
     private final String transport;
+    private final String protocol;
+    private final TlsFiles tls;
 
     private ServerConfig(String bindAddress, int port, int workers, int blockingPool, int dbPool,
-                         String executor, String transport) {
+                         String executor, String transport, String protocol, TlsFiles tls) {
         this.bindAddress = bindAddress;
         this.port = port;
         this.workers = workers;
@@ -39,6 +49,8 @@ public final class ServerConfig {
         this.dbPool = dbPool;
         this.executor = executor;
         this.transport = transport;
+        this.protocol = protocol;
+        this.tls = tls;
     }
 
     /**
@@ -56,8 +68,24 @@ public final class ServerConfig {
         if (bind.isEmpty()) {
             throw new ConfigException("BIND_ADDRESS must not be empty");
         }
+        String protocol = protocol(env, defaults.protocols());
         return new ServerConfig(bind, port, workers, defaults.blockingPool(), defaults.dbPool(),
-                executor(env, defaults.executors()), transport(env, defaults.transports()));
+                executor(env, defaults.executors()), transport(env, defaults.transports()),
+                protocol, TlsFiles.fromMap(env, protocol));
+    }
+
+    /** PROTOCOL, one of the manifest's protocols (default h1). */
+    static String protocol(Map<String, String> env, List<String> protocols) {
+        String raw = env.getOrDefault("PROTOCOL", "").strip();
+        String protocol = raw.isEmpty() ? H1 : raw;
+        if (!PROTOCOLS.contains(protocol)) {
+            throw new ConfigException("PROTOCOL must be one of " + PROTOCOLS + ", got '" + raw + "'");
+        }
+        if (!protocols.contains(protocol)) {
+            throw new ConfigException("PROTOCOL=" + protocol + ": this server speaks "
+                    + String.join(", ", protocols) + " only (its server.toml protocols)");
+        }
+        return protocol;
     }
 
     /** TRANSPORT, one of the manifest's transports. */
@@ -143,6 +171,30 @@ public final class ServerConfig {
     /** The I/O engine asked for: NIO, EPOLL or IO_URING. */
     public String transport() {
         return transport;
+    }
+
+    /** What the server speaks on its port: H1, H1_TLS, H2C or H2. */
+    public String protocol() {
+        return protocol;
+    }
+
+    /** Whether the protocol runs over TLS (h1-tls, h2): then tls() holds the run's files. */
+    public boolean usesTls() {
+        return usesTls(protocol);
+    }
+
+    /** Whether the protocol is HTTP/2 (h2c with prior knowledge, h2 negotiated by ALPN). */
+    public boolean usesHttp2() {
+        return protocol.equals(H2C) || protocol.equals(H2);
+    }
+
+    static boolean usesTls(String protocol) {
+        return protocol.equals(H1_TLS) || protocol.equals(H2);
+    }
+
+    /** The run's certificate chain and key; null for a protocol without TLS. */
+    public TlsFiles tls() {
+        return tls;
     }
 
     public boolean virtualThreads() {

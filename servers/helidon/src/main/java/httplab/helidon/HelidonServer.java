@@ -47,7 +47,8 @@ public final class HelidonServer {
         }
         StartupLine.print(FRAMEWORK, helidonVersion(), TRANSPORT, config.workers(), carriers,
                 config.endpoint(), concurrentRequests(server, config),
-                worlds == null ? config.dbPool() : worlds.poolSize(), config.executor());
+                worlds == null ? config.dbPool() : worlds.poolSize(), config.executor(),
+                config.protocol(), StartupLine.TLS_NONE);
     }
 
     /**

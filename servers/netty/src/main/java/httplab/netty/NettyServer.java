@@ -54,7 +54,8 @@ public final class NettyServer {
         startEveryLoop(workerGroup);
         StartupLine.print(FRAMEWORK, nettyVersion(), NettyTransport.inUse(channel), config.workers(),
                 StartupLine.countLiveThreads(WORKER_THREAD_PREFIX + "-"), config.endpoint(),
-                blocking.poolThreads(), store == null ? config.dbPool() : store.maximumPoolSize(), config.executor());
+                blocking.poolThreads(), store == null ? config.dbPool() : store.maximumPoolSize(), config.executor(),
+                config.protocol(), StartupLine.TLS_NONE);
         channel.closeFuture().sync();
     }
 

@@ -72,7 +72,8 @@ public class TomcatServer {
         int observed = WorkerPoolProbe.threadsAtOnce(protocol.getExecutor(), config.workers());
         StartupLine.print(FRAMEWORK, SpringBootVersion.getVersion(), transport(protocol),
                 config.workers(), observed, config.bindAddress() + ":" + webServer.getPort(),
-                requestsAtOnce(protocol), dbPool(config, context), config.executor());
+                requestsAtOnce(protocol), dbPool(config, context), config.executor(),
+                config.protocol(), StartupLine.TLS_NONE);
     }
 
     /**

@@ -97,6 +97,7 @@ public class UndertowServer {
         int blockingPool = worker.getMXBean().getMaxWorkerPoolSize();
         StartupLine.print(FRAMEWORK, SpringBootVersion.getVersion(), worker.getXnio().getName(),
                 config.workers(), observed, config.bindAddress() + ":" + webServer.getPort(),
-                blockingPool, dbPool, config.executor());
+                blockingPool, dbPool, config.executor(),
+                config.protocol(), StartupLine.TLS_NONE);
     }
 }

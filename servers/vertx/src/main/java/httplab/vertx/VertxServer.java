@@ -49,7 +49,8 @@ public final class VertxServer {
         StartupLine.print(FRAMEWORK, VertxInternal.version(), transport, config.workers(),
                 StartupLine.countLiveThreads(EVENT_LOOP_THREAD_PREFIX), config.endpoint(),
                 blockingPool(config, options), worlds == null ? config.dbPool() : worlds.maxSize(),
-                config.executor());
+                config.executor(),
+                config.protocol(), StartupLine.TLS_NONE);
     }
 
     /**

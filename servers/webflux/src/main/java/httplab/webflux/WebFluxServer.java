@@ -91,6 +91,7 @@ public class WebFluxServer {
         StartupLine.print(FRAMEWORK, SpringBootVersion.getVersion(), transport,
                 config.workers(), observedWorkers, config.bindAddress() + ":" + port,
                 BlockingPool.maxThreads(context.getBean("blockingScheduler", Scheduler.class)),
-                DatabaseProperties.poolSize(context, config.dbPool()), config.executor());
+                DatabaseProperties.poolSize(context, config.dbPool()), config.executor(),
+                config.protocol(), StartupLine.TLS_NONE);
     }
 }
