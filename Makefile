@@ -6,11 +6,11 @@ SHELL := /bin/bash
 # loadgen/httplab/bench_settings.py (`make help` lists them). VARIABLE becomes --variable,
 # _ as -.
 BENCH_SETTINGS := SERVERS THREADS CONNECTIONS DURATION REPEAT PRIMER WARMUP SERVER_CPUS SETTINGS \
-	JDK EXECUTOR TRANSPORT CEILING LOADGEN_CPUS CV_THRESHOLD BACKEND BASE_IMAGES IMAGE SERVER_HOST LOADGEN_HOSTS \
+	JDK EXECUTOR TRANSPORT PROTOCOL STREAMS CEILING LOADGEN_CPUS CV_THRESHOLD BACKEND BASE_IMAGES IMAGE SERVER_HOST LOADGEN_HOSTS \
 	TARGET_ADDRESS FAIRNESS WORKLOAD DELAY_MS QUERIES PROFILE PROFILE_EVENT
 # make latency: the bench's settings but FAIRNESS and LOADGEN_HOSTS (passed on only to be
 # refused), and its own.
-LATENCY_SETTINGS := $(BENCH_SETTINGS) RATES SLO_P99 COST_RATE STEP_WARMUP URL
+LATENCY_SETTINGS := $(BENCH_SETTINGS) RATES SLO_P99 COST_RATE STEP_WARMUP KEEPALIVE URL
 REPORT_SETTINGS := FROM OUT IMAGE
 user_flags = $(foreach v,$(1),$(if $(filter command line environment%,$(origin $(v))),--$(shell echo '$(v)' | tr 'A-Z_' 'a-z-')='$($(v))'))
 # make compare: BASE= and NEW= name two run directories (or their results.json); no default

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from httplab.addresses import LOOPBACK
-from httplab.axes import JDK
+from httplab.axes import JDK, PROTOCOL
 
 PRIMER_CONNECTIONS = 8
 DEFAULT_CV_THRESHOLD = 0.05
@@ -44,6 +44,12 @@ BENCH_SETTINGS = (
                       "io_uring (Netty's native transports), or a comma list such as "
                       "epoll,io_uring (each framework on each); empty: each framework on its "
                       "own"),
+    ("protocol", PROTOCOL.default,
+     "what each server speaks: h1 (plaintext HTTP/1.1, the write-up's), h1-tls (HTTP/1.1 over "
+     "TLS), h2c (HTTP/2 in cleartext, prior knowledge) or h2 (HTTP/2 over TLS, by ALPN), or a "
+     "comma list such as h1,h2 (each server on each); TLS with a certificate made for the run"),
+    ("streams", "1", "HTTP/2 requests in flight per connection (h2load's -m, oha's -p), for "
+                     "h2c and h2; 1 compares with HTTP/1.1's one per connection"),
     ("settings", "original", "worker settings: original (the write-up's), default (each "
                              "framework's documented default for this host), or both"),
     ("ceiling", "1", "1: measure the reference server (nginx) first, as the ceiling; 0: do not"),
@@ -82,6 +88,8 @@ LATENCY_SETTINGS = (
     ("cost-rate", "", "req/s at which every server's CPU per request is compared (empty: the "
                       "lowest of the servers' maxima, in a second pass)"),
     ("step-warmup", "2s", "an unmeasured run at each step's rate before it; 0 for none"),
+    ("keepalive", "1", "1: requests reuse their connections; 0: a new connection (and TLS "
+                       "handshake) for every request, HTTP/1.1 only: the handshake rate"),
     ("url", "", "measure a server you started (http://127.0.0.1:9000/) instead of the lab's: "
                 "no start and no conformance check, one GET must answer 2xx"),
 )

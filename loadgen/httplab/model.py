@@ -457,8 +457,12 @@ class Settings:
     # asked (empty: each on its own, or an older run).
     transports: tuple[str, ...] = ()
     # PROTOCOL: what every server spoke on its port (h1, h1-tls, h2c, h2), in the order
-    # asked (empty: an older run, plaintext HTTP/1.1 only).
+    # asked (empty: an older run, plaintext HTTP/1.1 only); STREAMS, the HTTP/2 requests in
+    # flight per connection; KEEPALIVE (make latency): False when every request opened a
+    # connection of its own.
     protocols: tuple[str, ...] = ()
+    streams: int = 1
+    keepalive: bool = True
 
 
 @dataclass(frozen=True)

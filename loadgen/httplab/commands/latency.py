@@ -13,7 +13,7 @@ from httplab.commands.common import interrupt_on_sigterm
 from httplab.commands.run_lifecycle import (Destination, RunRecord, ServerDone, make_backend,
                                             run_lifecycle)
 from httplab.manifest import discover
-from httplab.model import BenchResult, LatencyResult, RateStep, ServerRecord, StepPurpose
+from httplab.model import BenchResult, LatencyResult, RateStep, ServerRecord, Settings, StepPurpose
 from httplab.outcomes import StepOutcome
 from httplab.paths import servers_dir
 from httplab.results.assemble import assemble_latency, record_of_manifest
@@ -71,7 +71,7 @@ class LatencySteps:
     def run(self, context: RunContext, record: RunRecord, server_done: ServerDone) -> None:
         self.base = replace(self.base, tool=record.versions.get("oha"))
         servers = tuple(record_of_manifest(manifest) for manifest in self.plan.servers)
-        self.rules = step_rules(self.base, settings_of(self.plan), record.host.cores, servers)
+        self.rules = step_rules(self.base, self._settings(), record.host.cores, servers)
         self._search(context, server_done)
         self._cost_pass(context, record, server_done)
 
@@ -85,9 +85,13 @@ class LatencySteps:
 
     def result(self, record: RunRecord) -> BenchResult:
         return assemble_latency(record.outcomes,
-                                with_database(settings_of(self.plan), record.outcomes),
+                                with_database(self._settings(), record.outcomes),
                                 record.host, record.stamp, record.commit, self.base, self.judge,
                                 record.engines)
+
+    def _settings(self) -> Settings:
+        """The bench plan's settings, with how the fixed-rate runs kept their connections."""
+        return replace(settings_of(self.plan), keepalive=self.latency.keepalive)
 
     def _search(self, context: RunContext, server_done: ServerDone) -> None:
         plan = self.latency

@@ -9,12 +9,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from httplab.axes import H1, HTTP2_PROTOCOLS
 from httplab.bench_settings import DEFAULTS, LATENCY_LEFT_OUT
 from httplab.plan_error import PlanError
 from httplab.loadtools.oha.command import oha_connections
 from httplab.manifest import ServerManifest
 from httplab.model import Workload
-from httplab.running.plan import BenchPlan, make_plan, parse_optional_duration
+from httplab.running.plan import BenchPlan, make_plan, parse_optional_duration, parse_switch
 from httplab.running.rate_search import MAX_AUTO_STEPS, MAX_RATE, RateSpec
 
 _SLO = re.compile(r"^(\d+(?:\.\d+)?)(us|µs|ms|s)$")
@@ -30,6 +31,7 @@ class LatencyPlan:
     cost_rate: float | None  # None: the lowest maximum, in a second pass
     step_warmup_s: int  # 0: none
     url: str | None = None  # a server the user started: nothing is started or checked
+    keepalive: bool = True  # False: a new connection (and TLS handshake) for every request
 
     def connections_for(self, rate: float) -> int:
         return oha_connections(rate, self.slo_p99_us)
@@ -67,10 +69,26 @@ def make_latency_plan(settings: Mapping[str, str], known: tuple[ServerManifest, 
     if typed["url"].strip() and any(bench.profile):
         raise PlanError("PROFILE does not apply with URL=: the lab profiles only the servers "
                         "it starts; set PROFILE=0")
+    if typed["url"].strip() and bench.protocols != (H1,):
+        raise PlanError("PROTOCOL does not apply with URL=: the URL is requested as given, "
+                        "over plaintext HTTP/1.1")
     warmup = parse_optional_duration("STEP_WARMUP", typed["step-warmup"])
     return LatencyPlan(bench, parse_rates(typed["rates"]), parse_slo(typed["slo-p99"]),
                        parse_cost_rate(typed["cost-rate"]), warmup[1] if warmup else 0,
-                       parse_url(typed["url"]))
+                       parse_url(typed["url"]),
+                       parse_keepalive(typed["keepalive"], bench.protocols))
+
+
+def parse_keepalive(text: str, protocols: tuple[str, ...]) -> bool:
+    """KEEPALIVE: 1, or 0 for a connection per request, which oha opens over HTTP/1.1 only
+    (an HTTP/2 connection carries its streams)."""
+    keepalive = parse_switch("KEEPALIVE", text, "requests reuse their connections")
+    http2 = sorted(HTTP2_PROTOCOLS & set(protocols))
+    if not keepalive and http2:
+        raise PlanError(f"KEEPALIVE=0 opens a connection per request, over HTTP/1.1 only: "
+                        f"PROTOCOL={','.join(protocols)} includes {', '.join(http2)}; measure "
+                        f"the handshake rate with PROTOCOL=h1,h1-tls")
+    return keepalive
 
 
 def check_workloads(workloads: tuple[Workload, ...], has_url: bool) -> None:

@@ -10,7 +10,8 @@ from dataclasses import dataclass, replace
 
 from httplab.bench_settings import DEFAULT_CV_THRESHOLD, DEFAULTS, PRIMER_CONNECTIONS
 from httplab.addresses import LOOPBACK
-from httplab.axes import AXES, EXECUTOR, JDK, PROFILE, SETTINGS, TRANSPORT, Axis
+from httplab.axes import (AXES, EXECUTOR, H1, HTTP2_PROTOCOLS, JDK, PROFILE, PROTOCOL, SETTINGS,
+                          TRANSPORT, Axis)
 from httplab.plan_error import PlanError
 from httplab.manifest import ServerManifest
 from httplab.model import PLAINTEXT, PROFILE_EVENTS, Settings, Workload
@@ -43,6 +44,8 @@ def target_urls(servers: tuple[ServerManifest, ...], address: str = LOOPBACK,
 
 WORKER_SETTINGS = SETTINGS.values
 MAX_REPEAT = 1000
+# HTTP/2 streams per connection: servers advertise 100 to 250 concurrent streams by default.
+MAX_STREAMS = 100
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,8 @@ class BenchPlan:
     jdks: tuple[str, ...] = (JDK.default,)  # JDK: the Java releases, each framework on each
     executors: tuple[str, ...] = ()  # EXECUTOR: pool, virtual, both; () each its own way
     transports: tuple[str, ...] = ()  # TRANSPORT: nio, epoll, io_uring; () each its own
+    protocols: tuple[str, ...] = (PROTOCOL.default,)  # PROTOCOL: h1, h1-tls, h2c, h2
+    streams: int = 1  # STREAMS: HTTP/2 requests in flight per connection (h2c, h2)
 
     @property
     def profiled(self) -> bool:
@@ -305,9 +310,23 @@ def make_plan(settings: Mapping[str, str], known: tuple[ServerManifest, ...],
         workloads=parse_workloads(typed["workload"], typed["delay-ms"], typed["queries"]),
         profile=profile, profile_event=parse_profile_event(typed["profile-event"]),
         jdks=axes[JDK.setting], executors=axes[EXECUTOR.setting],
-        transports=axes[TRANSPORT.setting])
+        transports=axes[TRANSPORT.setting], protocols=axes[PROTOCOL.setting],
+        streams=parse_streams(typed["streams"], axes[PROTOCOL.setting]))
     check_topology(plan)
     return plan
+
+
+def parse_streams(text: str, protocols: tuple[str, ...]) -> int:
+    """STREAMS: a whole number from 1 to MAX_STREAMS; above 1 only where some protocol asked
+    is HTTP/2 (HTTP/1.1 has one request in flight per connection)."""
+    streams = text.strip()
+    if not streams.isdigit() or not 1 <= int(streams) <= MAX_STREAMS:
+        raise PlanError(f"STREAMS must be a whole number from 1 to {MAX_STREAMS} (HTTP/2 "
+                        f"requests in flight per connection); got {text!r}")
+    if int(streams) > 1 and not HTTP2_PROTOCOLS & set(protocols):
+        raise PlanError(f"STREAMS={streams} sets HTTP/2 streams per connection, but PROTOCOL="
+                        f"{','.join(protocols)} has no HTTP/2: add h2c or h2, or leave STREAMS=1")
+    return int(streams)
 
 
 def parse_cv_threshold(text: str) -> float:
@@ -326,6 +345,10 @@ def check_topology(plan: BenchPlan) -> None:
     with the rest of the plan."""
     if plan.topology is None:
         return
+    if plan.protocols != (H1,):
+        raise PlanError(f"PROTOCOL={','.join(plan.protocols)} runs on this machine only: the "
+                        "run's certificate and the load tools' protocols are not carried to "
+                        "SERVER_HOST or LOADGEN_HOSTS; leave PROTOCOL=h1 with them")
     if plan.backend != "docker":
         raise PlanError("SERVER_HOST, LOADGEN_HOSTS and TARGET_ADDRESS drive Docker engines: "
                         "they need BACKEND=docker")
@@ -395,7 +418,8 @@ def settings_of(plan: BenchPlan) -> Settings:
                     target_address=plan.target_address, fairness=plan.fairness,
                     workloads=plan.workloads, profile=plan.profile,
                     profile_event=plan.profile_event if any(plan.profile) else None,
-                    jdks=plan.jdks, executors=plan.executors, transports=plan.transports)
+                    jdks=plan.jdks, executors=plan.executors, transports=plan.transports,
+                    protocols=plan.protocols, streams=plan.streams)
 
 
 SERVER_PLACEHOLDER = "<server>"

@@ -86,7 +86,8 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
         "profile": tuple(data.get("profile", (False,))), "jdks": tuple(data.get("jdks", ())),
         "executors": tuple(data.get("executors", ())),
         "transports": tuple(data.get("transports", ())),
-        "protocols": tuple(data.get("protocols", ()))})
+        "protocols": tuple(data.get("protocols", ())), "streams": data.get("streams", 1),
+        "keepalive": data.get("keepalive", True)})
 
 
 def server_from_dict(data: dict[str, Any]) -> ServerRecord:

@@ -107,7 +107,8 @@ def settings_to_dict(settings: Settings) -> dict[str, Any]:
         "profile": list(settings.profile), "profile_event": settings.profile_event,
         "jdks": list(settings.jdks), "executors": list(settings.executors),
         "transports": list(settings.transports),
-        "protocols": list(settings.protocols),
+        "protocols": list(settings.protocols), "streams": settings.streams,
+        "keepalive": settings.keepalive,
     }
 
 
