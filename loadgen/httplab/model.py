@@ -583,6 +583,10 @@ class ServerRecord:
     # file name of the one servers/seccomp/ ships (io_uring where the engine's blocks it);
     # None: BACKEND=local, or an older run.
     seccomp: str | None = None
+    # PROTOCOL: what it spoke on its port (h1, h1-tls, h2c, h2; None: an older run, h1), and
+    # the TLS engine it said it ran (jdk, openssl; "none" without TLS; None: not said).
+    protocol: str | None = None
+    tls_engine: str | None = None
 
     @property
     def is_reference(self) -> bool:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from httplab.addresses import LOOPBACK
+from httplab.axes import TLS_PROTOCOLS
 from httplab.checking.http_wire import Connection, WireError, parse_closed_response, request_bytes
 from httplab.checking.ready_line import StartupInfo
 from httplab.checking.responses import (EXPECTED_BODY, WAIT_SLACK_MS, hello_problems,
@@ -353,6 +354,7 @@ def startup_problems(startup: StartupInfo | None, manifest: ServerManifest,
     problems.append(db_pool_problem(startup, manifest))
     problems.append(runtime_problem(startup, manifest))
     problems.append(executor_problem(startup, manifest))
+    problems.append(protocol_said_problem(startup, manifest))
     return "; ".join(problem for problem in problems if problem)
 
 
@@ -386,6 +388,23 @@ def executor_problem(startup: StartupInfo, manifest: ServerManifest) -> str:
         return ""
     said = f"executor={startup.executor}" if startup.executor else "no executor="
     return f"{said} in the ready line, but the run asked for EXECUTOR={manifest.executor}"
+
+
+TLS_ENGINES = ("jdk", "openssl")  # what a server over TLS may say it runs (StartupLine)
+NO_TLS = "none"
+
+
+def protocol_said_problem(startup: StartupInfo, manifest: ServerManifest) -> str:
+    """The protocol the server says it serves against PROTOCOL, and a TLS engine named
+    exactly when the protocol has TLS (the wire check before load proves the rest)."""
+    if startup.protocol != manifest.protocol:
+        said = f"protocol={startup.protocol}" if startup.protocol else "no protocol="
+        return f"{said} in the ready line, but the run asked for PROTOCOL={manifest.protocol}"
+    expected = TLS_ENGINES if manifest.protocol in TLS_PROTOCOLS else (NO_TLS,)
+    if startup.tls not in expected:
+        return (f"tls={startup.tls} in the ready line, expected "
+                f"{' or '.join(expected)} for PROTOCOL={manifest.protocol}")
+    return ""
 
 
 def blocking_pool_problem(startup: StartupInfo, manifest: ServerManifest,

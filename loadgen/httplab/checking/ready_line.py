@@ -13,7 +13,10 @@ _FIELDS = ("framework", "version", "transport", "workers", "observed_workers", "
 _POOLS = re.compile(r" blocking_pool=(?P<value>\S*)(?: db_pool=(?P<db>\S*))?$")
 # After them, absent from older runs' lines: where blocking work runs (pool, virtual).
 _EXECUTOR = re.compile(r" executor=(?P<executor>\S+)$")
-# After it, absent from the reference's and older runs' lines: the runtime as the JVM
+# After it, absent from older runs' lines: the protocol served and the TLS engine the
+# framework runs (jdk, openssl, or none without TLS).
+_WIRE = re.compile(r" protocol=(?P<protocol>\S+) tls=(?P<tls>\S+)$")
+# After them, absent from the reference's and older runs' lines: the runtime as the JVM
 # reports it; the vendor last, as it may hold spaces.
 _RUNTIME = re.compile(r" java=(?P<java>\S+) gc=(?P<gc>\S+) heap_max_mb=(?P<heap>\d+)"
                       r" vendor=(?P<vendor>.*)$")
@@ -47,6 +50,8 @@ class StartupInfo:
     db_pool: int | None = None  # likewise
     runtime: JavaRuntime | None = None  # None: no JVM (the reference), or an older line
     executor: str | None = None  # pool or virtual; None: an older line
+    protocol: str | None = None  # h1, h1-tls, h2c, h2; None: an older line
+    tls: str | None = None  # the TLS engine: jdk, openssl or none; None: an older line
 
 
 def find_startup_line(output: str) -> StartupInfo | None:
@@ -64,6 +69,9 @@ def parse_startup_line(line: str) -> StartupInfo | None:
     runtime = _RUNTIME.search(body)
     if runtime is not None:
         body = body[:runtime.start()]
+    wire = _WIRE.search(body)
+    if wire is not None:
+        body = body[:wire.start()]
     executor = _EXECUTOR.search(body)
     if executor is not None:
         body = body[:executor.start()]
@@ -88,7 +96,8 @@ def parse_startup_line(line: str) -> StartupInfo | None:
                        int(values["workers"]), int(values["observed_workers"]),
                        values["bind"], line, int(pool["value"]) if pool else None,
                        int(pool["db"]) if pool and pool["db"] else None,
-                       _java_runtime(runtime), executor["executor"] if executor else None)
+                       _java_runtime(runtime), executor["executor"] if executor else None,
+                       wire["protocol"] if wire else None, wire["tls"] if wire else None)
 
 
 def _java_runtime(found: re.Match | None) -> JavaRuntime | None:

@@ -25,7 +25,8 @@ def record_of_manifest(manifest: ServerManifest) -> ServerRecord:
                         jdk=None if manifest.is_reference else manifest.jdk,
                         beyond_write_up=manifest.beyond_write_up,
                         not_applicable=manifest.not_applicable,
-                        executor=None if manifest.is_reference else manifest.executor)
+                        executor=None if manifest.is_reference else manifest.executor,
+                        protocol=manifest.protocol)
 
 
 def first_record_per_server(outcomes: list[ServerOutcome]) -> tuple[ServerRecord, ...]:

@@ -265,7 +265,7 @@ class Runner:
             verification=verification.summary() if verification else None,
             image_size_bytes=started.image_size_bytes, java_version=started.java_version,
             startup_seconds=started.startup_seconds, image_id=started.image_id,
-            seccomp=started.seccomp,
+            seccomp=started.seccomp, tls_engine=startup.tls if startup else None,
             **_runtime_fields(startup.runtime if startup else None))
 
     def _unmeasured(self, serving: Serving, phase: Phase, workload: Workload) -> str | None:

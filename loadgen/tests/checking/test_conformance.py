@@ -20,7 +20,7 @@ from httplab.checking.responses import (WAIT_SLACK_MS, not_allowed_problem, pars
 from httplab.model import Workload
 
 from tests.fake_server import Endpoints, FakeServer, endpoints_answer, hello_answer
-from tests.support.fake_backend import runtime_said
+from tests.support.fake_backend import runtime_said, wire_said
 from tests.support.plans import MANIFEST
 
 FROZEN_DATE = "Sun, 22 Nov 2026 04:00:00 GMT"
@@ -154,7 +154,8 @@ def test_malformed_status_line_is_a_wire_error():
 
 # MANIFEST's blocking pool is "10 * cpus": 20 on the 2 CPUs of these rows.
 LINE = ("httplab-ready framework=X version=1 transport=epoll workers={w} observed_workers={o} "
-        "bind=127.0.0.1:8080 blocking_pool=20 db_pool=10 executor=pool java=25.0.5 gc=G1 "
+        "bind=127.0.0.1:8080 blocking_pool=20 db_pool=10 executor=pool protocol=h1 tls=none "
+        "java=25.0.5 gc=G1 "
         "heap_max_mb=6144 "
         "vendor=Eclipse Adoptium")
 
@@ -200,7 +201,7 @@ def test_the_jdk_a_server_says_it_runs_on_must_be_the_one_asked_for(runtime, jdk
 def test_where_a_server_says_it_runs_blocking_work_must_be_the_executor_asked_for(said, asked,
                                                                                    problem):
     manifest = parse_manifest("x", MANIFEST).on_axis("EXECUTOR", asked, 2)
-    line = (LINE.split(" executor=")[0].format(w=2, o=2) + said
+    line = (LINE.split(" executor=")[0].format(w=2, o=2) + said + wire_said()
             + " java=25.0.5 gc=G1 heap_max_mb=6144 vendor=Eclipse Adoptium")
     assert startup_problems(parse_startup_line(line), manifest, 2) == problem
 
@@ -235,7 +236,7 @@ REFERENCE = (MANIFEST.split("blocking_pool")[0] + 'role = "reference"\ntransport
 
 def _runtime_of(manifest_text: str) -> str:
     """What a JVM server of this manifest says last in its ready line: its runtime."""
-    return "" if 'role = "reference"' in manifest_text else runtime_said(JDK.default)
+    return wire_said() if 'role = "reference"' in manifest_text else runtime_said(JDK.default)
 
 
 def _with_pool(pool: str | None) -> str:

@@ -29,10 +29,15 @@ READY = ("httplab-ready framework=X version=1 transport=epoll workers={w} observ
 POOLS = " blocking_pool=30 db_pool=10"  # a framework's (MANIFEST's) pools; none for a reference
 
 
-def runtime_said(jdk: str, executor: str = "pool") -> str:
-    """The end of a JVM server's ready line: where it runs blocking work, and the runtime
-    it says it runs on."""
-    return f" executor={executor} java={jdk}.0.1 gc=G1 heap_max_mb=1024 vendor=Fake Vendor"
+def wire_said(protocol: str = "h1", tls: str = "none") -> str:
+    """What a server's ready line says it serves: the protocol and its TLS engine."""
+    return f" protocol={protocol} tls={tls}"
+
+
+def runtime_said(jdk: str, executor: str = "pool", wire: str = wire_said()) -> str:
+    """The end of a JVM server's ready line: where it runs blocking work, what it serves,
+    and the runtime it says it runs on."""
+    return f" executor={executor}{wire} java={jdk}.0.1 gc=G1 heap_max_mb=1024 vendor=Fake Vendor"
 
 
 class FakeBackend:
@@ -65,8 +70,8 @@ class FakeBackend:
         with FakeServer(lambda path: hello_answer(path, server="X")) as server:
             port_manifest = replace(manifest, port=server.port)
             line = READY.format(w=manifest.expected_workers(), port=server.port) + \
-                ("" if manifest.is_reference else POOLS + runtime_said(self.said_jdk or manifest.jdk,
-                                                                  manifest.executor))
+                (wire_said() if manifest.is_reference
+                 else POOLS + runtime_said(self.said_jdk or manifest.jdk, manifest.executor))
             yield StartedServer(port_manifest, parse_startup_line(line), 0.5, pid=None,
                                 log_path=log_path)
 

@@ -15,8 +15,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 BODY = b"Hello, World!"
 READY = ("httplab-ready framework=Fake version=1 transport=epoll workers=2 observed_workers=2 "
-         "bind=127.0.0.1:{port} blocking_pool=2 db_pool=10 executor=pool java=25.0.1 gc=G1 "
-         "heap_max_mb=64 vendor=Fake Vendor")
+         "bind=127.0.0.1:{port} blocking_pool=2 db_pool=10 executor=pool protocol=h1 tls=none java=25.0.1 "
+         "gc=G1 heap_max_mb=64 vendor=Fake Vendor")
 
 
 class HelloHandler(BaseHTTPRequestHandler):

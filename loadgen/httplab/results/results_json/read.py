@@ -91,7 +91,8 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
 
 
 def server_from_dict(data: dict[str, Any]) -> ServerRecord:
-    """Before version 10 no server was profiled; before 15 none recorded its seccomp profile."""
+    """Before version 10 no server was profiled; before 15 none recorded its seccomp profile;
+    before 16 none its protocol or TLS engine."""
     return ServerRecord(**{**data, "framework_packages": tuple(data.get("framework_packages",
                                                                         ()))})
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-FORMAT_VERSION = 15
+FORMAT_VERSION = 16
 # Later versions added fields (3: each server's log file; 4: each run's round and the CPU
 # figures beside the server's; 5: each run's end time, latency sample count and whether its
 # histogram was exact, and for a run over several load generators each one's own run and
@@ -26,7 +26,9 @@ FORMAT_VERSION = 15
 # each cell's virtual threads pinned during each measured run (EXECUTOR=virtual: JFR's
 # events, their time and top frames); 15: the settings' transports (TRANSPORT), each
 # server's transport being the one it said it ran on, and the seccomp profile its
-# container ran under (Docker: "default" or the shipped io_uring one); older files read
+# container ran under (Docker: "default" or the shipped io_uring one); 16: the settings'
+# protocols (PROTOCOL), streams and keep-alive, each server's protocol and the TLS engine it
+# said it ran; older files read
 # with their defaults (plaintext, no
 # database, no profile, no host stalls, no JDK asked, no pinned virtual threads, each
 # warning's kind recovered from its sentence).

@@ -141,7 +141,7 @@ def server_to_dict(server: ServerRecord) -> dict[str, Any]:
         "gc": server.gc, "heap_max_mb": server.heap_max_mb, "java_vendor": server.java_vendor,
         "beyond_write_up": server.beyond_write_up, "not_applicable": server.not_applicable,
         "executor": server.executor,
-        "seccomp": server.seccomp,
+        "seccomp": server.seccomp, "protocol": server.protocol, "tls_engine": server.tls_engine,
     }
 
 
