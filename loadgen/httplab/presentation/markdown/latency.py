@@ -11,6 +11,7 @@ from httplab.model import BenchResult, LatencyResult, Settings, StepVerdict
 from httplab.presentation.markdown.latency_profile import step_profile_section
 from httplab.presentation.markdown.latency_tables import cost_table, maxima_table, steps_table
 from httplab.presentation.markdown.servers import run_servers_table
+from httplab.presentation.markdown.protocols import protocol_ladder
 from httplab.presentation.markdown.transports import latency_transport_table
 from httplab.presentation.markdown.variants import variants_section
 from httplab.presentation.wording.latency import cost_rate_sentence, slo_text
@@ -32,7 +33,8 @@ def render_latency_markdown(result: BenchResult) -> str:
              *steps_table(result),
              "", "## The same load, what each framework charges", "", _cost_intro(latency)]
     if latency.cost_rate is not None:
-        lines += ["", *cost_table(result), *latency_transport_table(result)]
+        lines += ["", *cost_table(result), *latency_transport_table(result),
+                  *protocol_ladder(result)]
     lines += variants_section(result) + step_profile_section(result)
     if latency.target_url is None:  # a server the user started: the lab knows nothing of it
         lines += run_servers_table(result)

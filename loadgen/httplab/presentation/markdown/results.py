@@ -18,6 +18,7 @@ from httplab.presentation.markdown.database import (DATABASE_CPU_HEADER, databas
 from httplab.presentation.markdown.latency import render_latency_markdown
 from httplab.presentation.markdown.overhead import overhead_section
 from httplab.presentation.markdown.executors import executor_table
+from httplab.presentation.markdown.protocols import protocol_table
 from httplab.presentation.markdown.transports import transport_table
 from httplab.presentation.markdown.variants import variants_section
 from httplab.presentation.markdown.profile import profile_sections
@@ -97,7 +98,8 @@ def _workload_tables(result: BenchResult, workload: Workload) -> list[str]:
     fairness (when h2load ran)."""
     lines = ["", *_cells_table(result, workload)]
     for table in (bound_table(result, workload), database_tables(result, workload),
-                  executor_table(result, workload), transport_table(result, workload)):
+                  executor_table(result, workload), transport_table(result, workload),
+                  protocol_table(result, workload)):
         lines += ["", *table] if table else []
     lines += ["", "Where the CPU went (the rule is in the README, \"Bottlenecks\"):", "",
               *_cpu_table(result)]
