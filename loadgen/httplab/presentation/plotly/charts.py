@@ -15,6 +15,7 @@ from httplab.presentation.plotly.latency_curve import latency_run_charts
 from httplab.presentation.plotly.lines import fairness_chart, sweep_chart
 from httplab.presentation.plotly.model import ChartSpec
 from httplab.presentation.plotly.profile import profile_chart
+from httplab.presentation.plotly.protocols import protocols_chart
 from httplab.presentation.plotly.variants import variants_chart
 from httplab.presentation.views.charts import ChartKind, RunChart
 from httplab.presentation.views.charts import run_charts as catalogue
@@ -31,7 +32,8 @@ DRAWN_AS: dict[ChartKind, Callable[[RunChart], list[ChartSpec]]] = {
     ChartKind.FAIRNESS: _of_workload(fairness_chart),
     ChartKind.PROFILE: lambda chart: [profile_chart(chart.drawn_from)],
     ChartKind.LATENCY_CURVE: lambda chart: latency_run_charts(chart.drawn_from),
-    ChartKind.VARIANTS: lambda chart: [variants_chart(chart.drawn_from)]}
+    ChartKind.VARIANTS: lambda chart: [variants_chart(chart.drawn_from)],
+    ChartKind.PROTOCOLS: lambda chart: [protocols_chart(chart.drawn_from)]}
 
 
 def run_charts(result: BenchResult) -> tuple[ChartSpec, ...]:

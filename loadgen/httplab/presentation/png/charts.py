@@ -11,6 +11,7 @@ from httplab.presentation.png.fairness import fairness_png
 from httplab.presentation.png.latency_curve import latency_curve_png
 from httplab.presentation.png.latency_memory import latency_memory_png
 from httplab.presentation.png.profile import profile_png
+from httplab.presentation.png.protocols import protocols_png
 from httplab.presentation.png.sweep import sweep_png
 from httplab.presentation.png.throughput import throughput_png
 from httplab.presentation.png.variants import variants_png
@@ -20,7 +21,7 @@ DRAWN_BY: dict[ChartKind, Callable[[BenchResult], bytes]] = {
     ChartKind.THROUGHPUT: throughput_png, ChartKind.LATENCY_MEMORY: latency_memory_png,
     ChartKind.CPU: cpu_png, ChartKind.SWEEP: sweep_png, ChartKind.FAIRNESS: fairness_png,
     ChartKind.PROFILE: profile_png, ChartKind.LATENCY_CURVE: latency_curve_png,
-    ChartKind.VARIANTS: variants_png}
+    ChartKind.VARIANTS: variants_png, ChartKind.PROTOCOLS: protocols_png}
 
 
 def chart_png(chart: RunChart) -> bytes:

@@ -22,6 +22,7 @@ from httplab.presentation.views.latency_curve import shows_latency_curve
 from httplab.presentation.views.points import (at_connections, headline_connections, of_workload,
                                                run_workloads, shows_a_sweep)
 from httplab.presentation.views.profile_figures import has_profiles
+from httplab.presentation.views.protocol_ladder import ladder_rows
 from httplab.presentation.views.variants import has_variants_chart
 
 
@@ -36,6 +37,7 @@ class ChartKind(Enum):
     PROFILE = "result-profile"
     LATENCY_CURVE = "result-latency"  # make latency's latency against the offered rate
     VARIANTS = "result-variants"  # each variant against its base, with its interval
+    PROTOCOLS = "result-protocols"  # make latency's cost ladder over PROTOCOL's protocols
 
 
 @dataclass(frozen=True)
@@ -52,10 +54,16 @@ class RunChart:
 
 def run_charts(result: BenchResult) -> tuple[RunChart, ...]:
     if result.kind is RunKind.LATENCY:
-        charts = (RunChart(ChartKind.LATENCY_CURVE, result, None, shows_latency_curve(result)),)
+        charts = (RunChart(ChartKind.LATENCY_CURVE, result, None, shows_latency_curve(result)),
+                  *protocol_charts(result))
     else:
         charts = bench_charts(result)
     return charts + variants_charts(result)
+
+
+def protocol_charts(result: BenchResult) -> tuple[RunChart, ...]:
+    """The cost ladder, listed only when the latency run chose PROTOCOL."""
+    return (RunChart(ChartKind.PROTOCOLS, result, None, True),) if ladder_rows(result) else ()
 
 
 def variants_charts(result: BenchResult) -> tuple[RunChart, ...]:

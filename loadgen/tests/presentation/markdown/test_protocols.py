@@ -7,36 +7,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from httplab.model import PLAINTEXT, StepPurpose
+from httplab.model import PLAINTEXT
 from httplab.presentation.markdown.protocols import (BENCH_HEADER, protocol_ladder,
                                                      protocol_table)
 
 from tests.latency_sample import latency_sample_result
+from tests.protocol_sample import ladder_result as _ladder_result
 from tests.sample_results import sample_result
-
-
-def _scaled(step, server, factor):
-    usage = step.resources
-    return replace(step, server=server,
-                   resources=replace(usage, cpu_seconds=usage.cpu_seconds * factor))
-
-
-def _ladder_result(keepalive=True, factors=(("h1-tls", 1.5), ("h2", 2.0))):
-    """The latency sample's Netty, and a copy of its cost steps per other protocol, their CPU
-    scaled by the factor; each TLS variant says it ran the JDK's engine."""
-    result = latency_sample_result()
-    netty_costs = [step for step in result.latency.steps
-                   if step.server == "netty" and step.purpose is StepPurpose.COST]
-    extra = tuple(_scaled(step, f"netty@{protocol}", factor)
-                  for protocol, factor in factors for step in netty_costs)
-    netty = result.server("netty")
-    records = tuple(replace(netty, name=f"netty@{protocol}", protocol=protocol, tls_engine="jdk")
-                    for protocol, _ in factors)
-    protocols = ("h1", *(protocol for protocol, _ in factors))
-    return replace(result, settings=replace(result.settings, protocols=protocols,
-                                            keepalive=keepalive),
-                   servers=result.servers + records,
-                   latency=replace(result.latency, steps=result.latency.steps + extra))
 
 
 def _row(lines, label="| Netty"):
@@ -89,3 +66,4 @@ def test_each_bench_cell_names_its_protocol_tls_engine_and_load():
     cells = [cell.strip() for cell in lines[4].split("|")[1:-1]]
     assert cells[1:3] == ["HTTP/2 over TLS", "openssl"]
     assert cells[3].startswith("h2load -t") and cells[3].endswith("-m4")
+
