@@ -22,7 +22,7 @@ from httplab.running.jdks import JdkNotFound, java_executable, server_jdk
 from httplab.running.process import ServerProcess
 from httplab.manifest import discover
 from httplab.paths import DEFAULT_REPO, servers_dir
-from httplab.checking.conformance import verify_started
+from httplab.checking.conformance import protocol_said_problem, verify_started
 from httplab.checking.ready_line import StartupInfo
 from httplab.model import Workload
 
@@ -62,7 +62,6 @@ H1_TLS_UPGRADES = frozenset({"armeria"})
 # HTTP version it must then report.
 CURL_PROTOCOL = {H1: (("--http1.1",), "1.1"), H1_TLS: (("--http1.1",), "1.1"),
                  H2C: (("--http2-prior-knowledge",), "2"), H2: (("--http2",), "2")}
-TLS_ENGINES = ("jdk", "openssl")
 NO_NATIVE = "-Dio.netty.transport.noNative=true"
 NETTY_VERSIONS = "META-INF/io.netty.versions.properties"
 STOP_LIMIT_S = 5.0
@@ -281,12 +280,10 @@ def test_server_speaks_each_protocol_it_offers_and_its_ready_line_names_it(
     """Started under PROTOCOL, its ready line names that protocol and the TLS engine read
     from the framework (none without TLS), and curl, trusting only the run's CA, gets its
     hello world in that protocol's HTTP version."""
-    manifest = _manifest(manifests, name)
+    manifest = _manifest(manifests, name).on_axis("PROTOCOL", protocol, usable_cpus())
     options, version = CURL_PROTOCOL[protocol]
-    with _started(manifest, protocol, tls_files) as (line, port):
-        assert _ready_field(line, "protocol") == protocol, line
-        tls = _ready_field(line, "tls")
-        assert tls in TLS_ENGINES if protocol in TLS_PROTOCOLS else tls == "none", line
+    with _started(manifest, protocol, tls_files) as (startup, port):
+        assert not protocol_said_problem(startup, manifest), startup.line
         assert _curl(protocol, port, tls_files, *options) == f"{version} 200 Hello, World!"
 
 
@@ -325,15 +322,9 @@ def _started(manifest, protocol: str, tls_files: TlsTestFiles):
     try:
         startup = process.wait_ready(FAULT_EXIT_WAIT_S)
         assert startup is not None, process.output()
-        yield startup.line, port
+        yield startup, port
     finally:
         process.stop()
-
-
-def _ready_field(line: str, name: str) -> str | None:
-    """A field of the ready line (protocol, tls), read from its text."""
-    found = re.search(rf" {name}=(\S+)", line)
-    return found[1] if found else None
 
 
 def _curl(protocol: str, port: int, tls_files: TlsTestFiles, *options: str) -> str:
