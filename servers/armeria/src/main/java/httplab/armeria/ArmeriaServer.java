@@ -13,13 +13,13 @@ import httplab.server.ServerConfig;
 import httplab.server.StartupLine;
 import io.netty.channel.EventLoopGroup;
 import io.netty.util.concurrent.EventExecutor;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Hello-world HTTP server on Armeria with WORKERS worker event loops (default: its manifest)
- * on the I/O engine TRANSPORT names (ArmeriaTransport), its blocking work on the pool or on
+ * Hello-world HTTP server on Armeria, speaking PROTOCOL (ArmeriaProtocol), with WORKERS worker
+ * event loops (default: its manifest) on the I/O engine TRANSPORT names (ArmeriaTransport), its
+ * blocking work on the pool or on
  * virtual threads (EXECUTOR); /db and /queries through a HikariCP pool of db_pool JDBC
  * connections when DB_PORT names a database.
  */
@@ -52,7 +52,7 @@ public final class ArmeriaServer {
                 ArmeriaTransport.inUse(server, config.transport()),
                 config.workers(), StartupLine.countLiveThreads(WORKER_THREAD_PREFIX), config.endpoint(),
                 BlockingPool.maxThreads(server), store == null ? config.dbPool() : store.maximumPoolSize(), config.executor(),
-                config.protocol(), StartupLine.TLS_NONE);
+                config.protocol(), ArmeriaProtocol.tlsEngine(server));
     }
 
     /**
@@ -67,8 +67,7 @@ public final class ArmeriaServer {
         if (config.virtualThreads()) {
             builder.blockingTaskExecutor(new VirtualThreadExecutor(), true);
         }
-        return builder
-                .http(new InetSocketAddress(config.bindAddress(), config.port()))
+        return ArmeriaProtocol.listen(builder, config)
                 .workerGroup(workers, false)
                 .route().get(Hello.ROOT_PATH).build(hello)
                 .route().get(Hello.PLAINTEXT_PATH).build(hello)

@@ -7,12 +7,9 @@ import httplab.server.ServerConfig;
 import httplab.server.StartupLine;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.Version;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.EventExecutorGroup;
@@ -21,7 +18,8 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Hello-world HTTP/1.1 server on plain Netty: one acceptor loop, WORKERS I/O loops on the engine
+ * Hello-world HTTP server on plain Netty, speaking PROTOCOL (HelloPipelines; its TLS: NettyTls,
+ * whose engine the ready line names): one acceptor loop, WORKERS I/O loops on the engine
  * TRANSPORT names (NettyTransport; the ready line names the one the bound channel runs on), and the
  * manifest's blocking_pool threads (or, with EXECUTOR=virtual, a virtual thread per call:
  * BlockingExecutor) for /blocking, /db and /queries, the last two through a HikariCP pool of
@@ -43,41 +41,34 @@ public final class NettyServer {
     private static void start() throws InterruptedException {
         ServerConfig config = ServerConfig.fromEnvironment();
         NettyTransport transport = NettyTransport.startable(config.transport());
+        SslContext tls = NettyTls.contextFor(config);
         EventLoopGroup bossGroup = transport.newGroup(1, "netty-boss");
         EventLoopGroup workerGroup = transport.newGroup(config.workers(), WORKER_THREAD_PREFIX);
         BlockingExecutor blocking = BlockingExecutor.of(config);
         JdbcWorlds store = JdbcWorlds.open(DatabaseSettings.fromEnvironment(config));
         Runtime.getRuntime().addShutdownHook(new Thread(
                 () -> shutDown(store, blocking, bossGroup, workerGroup), "netty-shutdown"));
-        Channel channel = bootstrap(transport, bossGroup, workerGroup, blocking, store)
+        HelloPipelines pipelines = new HelloPipelines(config.protocol(), tls, blocking,
+                new DatabaseHandler(store, blocking), new BlockingHandler(blocking));
+        Channel channel = bootstrap(transport, bossGroup, workerGroup, pipelines)
                 .bind(new InetSocketAddress(config.bindAddress(), config.port())).sync().channel();
         startEveryLoop(workerGroup);
         StartupLine.print(FRAMEWORK, nettyVersion(), NettyTransport.inUse(channel), config.workers(),
                 StartupLine.countLiveThreads(WORKER_THREAD_PREFIX + "-"), config.endpoint(),
                 blocking.poolThreads(), store == null ? config.dbPool() : store.maximumPoolSize(), config.executor(),
-                config.protocol(), StartupLine.TLS_NONE);
+                config.protocol(), NettyTls.engineOf(tls));
         channel.closeFuture().sync();
     }
 
     private static ServerBootstrap bootstrap(NettyTransport transport, EventLoopGroup bossGroup,
-                                             EventLoopGroup workerGroup, BlockingExecutor blocking,
-                                             JdbcWorlds store) {
-        DatabaseHandler database = new DatabaseHandler(store, blocking);
-        BlockingHandler sleeper = new BlockingHandler(blocking);
+                                             EventLoopGroup workerGroup, HelloPipelines pipelines) {
         return new ServerBootstrap()
                 .group(bossGroup, workerGroup)
                 .channel(transport.serverChannelClass())
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel channel) {
-                        ChannelPipeline pipeline = channel.pipeline();
-                        pipeline.addLast(new HttpServerCodec(), HelloHandler.INSTANCE);
-                        blocking.addHandlers(pipeline, database, sleeper);
-                    }
-                });
+                .childHandler(pipelines);
     }
 
     /** Event loop threads start on their first task; run one on each so they can be counted. */
