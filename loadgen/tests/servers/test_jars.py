@@ -12,7 +12,7 @@ import zipfile
 
 import pytest
 
-from httplab.axes import EXECUTOR, IO_URING, NIO, TRANSPORT
+from httplab.axes import EXECUTOR, H1_TLS, H2, H2C, IO_URING, NIO, TLS_PROTOCOLS, TRANSPORT
 from httplab.running.backends.local import run_jar, server_environment, java_command
 from httplab.running.hostinfo import usable_cpus
 from httplab.running.jdks import JdkNotFound, java_executable, server_jdk
@@ -20,7 +20,9 @@ from httplab.manifest import discover
 from httplab.paths import DEFAULT_REPO, servers_dir
 from httplab.checking.conformance import verify_started
 from httplab.checking.ready_line import StartupInfo
+from httplab.checking.responses import EXPECTED_BODY
 from httplab.model import Workload
+from httplab.running.process import ServerProcess
 
 from tests.conftest import free_port, port_is_listening, run_until_exit
 from tests.support.io_uring import require_io_uring
@@ -45,6 +47,17 @@ OTHER_TRANSPORTS = tuple((manifest.name, transport) for manifest in JARS
 # Each server under each native engine it offers, which Netty's switch below makes unavailable.
 NATIVE_TRANSPORTS = tuple((manifest.name, transport) for manifest in JARS
                           for transport in manifest.transports if transport != NIO)
+# Each server under each protocol it offers beyond h1 (which the check above runs), and under
+# each of those over TLS.
+OTHER_PROTOCOLS = tuple((manifest.name, protocol) for manifest in JARS
+                        for protocol in manifest.protocols[1:])
+TLS_OFFERED = tuple((name, protocol) for name, protocol in OTHER_PROTOCOLS
+                    if protocol in TLS_PROTOCOLS)
+# curl's option per protocol, and the HTTP version it must get: h1-tls is offered h2 as well
+# (ALPN h2,http/1.1), which the server must not take.
+CURL = {H1_TLS: ("--http2", "1.1"), H2C: ("--http2-prior-knowledge", "2"), H2: ("--http2", "2")}
+READY_PROTOCOL = re.compile(r" protocol=(?P<protocol>\S+) tls=(?P<tls>\S+) ")
+TLS_ENGINES = ("jdk", "openssl")
 NO_NATIVE = "-Dio.netty.transport.noNative=true"
 NETTY_VERSIONS = "META-INF/io.netty.versions.properties"
 STOP_LIMIT_S = 5.0
@@ -135,6 +148,57 @@ def _passes_the_whole_check(manifest) -> StartupInfo:
         assert not verification.failures, verification.summary()
         process.stop()
     return startup
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, protocol", OTHER_PROTOCOLS)
+def test_server_serves_each_protocol_it_offers_and_its_ready_line_names_it(
+        manifests, name, protocol, tls_files, tmp_path):
+    """Its ready line names the protocol and the TLS engine read from the framework (none
+    without TLS); curl gets GET's body and HEAD's headers in that protocol's HTTP version."""
+    manifest = _manifest(manifests, name)
+    port = free_port()
+    environment = server_environment(manifest, port,
+                                     {"PROTOCOL": protocol, **tls_files.environment})
+    process = ServerProcess(java_command(_java(manifest), manifest, _jar(manifest)), environment)
+    try:
+        startup = process.wait_ready(FAULT_EXIT_WAIT_S)
+        assert startup is not None, process.output()
+        ready = READY_PROTOCOL.search(startup.line)
+        assert ready and ready["protocol"] == protocol, startup.line
+        assert ready["tls"] in (TLS_ENGINES if protocol in TLS_PROTOCOLS else ("none",)), startup.line
+        for head in (False, True):
+            headers, body = _curl(protocol, port, tls_files.ca, tmp_path / "body", head)
+            assert f"server: {manifest.server_header}".lower() in headers.lower(), headers
+            assert head or body == EXPECTED_BODY
+    finally:
+        process.stop()
+
+
+def _curl(protocol: str, port: int, ca, body_file, head: bool) -> tuple[str, bytes]:
+    """curl's GET (or HEAD) of / in the protocol: the answer's headers and body (none kept for
+    HEAD, where curl fails on a body it is sent under HTTP/2), once its HTTP version is checked."""
+    option, version = CURL[protocol]
+    scheme = "https" if protocol in TLS_PROTOCOLS else "http"
+    answer = subprocess.run(["curl", "-sS", "-m", "10", option, "--cacert", str(ca),
+                             *(["--head", "-o", "/dev/null"] if head else ["-o", str(body_file)]),
+                             "-D", "-", "-w", "%{http_version}", f"{scheme}://127.0.0.1:{port}/"],
+                            capture_output=True, text=True, timeout=30, check=False)
+    assert answer.returncode == 0, answer.stderr
+    headers, _, got = answer.stdout.rpartition("\n\n")
+    assert got == version, f"{protocol}: HTTP/{got}, not HTTP/{version}"
+    return headers, b"" if head else body_file.read_bytes()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, protocol", TLS_OFFERED)
+def test_a_tls_key_the_framework_cannot_use_stops_the_server_with_one_line(
+        manifests, name, protocol, tls_files):
+    """No quiet start without TLS: given the certificate as its key, the server stops at start
+    with one line naming the protocol."""
+    bad_key = {"PROTOCOL": protocol, **tls_files.environment, "TLS_KEY": str(tls_files.certificate)}
+    _assert_stopped_with_a_line(*_run_until_exit(_manifest(manifests, name), bad_key, free_port()),
+                                f"PROTOCOL={protocol}")
 
 
 @pytest.mark.slow
