@@ -18,7 +18,7 @@ from httplab.running.hostinfo import usable_cpus
 from httplab.running.jdks import JdkNotFound, java_executable, server_jdk
 from httplab.manifest import discover
 from httplab.paths import DEFAULT_REPO, servers_dir
-from httplab.checking.conformance import verify_started
+from httplab.checking.conformance import protocol_said_problem, verify_started
 from httplab.checking.ready_line import StartupInfo
 from httplab.checking.responses import EXPECTED_BODY
 from httplab.model import Workload
@@ -56,8 +56,6 @@ TLS_OFFERED = tuple((name, protocol) for name, protocol in OTHER_PROTOCOLS
 # curl's option per protocol, and the HTTP version it must get: h1-tls is offered h2 as well
 # (ALPN h2,http/1.1), which the server must not take.
 CURL = {H1_TLS: ("--http2", "1.1"), H2C: ("--http2-prior-knowledge", "2"), H2: ("--http2", "2")}
-READY_PROTOCOL = re.compile(r" protocol=(?P<protocol>\S+) tls=(?P<tls>\S+) ")
-TLS_ENGINES = ("jdk", "openssl")
 NO_NATIVE = "-Dio.netty.transport.noNative=true"
 NETTY_VERSIONS = "META-INF/io.netty.versions.properties"
 STOP_LIMIT_S = 5.0
@@ -156,7 +154,7 @@ def test_server_serves_each_protocol_it_offers_and_its_ready_line_names_it(
         manifests, name, protocol, tls_files, tmp_path):
     """Its ready line names the protocol and the TLS engine read from the framework (none
     without TLS); curl gets GET's body and HEAD's headers in that protocol's HTTP version."""
-    manifest = _manifest(manifests, name)
+    manifest = _manifest(manifests, name).on_axis("PROTOCOL", protocol, usable_cpus())
     port = free_port()
     environment = server_environment(manifest, port,
                                      {"PROTOCOL": protocol, **tls_files.environment})
@@ -164,9 +162,8 @@ def test_server_serves_each_protocol_it_offers_and_its_ready_line_names_it(
     try:
         startup = process.wait_ready(FAULT_EXIT_WAIT_S)
         assert startup is not None, process.output()
-        ready = READY_PROTOCOL.search(startup.line)
-        assert ready and ready["protocol"] == protocol, startup.line
-        assert ready["tls"] in (TLS_ENGINES if protocol in TLS_PROTOCOLS else ("none",)), startup.line
+        problem = protocol_said_problem(startup, manifest)
+        assert not problem, problem
         for head in (False, True):
             headers, body = _curl(protocol, port, tls_files.ca, tmp_path / "body", head)
             assert f"server: {manifest.server_header}".lower() in headers.lower(), headers
