@@ -24,7 +24,9 @@ from httplab.manifest import discover
 from httplab.paths import DEFAULT_REPO, servers_dir
 from httplab.checking.conformance import protocol_said_problem, verify_started
 from httplab.checking.ready_line import StartupInfo
+from httplab.checking.responses import EXPECTED_BODY
 from httplab.model import Workload
+from httplab.running.process import ServerProcess
 
 from tests.conftest import free_port, port_is_listening, run_until_exit
 from tests.support.io_uring import require_io_uring

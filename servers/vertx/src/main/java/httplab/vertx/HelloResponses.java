@@ -6,7 +6,10 @@ import httplab.server.ThreadKind;
 import io.vertx.core.MultiMap;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.json.JsonObject;
 
 /** The answers, with their constant bytes and header values prepared once. */
@@ -26,43 +29,44 @@ final class HelloResponses {
     private HelloResponses() {
     }
 
-    static void hello(HttpServerResponse response) {
-        commonHeaders(response)
+    static void hello(HttpServerRequest request) {
+        commonHeaders(request.response())
                 .add(HttpHeaders.CONTENT_TYPE, CONTENT_TYPE)
                 .add(HttpHeaders.CONTENT_LENGTH, HELLO_LENGTH);
-        response.end(HELLO_BODY);
+        end(request, HELLO_BODY);
     }
 
     /** /blocking's answer: the hello world, and the kind of thread that slept. */
-    static void hello(HttpServerResponse response, String threadKind) {
-        response.headers().add(THREAD_KIND, threadKind);
-        hello(response);
+    static void hello(HttpServerRequest request, String threadKind) {
+        request.response().headers().add(THREAD_KIND, threadKind);
+        hello(request);
     }
 
     /**
      * A new Hello.Message on every request, encoded by Vert.x core's own JsonObject, which
      * needs no Jackson databind (https://vertx.io/docs/vertx-core/java/#_json).
      */
-    static void json(HttpServerResponse response) {
+    static void json(HttpServerRequest request) {
         Hello.Message message = Hello.Message.hello();
-        json(response, new JsonObject().put("message", message.message()).toBuffer());
+        json(request, new JsonObject().put("message", message.message()).toBuffer());
     }
 
     /** 200 with an encoded JSON body: /json's, and the rows of /db and /queries. */
-    static void json(HttpServerResponse response, Buffer body) {
-        commonHeaders(response)
+    static void json(HttpServerRequest request, Buffer body) {
+        commonHeaders(request.response())
                 .add(HttpHeaders.CONTENT_TYPE, JSON_CONTENT_TYPE)
                 .add(HttpHeaders.CONTENT_LENGTH, String.valueOf(body.length()));
-        response.end(body);
+        end(request, body);
     }
 
     /** A short text/plain answer, such as /db's 503 without a database. */
-    static void text(HttpServerResponse response, int status, String text) {
+    static void text(HttpServerRequest request, int status, String text) {
         Buffer body = Buffer.buffer(text);
-        commonHeaders(response)
+        commonHeaders(request.response())
                 .add(HttpHeaders.CONTENT_TYPE, CONTENT_TYPE)
                 .add(HttpHeaders.CONTENT_LENGTH, String.valueOf(body.length()));
-        response.setStatusCode(status).end(body);
+        request.response().setStatusCode(status);
+        end(request, body);
     }
 
     static void notAllowed(HttpServerResponse response) {
@@ -73,6 +77,20 @@ final class HelloResponses {
     static void empty(HttpServerResponse response, int status) {
         commonHeaders(response).add(HttpHeaders.CONTENT_LENGTH, ZERO_LENGTH);
         response.setStatusCode(status).end();
+    }
+
+    /**
+     * Ends the answer with its body. Vert.x's HTTP/1.x server leaves a HEAD answer's body out
+     * itself; its HTTP/2 server sends what it is given, so under HTTP/2 a HEAD ends without it.
+     */
+    private static void end(HttpServerRequest request, Buffer body) {
+        boolean bodyless = request.method() == HttpMethod.HEAD
+                && request.version() == HttpVersion.HTTP_2;
+        if (bodyless) {
+            request.response().end();
+        } else {
+            request.response().end(body);
+        }
     }
 
     private static MultiMap commonHeaders(HttpServerResponse response) {

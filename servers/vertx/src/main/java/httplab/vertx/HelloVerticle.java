@@ -17,20 +17,25 @@ import io.vertx.core.http.HttpServerResponse;
 final class HelloVerticle extends VerticleBase {
     private final String host;
     private final int port;
+    private final HttpServerOptions options;
     private final WorldQueries worlds;
     private final BlockingWait blockingWait;
 
-    /** worlds: the shared database client, or null without a database; blockingWait: EXECUTOR's. */
-    HelloVerticle(String host, int port, WorldQueries worlds, BlockingWait blockingWait) {
+    /**
+     * options: PROTOCOL's (Protocols); worlds: the shared database client, or null without a
+     * database; blockingWait: EXECUTOR's.
+     */
+    HelloVerticle(String host, int port, HttpServerOptions options, WorldQueries worlds,
+                  BlockingWait blockingWait) {
         this.host = host;
         this.port = port;
+        this.options = options;
         this.worlds = worlds;
         this.blockingWait = blockingWait;
     }
 
     @Override
     public Future<?> start() {
-        HttpServerOptions options = new HttpServerOptions().setTcpNoDelay(true);
         return vertx.createHttpServer(options).requestHandler(this::handle).listen(port, host);
     }
 
@@ -42,9 +47,9 @@ final class HelloVerticle extends VerticleBase {
         } else if (request.method() != HttpMethod.GET && request.method() != HttpMethod.HEAD) {
             HelloResponses.notAllowed(response);
         } else if (Hello.isHelloPath(path)) {
-            HelloResponses.hello(response);
+            HelloResponses.hello(request);
         } else if (Hello.JSON_PATH.equals(path)) {
-            HelloResponses.json(response);
+            HelloResponses.json(request);
         } else if (Hello.DB_PATH.equals(path) || Hello.QUERIES_PATH.equals(path)) {
             Queries.answer(worlds, request, Hello.QUERIES_PATH.equals(path));
         } else {
@@ -64,9 +69,9 @@ final class HelloVerticle extends VerticleBase {
         if (millis == WaitMillis.INVALID) {
             HelloResponses.empty(request.response(), 400);
         } else if (Hello.DELAY_PATH.equals(path)) {
-            Waits.delay(vertx, request.response(), millis);
+            Waits.delay(vertx, request, millis);
         } else {
-            Waits.blocking(blockingWait, request.response(), millis);
+            Waits.blocking(blockingWait, request, millis);
         }
     }
 }

@@ -21,7 +21,7 @@ final class Queries {
     static void answer(WorldQueries worlds, HttpServerRequest request, boolean list) {
         HttpServerResponse response = request.response();
         if (worlds == null) {
-            HelloResponses.text(response, UNAVAILABLE, DatabaseSettings.NOT_CONFIGURED);
+            HelloResponses.text(request, UNAVAILABLE, DatabaseSettings.NOT_CONFIGURED);
             return;
         }
         Future<Buffer> body = list
@@ -32,7 +32,7 @@ final class Queries {
                 return; // the client went while the statements ran
             }
             if (done.succeeded()) {
-                HelloResponses.json(response, done.result());
+                HelloResponses.json(request, done.result());
             } else {
                 System.err.println("httplab Vert.x: " + request.path() + " failed: " + done.cause());
                 HelloResponses.empty(response, INTERNAL_ERROR);

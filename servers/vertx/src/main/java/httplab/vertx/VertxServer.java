@@ -9,12 +9,14 @@ import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.internal.VertxInternal;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Hello-world HTTP/1.1 server on Vert.x core: WORKERS event loops on the engine TRANSPORT names
- * (Engines), one verticle per loop, and /blocking's wait on Vert.x's worker pool
+ * Hello-world HTTP server on Vert.x core: WORKERS event loops on the engine TRANSPORT names
+ * (Engines), one verticle per loop, serving the PROTOCOL asked (Protocols), and /blocking's
+ * wait on Vert.x's worker pool
  * (EXECUTOR=pool) or in virtual thread verticles (EXECUTOR=virtual, VirtualThreadWaits).
  */
 public final class VertxServer {
@@ -42,15 +44,16 @@ public final class VertxServer {
         BlockingWait blockingWait = config.virtualThreads()
                 ? await(VirtualThreadWaits.deploy(vertx))
                 : Waits.onWorkerPool(vertx);
+        HttpServerOptions serverOptions = Protocols.serverOptions(vertx, config);
         DeploymentOptions deployment = new DeploymentOptions().setInstances(config.workers());
         await(vertx.deployVerticle(() -> new HelloVerticle(config.bindAddress(), config.port(),
-                worlds, blockingWait), deployment));
+                serverOptions, worlds, blockingWait), deployment));
         startEveryLoop((VertxInternal) vertx);
         StartupLine.print(FRAMEWORK, VertxInternal.version(), transport, config.workers(),
                 StartupLine.countLiveThreads(EVENT_LOOP_THREAD_PREFIX), config.endpoint(),
                 blockingPool(config, options), worlds == null ? config.dbPool() : worlds.maxSize(),
                 config.executor(),
-                config.protocol(), StartupLine.TLS_NONE);
+                config.protocol(), Protocols.tlsEngine(serverOptions, config));
     }
 
     /**

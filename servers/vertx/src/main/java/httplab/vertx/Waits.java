@@ -2,7 +2,7 @@ package httplab.vertx;
 
 import httplab.server.ThreadKind;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpServerRequest;
 
 /**
  * /delay and /blocking, as the Vert.x core manual has them: a timer instead of a sleep on the
@@ -19,10 +19,10 @@ final class Waits {
     }
 
     /** A one-shot timer: it fires on this verticle's event loop, and no thread waits for it. */
-    static void delay(Vertx vertx, HttpServerResponse response, int millis) {
+    static void delay(Vertx vertx, HttpServerRequest request, int millis) {
         vertx.setTimer(millis, timerId -> {
-            if (!response.closed()) {
-                HelloResponses.hello(response);
+            if (!request.response().closed()) {
+                HelloResponses.hello(request);
             }
         });
     }
@@ -38,15 +38,15 @@ final class Waits {
     }
 
     /** /blocking: the answer after the wait, naming the kind of thread that slept. */
-    static void blocking(BlockingWait wait, HttpServerResponse response, int millis) {
+    static void blocking(BlockingWait wait, HttpServerRequest request, int millis) {
         wait.sleep(millis).onComplete(slept -> {
-            if (response.closed()) {
+            if (request.response().closed()) {
                 return;
             }
             if (slept.succeeded()) {
-                HelloResponses.hello(response, slept.result());
+                HelloResponses.hello(request, slept.result());
             } else {
-                HelloResponses.empty(response, INTERNAL_ERROR);
+                HelloResponses.empty(request.response(), INTERNAL_ERROR);
             }
         });
     }

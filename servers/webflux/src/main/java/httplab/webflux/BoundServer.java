@@ -4,20 +4,30 @@ import io.netty.channel.Channel;
 import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import reactor.netty.http.server.HttpServer;
+import reactor.netty.http.server.HttpServerConfig;
 
 /**
  * The channel the HTTP server bound, as Reactor Netty hands it over (doOnBound), applied through
- * Spring Boot's NettyServerCustomizer: its class is the engine the server runs on.
+ * Spring Boot's NettyServerCustomizer: its class is the engine the server runs on. With it, the
+ * configuration the server bound with (its protocols and TLS): Boot applies customizers last.
  */
 final class BoundServer implements NettyServerCustomizer {
     private final AtomicReference<Channel> channel = new AtomicReference<>();
+    private final AtomicReference<HttpServerConfig> configuration = new AtomicReference<>();
 
     @Override
     public HttpServer apply(HttpServer server) {
-        return server.doOnBound(bound -> channel.set(bound.channel()));
+        return server.doOnBound(bound -> {
+            configuration.set(server.configuration());
+            channel.set(bound.channel());
+        });
     }
 
     Channel channel() {
         return channel.get();
+    }
+
+    HttpServerConfig configuration() {
+        return configuration.get();
     }
 }

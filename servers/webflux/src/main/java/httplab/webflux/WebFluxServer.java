@@ -5,6 +5,7 @@ import httplab.server.Launcher;
 import httplab.server.ServerConfig;
 import httplab.server.StartupLine;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.SpringBootVersion;
@@ -20,7 +21,7 @@ import reactor.netty.resources.LoopResources;
 
 /**
  * Spring Boot WebFlux on Reactor Netty with a fixed number of event loops on the engine
- * TRANSPORT names (EngineLoops), and an r2dbc-pool of database connections when DB_PORT is set.
+ * TRANSPORT names (EngineLoops), serving the PROTOCOL asked (Protocols), and an r2dbc-pool of database connections when DB_PORT is set.
  */
 @SpringBootApplication
 public class WebFluxServer {
@@ -37,6 +38,7 @@ public class WebFluxServer {
         ServerConfig config = ServerConfig.fromEnvironment();
         DatabaseSettings database = DatabaseSettings.fromEnvironment(config);
         Engines.requireStartable(config.transport());
+        Protocols.requireUsableTls(config);
         if (config.virtualThreads()) {
             BlockingPool.useVirtualThreads();
         }
@@ -55,11 +57,13 @@ public class WebFluxServer {
     }
 
     static Map<String, Object> springProperties(ServerConfig config) {
-        return Map.of(
+        Map<String, Object> properties = new HashMap<>(Protocols.springProperties(config));
+        properties.putAll(Map.of(
                 "server.port", config.port(),
                 "server.address", config.bindAddress(),
                 "server.shutdown", "graceful",
-                "spring.lifecycle.timeout-per-shutdown-phase", "3s");
+                "spring.lifecycle.timeout-per-shutdown-phase", "3s"));
+        return properties;
     }
 
     /**
@@ -81,10 +85,14 @@ public class WebFluxServer {
         return new BoundServer();
     }
 
-    /** The ready line, once the server is bound; its transport is the bound channel's engine. */
+    /**
+     * The ready line, once the server is bound; its transport is the bound channel's engine,
+     * its tls the engine of the SslContext the server bound with.
+     */
     private static void announce(ServerConfig config, ConfigurableApplicationContext context) {
-        String transport = Engines.requireInUse(context.getBean(BoundServer.class).channel(),
-                config.transport());
+        BoundServer bound = context.getBean(BoundServer.class);
+        String transport = Engines.requireInUse(bound.channel(), config.transport());
+        String tls = Protocols.tlsEngine(bound.configuration(), config);
         LoopResources loops = context.getBean(ReactorResourceFactory.class).getLoopResources();
         int observedWorkers = EventLoopProbe.startAllAndCount(loops, LOOP_PREFIX);
         int port = ((ReactiveWebServerApplicationContext) context).getWebServer().getPort();
@@ -92,6 +100,6 @@ public class WebFluxServer {
                 config.workers(), observedWorkers, config.bindAddress() + ":" + port,
                 BlockingPool.maxThreads(context.getBean("blockingScheduler", Scheduler.class)),
                 DatabaseProperties.poolSize(context, config.dbPool()), config.executor(),
-                config.protocol(), StartupLine.TLS_NONE);
+                config.protocol(), tls);
     }
 }
