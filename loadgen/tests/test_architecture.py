@@ -43,9 +43,11 @@ MAY_IMPORT = {
     # The variant axes and keys, a leaf: the settings, the manifest, the plan, the results
     # and the presentation name variants by them.
     "axes": set(),
+    # The run's TLS files, a leaf: running makes them, checking proves they are served.
+    "run_tls": set(),
 }
 # Leaves that import nothing of the harness, which every part may import.
-ANY_PART_MAY_IMPORT = {"run_layout", "addresses", "axes"}
+ANY_PART_MAY_IMPORT = {"run_layout", "addresses", "axes", "run_tls"}
 
 
 def _part(module: str) -> str:

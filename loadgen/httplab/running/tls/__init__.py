@@ -1,0 +1,1 @@
+"""The run's TLS: its throwaway CA and server certificate."""
