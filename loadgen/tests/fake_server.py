@@ -132,13 +132,19 @@ def read_request(rfile: BinaryIO) -> FakeRequest | None:
     return request
 
 
+def serve_http11(rfile: BinaryIO, wfile: BinaryIO, answer: Answer, leave_open: bool) -> None:
+    """Answers a connection's requests in order until it ends, or until one not kept alive
+    has its answer (unless leave_open)."""
+    while (request := read_request(rfile)) is not None:
+        wfile.write(answer(request))
+        if not request.keep_alive and not leave_open:
+            return  # closes the connection
+
+
 class _Handler(socketserver.StreamRequestHandler):
     def handle(self) -> None:
         server: FakeServer = self.server  # type: ignore[assignment]
-        while (request := read_request(self.rfile)) is not None:
-            self.wfile.write(server.answer(request))
-            if not request.keep_alive and not server.leave_open:
-                return  # closes the connection
+        serve_http11(self.rfile, self.wfile, server.answer, server.leave_open)
 
 
 class FakeServer(socketserver.ThreadingTCPServer):

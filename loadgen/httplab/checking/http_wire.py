@@ -1,14 +1,16 @@
 """A minimal HTTP/1.1 client over one socket, for checks that need to see the wire:
-keep-alive, pipelining, HEAD and HTTP/1.0 connection close. Only what the conformance
-check needs: no redirects, no trailers."""
+keep-alive, pipelining, HEAD and HTTP/1.0 connection close, in plaintext or over TLS. Only
+what the conformance check needs: no redirects, no trailers."""
 
 from __future__ import annotations
 
 import socket
+import ssl
 import time
 from dataclasses import dataclass
 
 from httplab.addresses import LOOPBACK
+from httplab.checking.tls_wire import open_socket
 
 MAX_HEADER_BYTES = 16 * 1024
 
@@ -42,11 +44,18 @@ def request_bytes(path: str, method: str = "GET", version: str = "HTTP/1.1",
 
 
 class Connection:
-    """One kept-alive TCP connection that reads responses in order."""
+    """One kept-alive TCP connection that reads responses in order; over TLS with a
+    context (tls_wire.client_context)."""
 
-    def __init__(self, host: str, port: int, timeout: float, host_header: str = LOOPBACK):
-        self._sock = socket.create_connection((host, port), timeout=timeout)
+    def __init__(self, host: str, port: int, timeout: float, host_header: str = LOOPBACK,
+                 context: ssl.SSLContext | None = None):
+        self._sock = open_socket(host, port, timeout, context)
         self._buffer, self._host_header = b"", host_header
+
+    @property
+    def socket(self) -> socket.socket:
+        """The connection's socket: an ssl.SSLSocket over TLS."""
+        return self._sock
 
     def __enter__(self) -> "Connection":
         return self
