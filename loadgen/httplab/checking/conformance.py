@@ -1,34 +1,45 @@
 """The conformance check: does a running server answer the hello world correctly, and
-each workload's endpoint (/json, /delay, /blocking) it will be loaded at?
+each workload's endpoint (/json, /delay, /blocking) it will be loaded at? Over the protocol the server speaks (axes.py's PROTOCOL): HTTP/1.1 in
+plaintext or over TLS, HTTP/2 over TLS or in cleartext, where the checks HTTP/1.1 alone has
+(HTTP/1.0's close, pipelining) take their HTTP/2 form (h2_checks.py).
 
 The conformance tests run it against every jar, and the harness runs it before any
 load, so a server that answers wrongly is never benchmarked: the common checks (the
 hello world) decide whether a server runs at all; a workload's own checks only whether
 it is loaded at that workload. For a server on another host the harness runs it through
 its command line (conformance_cli.py) in the wrk image on a load generator host: this
-module and what it imports need the stdlib only."""
+module and what it imports need the stdlib only, but for HTTP/2 (h2_wire.py, imported
+then alone)."""
 
 from __future__ import annotations
 
+import ssl
 import time
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from httplab.addresses import LOOPBACK
-from httplab.axes import TLS_PROTOCOLS
+from httplab.axes import H1, H2, HTTP2_PROTOCOLS, TLS_PROTOCOLS
+from httplab.checking.h2_checks import (concurrent_streams_problem, head_problem,
+                                        reset_stream_problem)
 from httplab.checking.http_wire import Connection, WireError, parse_closed_response, request_bytes
 from httplab.checking.ready_line import StartupInfo
 from httplab.checking.responses import (EXPECTED_BODY, WAIT_SLACK_MS, hello_problems,
                                         json_problems, not_allowed_problem, refusal_problem,
                                         status_problem, wait_problem)
+from httplab.checking.tls_wire import ALPN_H2, ALPN_HTTP1, client_context
 from httplab.manifest import ServerManifest
 from httplab.model import Workload
+from httplab.run_tls import RunTls
 from httplab.workloads import JSON_PATH, MAX_DELAY_MS, WAIT_PARAMETER, request_path
+
+if TYPE_CHECKING:
+    from httplab.checking.h2_wire import H2Client
 
 HELLO_PATHS = ("/", "/plaintext")
 UNKNOWN_PATH = "/httplab-no-such-path"
 KEEP_ALIVE_REQUESTS = 1000
-PIPELINED_REQUESTS = 16
+PIPELINED_REQUESTS = 16  # over HTTP/2, as many streams at once on one connection
 DATE_REFRESH_WAIT_S = 1.2
 OTHER_METHOD = "POST"  # any method but GET and HEAD must get 405 on a hello path
 HTTP10_REQUEST = "GET / HTTP/1.0"  # without a Connection header: not kept alive
@@ -121,15 +132,35 @@ def pipelined_paths(count: int) -> list[str]:
     return [UNKNOWN_PATH if index % 3 == 2 else HELLO_PATHS[index % 2] for index in range(count)]
 
 
+def expected_statuses(paths: list[str]) -> list[int]:
+    return [404 if path == UNKNOWN_PATH else 200 for path in paths]
+
+
+def client_context_for(protocol: str, tls: RunTls | None) -> ssl.SSLContext | None:
+    """The TLS a protocol's checks connect with: trusting the run's CA, offering h2 alone
+    for h2 and http/1.1 alone for h1-tls; None in plaintext."""
+    if protocol not in TLS_PROTOCOLS:
+        return None
+    if tls is None:
+        raise ValueError(f"{protocol} needs the run's TLS files")
+    return client_context(tls, (ALPN_H2,) if protocol == H2 else (ALPN_HTTP1,))
+
+
 class _Checker:
     def __init__(self, host: str, port: int, server_header: str, timeout: float,
-                 blocking_thread: str = ""):
+                 blocking_thread: str = "", protocol: str = H1, tls: RunTls | None = None):
         self.host, self.port = host, port
         self.server_header, self.timeout = server_header, timeout
         self.blocking_thread = blocking_thread  # platform or virtual; "": not checked
+        self.http2 = protocol in HTTP2_PROTOCOLS
+        self._context = client_context_for(protocol, tls)
 
-    def connect(self, timeout: float | None = None) -> Connection:
-        return Connection(self.host, self.port, timeout or self.timeout)
+    def connect(self, timeout: float | None = None) -> Connection | H2Client:
+        """A connection in the protocol checked, whose get and request read a Response."""
+        if self.http2:
+            from httplab.checking.h2_wire import H2Client  # the h2 library: HTTP/2 alone
+            return H2Client.open(self.host, self.port, timeout or self.timeout, self._context)
+        return Connection(self.host, self.port, timeout or self.timeout, context=self._context)
 
     def wait_timeout(self, delay_ms: int) -> float:
         """A socket's timeout for requests that wait delay_ms before their answer."""
@@ -157,13 +188,24 @@ class _Checker:
         with self.connect() as connection:
             connection.send(b"".join(request_bytes(path) for path in paths))
             statuses = [connection.read_response().status for _ in paths]
-        expected = [404 if path == UNKNOWN_PATH else 200 for path in paths]
+        expected = expected_statuses(paths)
         return "" if statuses == expected else f"statuses {statuses}, expected {expected}"
+
+    def concurrent_streams(self) -> str:
+        paths = pipelined_paths(PIPELINED_REQUESTS)
+        with self.connect() as connection:
+            return concurrent_streams_problem(connection, paths, expected_statuses(paths))
+
+    def reset_stream(self) -> str:
+        with self.connect() as connection:
+            return reset_stream_problem(connection, HELLO_PATHS[0], self.server_header)
 
     def head(self, path: str = "/", timeout: float | None = None) -> str:
         """HEAD path answers 200 with no body. A GET / follows on the same connection: body
         bytes after HEAD's head would come before the GET's status line and spoil it."""
         with self.connect(timeout) as connection:
+            if self.http2:
+                return head_problem(connection, path)
             status = connection.request(path, "HEAD").status
             try:
                 connection.get("/")
@@ -263,11 +305,22 @@ def _common_steps(checker: _Checker) -> list[Step]:
         ("404 on unknown path", checker.not_found),
         ("HEAD / without a body", checker.head),
         (f"405 on {OTHER_METHOD} /", checker.other_method),
-        ("HTTP/1.0 answered and closed", checker.http10_close),
-        (f"{KEEP_ALIVE_REQUESTS} requests on one connection", checker.keep_alive),
-        (f"{PIPELINED_REQUESTS} pipelined requests in order", checker.pipelining),
+        *_connection_steps(checker),
         ("Date refreshed", checker.date_refresh),
     ]
+
+
+def _connection_steps(checker: _Checker) -> list[Step]:
+    """How one connection carries requests: in HTTP/1.1, HTTP/1.0's close, keep-alive and
+    pipelining; in HTTP/2, a stream's reset, many requests and concurrent streams."""
+    many = (f"{KEEP_ALIVE_REQUESTS} requests on one connection", checker.keep_alive)
+    if checker.http2:
+        return [(f"a stream reset by the client, GET {HELLO_PATHS[0]} answered after it",
+                 checker.reset_stream), many,
+                (f"{PIPELINED_REQUESTS} concurrent streams on one connection answered each "
+                 f"its own", checker.concurrent_streams)]
+    return [("HTTP/1.0 answered and closed", checker.http10_close), many,
+            (f"{PIPELINED_REQUESTS} pipelined requests in order", checker.pipelining)]
 
 
 def _workload_steps(checker: _Checker, workload: Workload) -> list[Step]:
@@ -301,25 +354,28 @@ def checks_wait_s(workloads: Iterable[Workload]) -> float:
 
 def verify_server(port: int, server_header: str, host: str = LOOPBACK,
                   timeout: float = 5.0, workloads: Iterable[Workload] = (),
-                  blocking_thread: str = "") -> Verification:
+                  blocking_thread: str = "", protocol: str = H1,
+                  tls: RunTls | None = None) -> Verification:
     """Runs the common checks against a server on host:port, then, when they all passed,
-    each workload's own (verify_workloads). Never raises for a bad server."""
-    checker = _Checker(host, port, server_header, timeout)
+    each workload's own (verify_workloads), in the protocol given (tls: the run's files,
+    for h1-tls and h2). Never raises for a bad server."""
+    checker = _Checker(host, port, server_header, timeout, protocol=protocol, tls=tls)
     common = tuple(_run_check(name, step) for name, step in _common_steps(checker))
     if not all(check.passed for check in common):
         return Verification(common)  # not loaded at all: its workloads need no checking
     return Verification(common + verify_workloads(port, server_header, workloads, host, timeout,
-                                                  blocking_thread))
+                                                  blocking_thread, protocol, tls))
 
 
 def verify_workloads(port: int, server_header: str, workloads: Iterable[Workload],
                      host: str = LOOPBACK, timeout: float = 5.0,
-                     blocking_thread: str = "") -> tuple[CheckResult, ...]:
+                     blocking_thread: str = "", protocol: str = H1,
+                     tls: RunTls | None = None) -> tuple[CheckResult, ...]:
     """Each workload's own checks, marked with its key (plaintext has none beyond the
     common ones; db and queries are checked against the database itself, by
     checking/database.py once it runs); blocking's thread kind when blocking_thread is
     given (platform or virtual). Never raises for a bad server."""
-    checker = _Checker(host, port, server_header, timeout, blocking_thread)
+    checker = _Checker(host, port, server_header, timeout, blocking_thread, protocol, tls)
     return tuple(_run_check(name, step, workload.key) for workload in dict.fromkeys(workloads)
                  if not (workload.is_plaintext or workload.uses_database)
                  for name, step in _workload_steps(checker, workload))
@@ -433,11 +489,13 @@ def db_pool_problem(startup: StartupInfo, manifest: ServerManifest) -> str:
 
 
 def verify_started(startup: StartupInfo | None, manifest: ServerManifest, port: int,
-                   cpus: int | None = None, workloads: Iterable[Workload] = ()) -> Verification:
+                   cpus: int | None = None, workloads: Iterable[Workload] = (),
+                   tls: RunTls | None = None) -> Verification:
     """The whole check of a started server: its ready line, then its answers, the common
-    ones and each workload's."""
+    ones and each workload's, in the protocol it serves (tls: the run's files over TLS)."""
     answers = verify_server(port, manifest.server_header, workloads=workloads,
-                            blocking_thread=manifest.blocking_thread)
+                            blocking_thread=manifest.blocking_thread,
+                            protocol=manifest.protocol, tls=tls)
     return with_ready_line(answers, startup, manifest, cpus)
 
 

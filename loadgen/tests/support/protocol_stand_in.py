@@ -70,8 +70,8 @@ class _Handler(socketserver.BaseRequestHandler):
             if server.context is not None:
                 sock = server.context.wrap_socket(sock, server_side=True)
             _SPEECH[server.speaks](sock, server.answer)
-        except (OSError, h2.exceptions.ProtocolError):
-            pass  # the client went away or broke the protocol: the connection ends
+        except (OSError, ValueError, h2.exceptions.ProtocolError):
+            pass  # the client went away, or sent what this speech cannot read: the end
         finally:
             sock.close()
 
