@@ -1,7 +1,8 @@
 """The conformance check: does a running server answer the hello world correctly, and
-each workload's endpoint (/json, /delay, /blocking) it will be loaded at? Over the protocol the server speaks (axes.py's PROTOCOL): HTTP/1.1 in
-plaintext or over TLS, HTTP/2 over TLS or in cleartext, where the checks HTTP/1.1 alone has
-(HTTP/1.0's close, pipelining) take their HTTP/2 form (h2_checks.py).
+each workload's endpoint (/json, /delay, /blocking) it will be loaded at? In the protocol
+the server speaks (axes.py's PROTOCOL): HTTP/1.1 in plaintext or over TLS, HTTP/2 over TLS
+or in cleartext, where the checks only HTTP/1.1 has (HTTP/1.0's close, pipelining) take
+their HTTP/2 form (h2_checks.py).
 
 The conformance tests run it against every jar, and the harness runs it before any
 load, so a server that answers wrongly is never benchmarked: the common checks (the

@@ -112,3 +112,16 @@ def test_nothing_listening_fails_without_raising(run_tls, protocol):
 def test_a_tls_protocol_without_the_runs_files_is_a_mistake_of_the_caller():
     with pytest.raises(ValueError, match="h2 needs the run's TLS files"):
         protocol_problem("127.0.0.1", free_port(), H2, None, TIMEOUT_S)
+
+
+def test_h2c_answered_with_bytes_that_are_no_http2_frames_fails_quoting_them():
+    """An HTTP/1.1 fake reads the preface's first line as a request (PRI *) and answers this."""
+    with FakeServer(lambda request: b"SSH-2.0-OpenSSH_9.2\r\n") as server:
+        problem = protocol_problem("127.0.0.1", server.port, H2C, None, TIMEOUT_S)
+    assert problem == ("WireError: answered bytes that are not an HTTP/2 SETTINGS frame to the "
+                       "HTTP/2 preface sent with prior knowledge: b'SSH-2.0-OpenSSH_9.2\\r\\n'")
+
+
+def test_an_unknown_protocol_is_a_mistake_of_the_caller():
+    with pytest.raises(ValueError, match="not a protocol: 'h3'"):
+        protocol_problem("127.0.0.1", free_port(), "h3", None, TIMEOUT_S)
