@@ -53,6 +53,7 @@ class H2Client:
         config = h2.config.H2Configuration(client_side=True, header_encoding="utf-8")
         self._h2 = h2.connection.H2Connection(config=config)
         self._streams: dict[int, _Stream] = {}
+        self._goaway = ""  # what the server's GOAWAY said, once it sent one
 
     @classmethod
     def open(cls, host: str, port: int, timeout: float,
@@ -130,6 +131,8 @@ class H2Client:
     def send_request(self, path: str, method: str = "GET", body: bytes | None = None) -> int:
         """Opens a stream with the request (a body, even an empty one, with its
         content-length) and returns its id, without waiting for the answer."""
+        if self._goaway:
+            raise WireError(self._goaway)
         headers = [(":method", method), (":scheme", "https" if self._tls else "http"),
                    (":authority", self._authority), (":path", path), ("accept", "*/*")]
         if body is not None:
@@ -147,6 +150,8 @@ class H2Client:
         """Reads the connection until the stream's answer has ended."""
         stream = self._streams[stream_id]
         while not stream.ended:
+            if self._goaway:
+                raise WireError(self._goaway)
             chunk = self._sock.recv(RECEIVE_BYTES)
             if not chunk:
                 raise WireError("connection closed by the server mid-response")
@@ -171,7 +176,8 @@ class H2Client:
     def _on(self, event: h2.events.Event) -> None:
         stream = self._streams.get(getattr(event, "stream_id", 0))
         if isinstance(event, h2.events.ConnectionTerminated):
-            raise WireError(f"the server ended the connection (GOAWAY {event.error_code!r}"
+            # A stream that ended before it stays answered; the others fail with it.
+            self._goaway = (f"the server ended the connection (GOAWAY {event.error_code!r}"
                             f"{f', {event.additional_data!r}' if event.additional_data else ''})")
         if isinstance(event, h2.events.DataReceived):
             self._h2.acknowledge_received_data(event.flow_controlled_length, event.stream_id)

@@ -139,3 +139,16 @@ def test_another_certificate_fails_every_check(run_tls, other_run_tls):
 def test_a_tls_protocol_without_the_runs_files_is_a_mistake_of_the_caller():
     with pytest.raises(ValueError, match="h1-tls needs the run's TLS files"):
         verify_server(1, "Fake", protocol=H1_TLS)
+
+
+@pytest.mark.parametrize("protocol", [H2C, H2])
+def test_a_connection_ended_after_a_few_streams_fails_the_many_requests(run_tls, protocol):
+    """More streams than the concurrent ones, far fewer than the many requests."""
+    tls = run_tls if protocol == H2 else None
+    with ProtocolStandIn(SPEAKS_H2, tls, ("h2",), hello_answer,
+                         streams_per_connection=20) as server:
+        verification = verify_server(server.port, "Fake", timeout=TIMEOUT_S, protocol=protocol,
+                                     tls=tls)
+    assert {check.name: check.detail for check in verification.failures} == {
+        "1000 requests on one connection":
+            "WireError: the server ended the connection (GOAWAY <ErrorCodes.NO_ERROR: 0>)"}

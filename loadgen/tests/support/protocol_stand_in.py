@@ -32,11 +32,13 @@ class ProtocolStandIn(socketserver.ThreadingTCPServer):
     allow_reuse_address = True
 
     def __init__(self, speaks: str, tls: RunTls | None = None, alpn: Sequence[str] = (),
-                 answer: Answer = endpoints_answer):
+                 answer: Answer = endpoints_answer, streams_per_connection: int = 0):
         """speaks: SPEAKS_H2, SPEAKS_H1 or SPEAKS_H1_400, whatever ALPN chose; alpn: the
-        protocols it may choose, in its order of preference (none: no ALPN answer)."""
+        protocols it may choose, in its order of preference (none: no ALPN answer);
+        streams_per_connection: in HTTP/2, a GOAWAY after answering that many (0: never)."""
         super().__init__(("127.0.0.1", 0), _Handler)
         self.speaks, self.answer = speaks, answer
+        self.streams_per_connection = streams_per_connection
         self.context = _server_context(tls, alpn) if tls else None
         self._thread = threading.Thread(target=self.serve_forever, daemon=True)
 
@@ -69,30 +71,31 @@ class _Handler(socketserver.BaseRequestHandler):
         try:
             if server.context is not None:
                 sock = server.context.wrap_socket(sock, server_side=True)
-            _SPEECH[server.speaks](sock, server.answer)
+            _SPEECH[server.speaks](sock, server)
         except (OSError, ValueError, h2.exceptions.ProtocolError):
             pass  # the client went away, or sent what this speech cannot read: the end
         finally:
             sock.close()
 
 
-def _speak_h1(sock: socket.socket, answer: Answer) -> None:
+def _speak_h1(sock: socket.socket, server: ProtocolStandIn) -> None:
     with sock.makefile("rb") as rfile, sock.makefile("wb", buffering=0) as wfile:
-        serve_http11(rfile, wfile, answer, leave_open=False)
+        serve_http11(rfile, wfile, server.answer, leave_open=False)
 
 
-def _speak_h1_400(sock: socket.socket, answer: Answer) -> None:
+def _speak_h1_400(sock: socket.socket, server: ProtocolStandIn) -> None:
     sock.recv(65536)
     sock.sendall(BAD_REQUEST)
 
 
-def _speak_h2(sock: socket.socket, answer: Answer) -> None:
+def _speak_h2(sock: socket.socket, server: ProtocolStandIn) -> None:
     """Answers each stream once its request has ended, unless the client reset it."""
     config = h2.config.H2Configuration(client_side=False, header_encoding="utf-8")
     connection = h2.connection.H2Connection(config=config)
     connection.initiate_connection()
     sock.sendall(connection.data_to_send())
     requests: dict[int, list[tuple[str, str]]] = {}
+    answered = 0
     while data := sock.recv(65536):
         ended = []
         for event in connection.receive_data(data):
@@ -107,8 +110,16 @@ def _speak_h2(sock: socket.socket, answer: Answer) -> None:
                 requests.pop(event.stream_id, None)
         for stream_id in ended:
             if stream_id in requests:
-                _answer_stream(connection, stream_id, requests.pop(stream_id), answer)
+                _answer_stream(connection, stream_id, requests.pop(stream_id), server.answer)
+                answered += 1
+        done = 0 < server.streams_per_connection <= answered
+        if done:
+            connection.close_connection()  # GOAWAY, no error: this connection is done
         sock.sendall(connection.data_to_send())
+        if done:
+            while sock.recv(65536):
+                pass  # until the client closes: a close with bytes unread would reset it
+            return
 
 
 def _answer_stream(connection: h2.connection.H2Connection, stream_id: int,
