@@ -13,7 +13,7 @@ from httplab.presentation.views.figures import cell_figures
 from httplab.presentation.views.protocol_ladder import (Rung, ladder_protocols, ladder_rows,
                                                        shows_handshakes)
 from httplab.presentation.wording.formatting import MISSING, format_duration_us, format_rate
-from httplab.presentation.wording.latency import rate_text
+from httplab.presentation.wording.latency import rate_text, server_label
 from httplab.presentation.wording.protocols import PROTOCOL_NAMES, protocol_name, ratio_text
 
 LADDER_INTRO = ("What each protocol costs each server (PROTOCOL): its CPU time per request at "
@@ -44,7 +44,7 @@ def protocol_ladder(result: BenchResult) -> list[str]:
     handshakes = shows_handshakes(result)
     header = ("Server", "TLS engine", *(PROTOCOL_NAMES[one] for one in protocols),
               *(["CPU per TLS handshake"] if handshakes else []))
-    table = [(row.label, ", ".join(row.tls_engines) or MISSING,
+    table = [(server_label(result, row.base), ", ".join(row.tls_engines) or MISSING,
               *(_rung_text(rung) for rung in row.rungs),
               *([_us_or_missing(row.handshake_us)] if handshakes else [])) for row in rows]
     intro = LADDER_INTRO.format(rate=rate_text(result.latency.cost_rate),

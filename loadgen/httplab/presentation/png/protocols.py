@@ -13,7 +13,7 @@ from httplab.presentation.png.kit import (GRID_ALPHA, LEGEND_SIZE, SMALL_SIZE, T
                                           bar_slots, finish_figure, mark_unmeasured, new_figure,
                                           png_bytes, series_color)
 from httplab.presentation.views.protocol_ladder import Rung, ladder_protocols, ladder_rows
-from httplab.presentation.wording.latency import rate_text
+from httplab.presentation.wording.latency import rate_text, server_label
 from httplab.presentation.wording.protocols import protocol_name
 
 
@@ -25,7 +25,8 @@ def build_protocols_figure(result: BenchResult) -> Figure:
     for index, row in enumerate(rows):
         for position, (rung, offset) in enumerate(zip(row.rungs, offsets)):
             _draw_rung(axes, rung, index + offset, width, series_color(position))
-    axes.set_xticks(range(len(rows)), [row.label for row in rows], fontsize=SMALL_SIZE)
+    axes.set_xticks(range(len(rows)), [server_label(result, row.base) for row in rows],
+                    fontsize=SMALL_SIZE)
     axes.set_ylabel("server CPU time per request (µs)")
     axes.set_title(f"What each protocol costs, at {rate_text(result.latency.cost_rate)} req/s "
                    f"(lower is better)\nmedian over rounds; the label: the ratio against "

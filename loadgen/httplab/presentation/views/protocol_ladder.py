@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from httplab.axes import H1, H1_TLS, PROTOCOL, Variant
 from httplab.model import BenchResult
 from httplab.presentation.views.latency_figures import common_rate_costs, latency_servers
-from httplab.presentation.wording.latency import server_label
 from httplab.results.paired_ratio import PairedRatio, paired_ratio
 from httplab.results.stats import median_of_known
 from httplab.results.variants import costs_by_round
@@ -33,7 +32,6 @@ class Rung:
 @dataclass(frozen=True)
 class LadderRow:
     base: str  # the framework's key at the first protocol asked
-    label: str
     tls_engines: tuple[str, ...]  # as its TLS variants said: jdk, openssl
     rungs: tuple[Rung, ...]
     handshake_us: float | None = None  # KEEPALIVE=0: h1-tls's cost less h1's
@@ -72,7 +70,7 @@ def _row(result: BenchResult, base: str, protocols: tuple[str, ...]) -> LadderRo
         costs = {rung.protocol: rung.cost_us for rung in rungs}
         if costs[H1] is not None and costs[H1_TLS] is not None:
             handshake = costs[H1_TLS] - costs[H1]
-    return LadderRow(base, server_label(result, base), engines, rungs, handshake)
+    return LadderRow(base, engines, rungs, handshake)
 
 
 def _rung(result: BenchResult, base: str, protocol: str, key: str) -> Rung:
