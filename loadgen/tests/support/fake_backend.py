@@ -4,6 +4,7 @@ oha, no JVM."""
 
 from __future__ import annotations
 
+import io
 import shutil
 from contextlib import contextmanager
 from dataclasses import replace
@@ -15,6 +16,7 @@ from httplab.running.backends.base import BackendError, StartedServer, WrkOutcom
 from httplab.running.database.base import DatabaseError, StartedDatabase
 from httplab.model import DatabaseRecord
 from httplab.running.resources.probes import UnavailableProbe
+from httplab.running.progress import Progress
 from httplab.running.run_context import RunContext
 from httplab.running.runner import Runner
 from httplab.running.wrk_cells import WrkCells
@@ -57,6 +59,7 @@ class FakeBackend:
         self.dies_after_wrk_calls = dies_after_wrk_calls
         self.wrk_calls: list[tuple[int, str]] = []
         self.h2load, self.h2load_calls = h2load, []
+        self.h2load_run = "nginx-h2c-m2"  # the measured h2load run it copies (HTTP/2)
         self.urls: set[str] = set()
 
     @contextmanager
@@ -103,6 +106,20 @@ class FakeBackend:
         for suffix in (".h2load.txt", ".sockets.txt"):
             shutil.copy(H2LOAD / f"{self.h2load}{suffix}", stem.with_name(stem.name + suffix))
         return WrkOutcome(0 if self.h2load != "hung-c50" else -1, "")
+
+
+    def run_h2load_bench(self, request, summary_path, cpus=None):
+        """'Runs' h2load as make bench's tool by copying a captured measured run (its summary
+        and, when asked, its log) to where the runner wants them."""
+        self.h2load_runs = getattr(self, "h2load_runs", []) + [
+            (request.threads, request.streams, request.url, summary_path.parent.name,
+             request.log_file is not None)]
+        self.urls.add(request.url)
+        shutil.copy(H2LOAD / "measured" / f"{self.h2load_run}.h2load-run.txt", summary_path)
+        if request.log_file is not None:
+            shutil.copy(H2LOAD / "measured" / f"{self.h2load_run}.h2load-requests.tsv",
+                        request.log_file)
+        return WrkOutcome(0, "")
 
 
 class FakeDatabase:
@@ -185,3 +202,12 @@ def bench_runner(backend, plan, raw_dir, progress, on_server_done) -> Runner:
     """make bench's runner (wrk cells) on the fake backend."""
     context = RunContext(backend, plan, raw_dir, progress)
     return Runner(context, WrkCells(context), on_server_done)
+
+
+def bench_run(backend, plan, raw_dir):
+    """make bench's runner over a plan on the fake backend: its outcomes and what progress
+    printed."""
+    output = io.StringIO()
+    outcomes = bench_runner(backend, plan, raw_dir, Progress(plan, output),
+                            lambda outcome: None).run()
+    return outcomes, output.getvalue()

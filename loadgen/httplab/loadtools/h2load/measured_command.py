@@ -8,11 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# The application protocol h2load names ("Application protocol: ...") for each protocol
-# of the PROTOCOL axis it measures (httplab/axes.py: H2C, H2).
-APPLICATION_PROTOCOLS = {"h2c": "h2c", "h2": "h2"}
-DEFAULT_STREAMS = 1  # one request in flight per connection, as wrk's h1 cells have
-
 
 @dataclass(frozen=True)
 class H2loadRunRequest:
@@ -21,16 +16,17 @@ class H2loadRunRequest:
     streams: int  # concurrent streams per connection (-m)
     duration_s: int
     url: str
-    log_file: str  # where h2load writes each request's start, status and latency (µs)
+    log_file: str | None  # where h2load writes each request's start, status and latency
 
 
 def h2load_run_arguments(request: H2loadRunRequest) -> list[str]:
     """Arguments after the h2load executable: `connections` clients over `threads` threads,
     each with `streams` requests in flight, for duration_s seconds (no warm-up: the lab
-    warms the server before), every request in the log file. h2load's summary has no
-    percentiles: they are read from that file."""
+    warms the server before), every request in the log file when there is one. h2load's
+    summary has no percentiles: they are read from that file."""
+    log = [] if request.log_file is None else [f"--log-file={request.log_file}"]
     return [f"-t{request.threads}", f"-c{request.connections}", f"-m{request.streams}",
-            f"-D{request.duration_s}", f"--log-file={request.log_file}", request.url]
+            f"-D{request.duration_s}", *log, request.url]
 
 
 def h2load_run_time_limit_s(request: H2loadRunRequest) -> int:

@@ -57,6 +57,16 @@ def _protocol_arguments(request: OhaRequest) -> list[str]:
     return arguments
 
 
+def oha_label(request: OhaRequest, protocol: str | None = None) -> str:
+    """How progress names a step: oha -q 2000 -c 16 -z 10s, and where they apply its
+    streams, no keep-alive and the protocol (oha -q 2000 -c 16 -p 1 -z 10s (h2))."""
+    streams = f" -p {request.streams}" if request.http2 else ""
+    keepalive = "" if request.keepalive else " --disable-keepalive"
+    named = "" if protocol is None else f" ({protocol})"
+    return (f"oha -q {request.rate_per_s:g} -c {request.connections}{streams} "
+            f"-z {request.duration_s}s{keepalive}{named}")
+
+
 def oha_connections(rate_per_s: float, latency_target_us: float) -> int:
     wanted = math.ceil(rate_per_s * CONNECTION_HEADROOM * latency_target_us / 1e6)
     return min(max(wanted, MIN_CONNECTIONS), MAX_CONNECTIONS)
