@@ -175,7 +175,7 @@ class FakeOhaBackend(FakeBackend):
     def check_oha(self, *arguments):
         pass
 
-    check_available = check_engines = prepare = check_oha
+    check_available = check_engines = prepare = check_h2load = check_oha
 
     def open_file_limit(self):
         return None

@@ -13,6 +13,7 @@ import pytest
 
 from httplab.loadtools.h2load.measured_command import H2loadRunRequest
 from httplab.results.collect import read_h2load_files
+from httplab.running.backend_error import BackendError
 from httplab.running.backends import local
 from httplab.running.backends.local import LocalBackend
 from httplab.running.measure import gzipped
@@ -105,3 +106,10 @@ def test_h2load_m2_against_nginx_reads_back_as_a_run_of_that_protocol(tmp_path, 
     assert run.latency.percentile(99) is not None
     assert 1.9 <= run.duration_s <= 2.1
     assert not log.exists()
+
+
+def test_a_missing_h2load_is_named_with_the_way_out(tmp_path, monkeypatch):
+    monkeypatch.setattr(local, "H2LOAD_COMMAND", str(tmp_path / "no-h2load"))
+    with pytest.raises(BackendError, match=r"no-h2load not found on PATH, and PROTOCOL h2c "
+                                           r"and h2 need it: install Debian's nghttp2-client"):
+        LocalBackend(tmp_path, tmp_path / "done.lua").check_h2load()
