@@ -9,6 +9,7 @@ import shutil
 from contextlib import contextmanager
 from dataclasses import replace
 
+from httplab.axes import TLS_PROTOCOLS
 from httplab.checking.conformance import verify_started
 from httplab.checking.ready_line import parse_startup_line
 from httplab.run_layout import parse_step_name
@@ -72,9 +73,12 @@ class FakeBackend:
             raise BackendError("container never became healthy")
         with FakeServer(lambda path: hello_answer(path, server="X")) as server:
             port_manifest = replace(manifest, port=server.port)
+            wire = wire_said(manifest.protocol,
+                             "jdk" if manifest.protocol in TLS_PROTOCOLS else "none")
             line = READY.format(w=manifest.expected_workers(), port=server.port) + \
-                (wire_said() if manifest.is_reference
-                 else POOLS + runtime_said(self.said_jdk or manifest.jdk, manifest.executor))
+                (wire if manifest.is_reference
+                 else POOLS + runtime_said(self.said_jdk or manifest.jdk, manifest.executor,
+                                           wire))
             yield StartedServer(port_manifest, parse_startup_line(line), 0.5, pid=None,
                                 log_path=log_path)
 
