@@ -162,6 +162,12 @@ class WrkRun:
     engine: str | None = None  # on a generator's own run: where it ran
     start_skew_s: float | None = None  # latest start - earliest start
     notes: tuple[str, ...] = ()  # what a reader must know about these figures
+    # The load tool that measured it (None: wrk, as every run before h2load measured any),
+    # the application protocol it said it spoke (h2load's "Application protocol:"; None
+    # where the tool says none, as wrk), and its streams per connection (h2load's -m).
+    tool: str | None = None
+    protocol: str | None = None
+    streams: int | None = None
 
     @property
     def started_at_s(self) -> float | None:

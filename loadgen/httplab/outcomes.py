@@ -48,6 +48,9 @@ class CellOutcome:
     # raw/<stem>.stalls.<N>.json, the meters' on the load generators' engines, by engine
     engine_stalls_paths: tuple[Path, ...] = ()
     pinned_path: Path | None = None  # EXECUTOR=virtual: raw/<stem>.pinned.json, its record
+    # An HTTP/2 cell's run by h2load instead of wrk: its summary and its log of requests.
+    h2load_run_path: Path | None = None
+    h2load_requests_path: Path | None = None
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,10 @@
                                    engine (one record pools them all: results/collect.py)
         raw/<stem>.g<N>.txt, .json with several load generators, each one's report and
         raw/<stem>.generators.json   JSON, and the record of which one wrote which
+        raw/<stem>.h2load-run.txt  an HTTP/2 cell's measured run (PROTOCOL h2c, h2), by h2load
+                                   instead of wrk: the harness's line naming its arguments,
+                                   then h2load's summary; and its --log-file, one line per
+        raw/<stem>.h2load-requests.tsv.gz  request, gzipped once h2load ended (.tsv before)
         raw/<stem>.h2load.txt      h2load's run after it (fairness) and the socket
         raw/<stem>.sockets.txt       readings taken during that (loadgen/fairness.sh)
         raw/<stem>.profile.json    PROFILE=1: the profiler's record of the run (event,
@@ -62,6 +66,9 @@ STALLS_MARK = ".stalls"
 STALLS_SUFFIX = STALLS_MARK + JSON_SUFFIX
 GENERATORS_SUFFIX = ".generators.json"
 H2LOAD_SUFFIX = ".h2load.txt"
+H2LOAD_RUN_SUFFIX = ".h2load-run.txt"
+H2LOAD_REQUESTS_SUFFIX = ".h2load-requests.tsv"
+GZIP_SUFFIX = ".gz"
 SOCKETS_SUFFIX = ".sockets.txt"
 LOG_SUFFIX = ".log"
 OHA_SUFFIX = ".oha.json"
@@ -88,6 +95,7 @@ _MEASURED_NAMES = (
     (re.compile(rf"(?P<stem>.+){re.escape(GENERATOR_MARK)}(?P<generator>\d+)"
                 rf"{re.escape(TEXT_SUFFIX)}"), True),
     (re.compile(rf"(?P<stem>.+){re.escape(GENERATORS_SUFFIX)}"), True),
+    (re.compile(rf"(?P<stem>.+){re.escape(H2LOAD_RUN_SUFFIX)}"), False),
 )
 
 
@@ -203,6 +211,20 @@ class RunFiles:
         return self._beside(H2LOAD_SUFFIX)
 
     @property
+    def h2load_run(self) -> Path:
+        return self._beside(H2LOAD_RUN_SUFFIX)
+
+    @property
+    def h2load_requests(self) -> Path:
+        """h2load's --log-file as it writes it."""
+        return self._beside(H2LOAD_REQUESTS_SUFFIX)
+
+    @property
+    def h2load_requests_gzipped(self) -> Path:
+        """The same, gzipped once h2load ended (as the run keeps it)."""
+        return self._beside(H2LOAD_REQUESTS_SUFFIX + GZIP_SUFFIX)
+
+    @property
     def sockets(self) -> Path:
         return self._beside(SOCKETS_SUFFIX)
 
@@ -286,8 +308,9 @@ def run_dir_of(raw_dir: Path) -> Path:
 
 @dataclass(frozen=True)
 class MeasuredName:
-    """A file name in the raw folder that marks a measured run: its report <stem>.txt, or of
-    a run over several generators one's report <stem>.g<N>.txt or their record."""
+    """A file name in the raw folder that marks a measured run: its report <stem>.txt (or
+    h2load's <stem>.h2load-run.txt), or of a run over several generators one's report
+    <stem>.g<N>.txt or their record."""
 
     written: str  # the stem as the name has it (read as written: t08 stays t08)
     stem: RunStem

@@ -31,6 +31,7 @@ import math
 from dataclasses import dataclass
 from enum import Enum
 
+from httplab.loadtools.h2load.measured_run import TOOL as H2LOAD
 from httplab.model import BenchResult, Cell, CellWarning, ResourceUsage, WarningKind, WrkRun
 from httplab.results.stability import cell_name
 from httplab.results.step_verdict import MAX_ERROR_SHARE
@@ -118,7 +119,10 @@ def ratio_text(ratio: float) -> str:
 
 
 def opened_connections(run: WrkRun, asked: int) -> int:
-    """The connections wrk opens: connections ÷ threads per thread, on every generator."""
+    """The connections wrk opens: connections ÷ threads per thread, on every generator;
+    h2load (HTTP/2) spreads the remainder over its threads and opens all of them."""
+    if run.tool == H2LOAD:
+        return asked
     if run.generators and all(generator.connections for generator in run.generators):
         return sum(opened_connections(generator, generator.connections)
                    for generator in run.generators)
@@ -132,7 +136,8 @@ def check_run(run: WrkRun, connections: int,
     mean = run.latency.mean_us
     if run.requests <= 0 or not mean or run.requests_per_sec <= 0 or connections <= 0:
         return None
-    ratio = littles_ratio(run.requests_per_sec, mean, connections)
+    # Over HTTP/2 each connection carries h2load's streams: that many requests in flight.
+    ratio = littles_ratio(run.requests_per_sec, mean, connections * (run.streams or 1))
     if LOW <= ratio <= HIGH:
         return RunCheck(ratio)
     if error_share(run) > MAX_ERROR_SHARE:

@@ -11,6 +11,11 @@ A run spread over several load generators left one report and JSON per generator
 engine: their runs are merged into one (results/merge.py), which keeps each generator's
 own run. One generator writes <stem>.txt and <stem>.json, as one machine always did.
 
+An HTTP/2 cell (PROTOCOL h2c or h2) was measured by h2load instead: <stem>.h2load-run.txt
+(its arguments and summary) and its log of requests, <stem>.h2load-requests.tsv.gz, read into
+the same run model; a run that spoke another protocol than its URL asked fails its cell,
+saying both.
+
 h2load's run after a measured run (FAIRNESS=1) left <stem>.h2load.txt and <stem>.sockets.txt:
 each becomes one of the cell's fairness runs. h2load output that cannot be read does not
 fail the cell, whose wrk figures stand: it becomes a note on that round's wrk run ("fairness
@@ -18,10 +23,13 @@ unknown: ..."), as a latency that cannot be known does."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from httplab.loadtools.h2load.measured_run import (TOOL as H2LOAD, protocol_failure,
+                                                   read_h2load_run)
 from httplab.loadtools.h2load.reading import read_fairness_run
 from httplab.loadtools.stall_meter.report import pooled_host_stalls
 from httplab.raw_files import generators_from_dict, resources_from_dict
@@ -32,8 +40,8 @@ from httplab.results.merge import merge_generator_runs
 from httplab.results.pinned_record import record_from_dict as pinned_record_from_dict
 from httplab.results.profile_record import record_from_dict
 from httplab.results.profiles import run_profile
-from httplab.run_layout import (MeasuredName, RunFiles, RunStem, parse_measured_name,
-                                run_dir_of)
+from httplab.run_layout import (GZIP_SUFFIX, MeasuredName, RunFiles, RunStem,
+                                parse_measured_name, run_dir_of)
 from httplab.workloads import workload_of_key
 from httplab.loadtools.wrk.done_json import parse_done_json
 from httplab.loadtools.wrk.text_report import parse_report
@@ -49,6 +57,20 @@ def read_run(text_path: Path | None, json_path: Path | None) -> WrkRun:
     if text_path is not None and text_path.is_file():
         return _parse(parse_report, text_path)
     raise RawOutputError(f"no wrk output at {text_path}")
+
+
+def read_h2load_files(summary_path: Path, requests_path: Path | None) -> WrkRun:
+    """A measured h2load run from its summary and its log of requests (gzipped or not)."""
+    if requests_path is None or not requests_path.is_file():
+        raise RawOutputError(f"no h2load log of requests beside {summary_path}")
+    try:
+        opener = gzip.open if requests_path.name.endswith(GZIP_SUFFIX) else open
+        with opener(requests_path, "rt", errors="replace") as requests:
+            log = requests.read()
+        return read_h2load_run(summary_path.read_text(errors="replace"), log,
+                               str(summary_path), str(requests_path))
+    except (OSError, EOFError, ValueError) as error:
+        raise RawOutputError(str(error)) from error
 
 
 def _parse(parser, path: Path) -> WrkRun:
@@ -139,10 +161,12 @@ def _in_run_if_there(path: Path | None) -> str | None:
 
 
 def _readable_run(outcome: CellOutcome) -> tuple[WrkRun | None, str | None]:
-    """The run's figures when wrk left any (with the connections it was asked for, which
-    done() cannot see), else why not."""
+    """The run's figures when its load tool left any (with the connections it was asked
+    for, which wrk's done() cannot see), else why not."""
     try:
-        run = read_run(outcome.text_path, outcome.json_path)
+        run = (read_h2load_files(outcome.h2load_run_path, outcome.h2load_requests_path)
+               if outcome.h2load_run_path is not None
+               else read_run(outcome.text_path, outcome.json_path))
     except RawOutputError as error:
         return None, str(error)
     if run.connections is None:
@@ -166,6 +190,8 @@ def _run_or_failure(outcome: CellOutcome) -> tuple[WrkRun | None, str | None]:
         return run, outcome.failure
     if run is None:
         return None, unreadable
+    if run.tool == H2LOAD and (spoke_other := protocol_failure(run)):
+        return run, spoke_other
     return run, zero_requests_reason(run) if run.requests == 0 else None
 
 
@@ -322,6 +348,11 @@ class RawFile:
                       profile_path=_existing(files.profile), stalls_path=_existing(files.stalls),
                       engine_stalls_paths=engine_stalls_paths(files),
                       pinned_path=_existing(files.pinned))
+        if files.h2load_run.is_file():
+            return CellOutcome(*key, h2load_run_path=files.h2load_run,
+                               h2load_requests_path=(_existing(files.h2load_requests_gzipped)
+                                                     or _existing(files.h2load_requests)),
+                               **beside)
         if not self.spread:
             return CellOutcome(*key, files.text, _existing(files.json), **beside)
         return CellOutcome(*key, generators=self._generators(), **beside)

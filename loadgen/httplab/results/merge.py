@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import math
 
-from httplab.loadtools.wrk.stats import histogram_mean, histogram_percentile, histogram_stdev
+from httplab.loadtools.wrk.stats import (WRK_PERCENTILES, exact_histogram_latency,
+                                         histogram_percentile)
 from httplab.model import Latency, LatencyHistogram, SocketErrors, WrkRun
 
-MERGED_PERCENTILES = (50.0, 75.0, 90.0, 99.0, 99.9)
+MERGED_PERCENTILES = WRK_PERCENTILES
 UNKNOWN_LATENCY = Latency(mean_us=None, stdev_us=None, max_us=None, min_us=None)
 
 
@@ -84,12 +85,10 @@ def merged_latency(runs: list[WrkRun]) -> tuple[Latency, LatencyHistogram | None
     histogram = LatencyHistogram.merged(run.latency_histogram for run in runs)
     if histogram.total == 0:
         return UNKNOWN_LATENCY, histogram, None
+    if histogram.exact:
+        return exact_histogram_latency(histogram, MERGED_PERCENTILES), histogram, None
     percentiles = tuple((p, float(histogram_percentile(histogram, p)))
                         for p in MERGED_PERCENTILES)
-    if histogram.exact:
-        return Latency(mean_us=histogram_mean(histogram), stdev_us=histogram_stdev(histogram),
-                       max_us=float(histogram.max), min_us=float(histogram.min),
-                       percentiles_us=percentiles), histogram, None
     return pooled_latency(runs, percentiles), histogram, None
 
 

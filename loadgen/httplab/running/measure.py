@@ -1,10 +1,16 @@
-"""One wrk run against a started server: raw files named by convention, and the server's
-CPU and memory sampled while wrk measures, the host's stalls metered around it."""
+"""One closed-loop run against a started server: raw files named by convention, and the
+server's CPU and memory sampled while the load tool measures, the host's stalls metered
+around it. The tool is chosen by the server's protocol (closed_loop_tool): wrk for HTTP/1.1,
+plaintext or over TLS (wrk speaks TLS on an https:// URL, but cannot be given a CA and does
+not verify the certificate: the lab's check on the wire verifies it before any load), and
+h2load for HTTP/2, h2c or h2 (which does not verify it either)."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
+import shutil
 import time
 from collections.abc import Callable
 from contextlib import nullcontext
@@ -26,11 +32,29 @@ from httplab.running.stall_metering import metered
 from httplab.raw_files import resources_to_dict
 from httplab.results.collect import engine_stalls_paths
 from httplab.results.store import write_generators_file
+from httplab.axes import HTTP2_PROTOCOLS
 from httplab.loadtools.h2load.command import H2loadRequest
+from httplab.loadtools.h2load.measured_command import H2loadRunRequest
+from httplab.loadtools.h2load.measured_run import TOOL as H2LOAD
 from httplab.run_layout import RunFiles, RunStem, measured_files, unmeasured_files
 from httplab.loadtools.wrk.command import WrkRequest
 
 TICKS_PER_SECOND = os.sysconf("SC_CLK_TCK")
+WRK = "wrk"
+H2LOAD_HERE_ONLY = ("h2load runs on this machine only: LOADGEN_HOSTS cannot load a server "
+                    "over HTTP/2 (PROTOCOL h2c or h2)")
+
+
+def closed_loop_tool(protocol: str) -> str:
+    """make bench's load tool for a server's protocol (ServerManifest.protocol)."""
+    return H2LOAD if protocol in HTTP2_PROTOCOLS else WRK
+
+
+def h2load_request(request: WrkRequest, streams: int, log_file: Path | None) -> H2loadRunRequest:
+    """h2load at a wrk run's threads, connections, duration and URL, with `streams` per
+    connection, each request logged to log_file (none: not logged)."""
+    return H2loadRunRequest(request.threads, request.connections, streams, request.duration_s,
+                            request.url, None if log_file is None else str(log_file))
 
 
 @dataclass(frozen=True)
@@ -44,6 +68,9 @@ class RunOutcome:
     stalls_path: Path | None = None  # the stall meter's record of the run
     engine_stalls_paths: tuple[Path, ...] = ()  # the meters' on the load generators' engines
     pinned: PinnedOutcome | None = None  # EXECUTOR=virtual: pinned virtual threads' record
+    # h2load's run instead of wrk's (HTTP/2): its summary, and its log of requests, gzipped
+    h2load_run_path: Path | None = None
+    h2load_requests_path: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -63,6 +90,8 @@ class Measurer:
                    workload: Workload = PLAINTEXT) -> RunOutcome:
         files = unmeasured_files(self.context.raw_dir, serving.server, phase,
                                  serving.round_number, self.context.rounds, workload.key)
+        if closed_loop_tool(serving.started.manifest.protocol) == H2LOAD:
+            return self._h2load(request, files, sampler=None, keep_log=False)
         return self._run(request, files, sampler=None)
 
     def measured(self, serving: Serving, request: WrkRequest,
@@ -74,10 +103,12 @@ class Measurer:
         files = self._measured_files(serving, request, workload)
         database_sampler = database_sampler_for(self.context.backend, serving.database)
         sampler = sampler_for(self.context.backend.resource_probe(serving.started))
+        tool = (self._h2load if closed_loop_tool(serving.started.manifest.protocol) == H2LOAD
+                else self._run)
         (outcome, profile), pinned = pinning_recorded(serving.pinning, files, lambda: profiled(
             serving.profiler, files, lambda: metered(
                 self.context.stall_meter, files.stalls, request.duration_s,
-                lambda: self._run(request, files, sampler, database_sampler))))
+                lambda: tool(request, files, sampler, database_sampler))))
         return replace(outcome, profile=profile, stalls_path=_existing(files.stalls),
                        engine_stalls_paths=engine_stalls_paths(files), pinned=pinned)
 
@@ -116,6 +147,27 @@ class Measurer:
             sampled_run(run, sampler, "wrk", database_sampler)
         return RunOutcome(text_path, _existing(json_path), write_resources(files, usage),
                           tool_failure("wrk", outcome))
+
+    def _h2load(self, request: WrkRequest, files: RunFiles, sampler: Sampler | None,
+                database_sampler: Sampler | None = None, keep_log: bool = True) -> RunOutcome:
+        """h2load instead of wrk (HTTP/2), at the plan's streams; its log of requests
+        (measured runs only) kept gzipped."""
+        backend = self.context.backend
+        if backend.load_generators:
+            return RunOutcome(None, None, None, H2LOAD_HERE_ONLY)
+        for path in (files.h2load_run, files.h2load_requests, files.h2load_requests_gzipped):
+            path.unlink(missing_ok=True)
+        h2load = h2load_request(request, self.context.plan.streams,
+                                files.h2load_requests if keep_log else None)
+        def run() -> WrkOutcome:
+            return backend.run_h2load_bench(h2load, files.h2load_run, self.context.loadgen_cpus)
+
+        outcome, usage = (run(), None) if sampler is None else \
+            sampled_run(run, sampler, H2LOAD, database_sampler)
+        return RunOutcome(None, None, write_resources(files, usage), tool_failure(H2LOAD, outcome),
+                          h2load_run_path=_existing(files.h2load_run),
+                          h2load_requests_path=gzipped(files.h2load_requests,
+                                                       files.h2load_requests_gzipped))
 
     def _spread(self, request: WrkRequest, files: RunFiles, sampler: Sampler | None,
                 database_sampler: Sampler | None = None) -> RunOutcome:
@@ -180,6 +232,17 @@ def tool_failure(tool: str, outcome: WrkOutcome) -> str | None:
     if outcome.exit_code == 0:
         return None
     return f"{tool} exited with {outcome.exit_code}: {outcome.stderr or 'no message'}"
+
+
+def gzipped(path: Path, target: Path) -> Path | None:
+    """path gzipped into target, path removed; None when there is no path (the tool wrote
+    none). A log of a million requests takes about 25 MB, gzipped about 4."""
+    if not path.is_file():
+        return None
+    with path.open("rb") as source, gzip.open(target, "wb", compresslevel=6) as sink:
+        shutil.copyfileobj(source, sink)
+    path.unlink()
+    return target
 
 
 def _existing(path: Path) -> Path | None:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from httplab.axes import H1
 from httplab.loadtools.oha.command import OhaRequest
 from httplab.model import PLAINTEXT, StepPurpose, Workload
 from httplab.outcomes import StepOutcome
@@ -39,6 +40,7 @@ class StepTarget:
     workload: Workload = PLAINTEXT
     database: StartedDatabase | None = None  # sampled beside the server during each step
     profiler: ServerProfiler | None = None  # PROFILE=1: around each measured step
+    protocol: str = H1  # what the server speaks on its port (ServerManifest.protocol)
 
 
 class StepMeasurer:

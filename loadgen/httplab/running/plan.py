@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from httplab.bench_settings import DEFAULT_CV_THRESHOLD, DEFAULTS, PRIMER_CONNECTIONS
 from httplab.addresses import LOOPBACK
 from httplab.axes import (AXES, EXECUTOR, H1, HTTP2_PROTOCOLS, JDK, PROFILE, PROTOCOL, SETTINGS,
-                          TRANSPORT, Axis)
+                          TLS_PROTOCOLS, TRANSPORT, Axis)
 from httplab.plan_error import PlanError
 from httplab.manifest import ServerManifest
 from httplab.model import PLAINTEXT, PROFILE_EVENTS, Settings, Workload
@@ -28,10 +28,12 @@ MAX_CONNECTIONS = 1_000_000
 
 def target_url(manifest: ServerManifest, address: str = LOOPBACK,
                workload: Workload = PLAINTEXT) -> str:
-    """What wrk loads: the server's port, from its manifest, and the workload's path (the
-    manifest's own for plaintext), at the target address (loopback on one machine)."""
+    """What the load tool loads: the server's port, from its manifest, and the workload's
+    path (the manifest's own for plaintext), at the target address (loopback on one
+    machine); https where the server's protocol runs over TLS (h1-tls, h2)."""
     host = f"[{address}]" if ":" in address else address
-    return f"http://{host}:{manifest.port}{request_path(workload, manifest.path)}"
+    scheme = "https" if manifest.protocol in TLS_PROTOCOLS else "http"
+    return f"{scheme}://{host}:{manifest.port}{request_path(workload, manifest.path)}"
 
 
 def target_urls(servers: tuple[ServerManifest, ...], address: str = LOOPBACK,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from httplab.axes import HTTP2_PROTOCOLS
 from httplab.running.backends.base import PreflightChecks, check_open_files, ensure_port_free
 from httplab.running.backend_error import BackendError
 from httplab.running.database.base import DatabaseError
@@ -19,6 +20,8 @@ def preflight(plan: BenchPlan, backend: PreflightChecks, results_root: Path | No
     backend.check_engines()  # other machines' engines answer, their clocks close to ours
     if plan.fairness:
         backend.check_fairness_tools()
+    if any(server.protocol in HTTP2_PROTOCOLS for server in plan.servers):
+        backend.check_h2load()  # make bench's tool for HTTP/2, and its primer's and warm-up's
     check_open_files(max(plan.connections), backend.open_file_limit())
     if plan.profiled:
         check_profile_folder(plan, results_root)

@@ -7,9 +7,10 @@ step's output to say how it ended is the `judge` the command hands in (results/)
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from httplab.loadtools.oha.command import OhaRequest
+from httplab.axes import H1, HTTP2_PROTOCOLS, TLS_PROTOCOLS
+from httplab.loadtools.oha.command import OhaRequest, oha_label
 from httplab.model import RateStep, ServerRecord, StepPurpose, Workload
 from httplab.outcomes import ServerOutcome, StepOutcome
 from httplab.running.latency_plan import LatencyPlan
@@ -45,7 +46,8 @@ class RateSeries:
         url = target_url(serving.started.manifest, backend.target_address, workload)
         target = StepTarget(serving.index, serving.server, url, serving.round_number,
                             backend.resource_probe(serving.started), serving.stopped, workload,
-                            serving.database, serving.profiler)
+                            serving.database, serving.profiler,
+                            serving.started.manifest.protocol)
         return ServerOutcome(serving.record, (), self._series(target))
 
     def failed(self, record: ServerRecord, reason: str, round_number: int,
@@ -98,21 +100,34 @@ class RateSeries:
                                    f"{rate:g}/s {step.verdict.value}: {step.reason}")
         return outcome
 
+    def _oha_request(self, target: StepTarget, rate: float, duration_s: int,
+                     connections: int) -> OhaRequest:
+        """oha at a rate, speaking the server's protocol: HTTP/2 with the plan's streams for
+        h2c and h2, the run's CA on https (RunContext.tls), a connection per request with
+        KEEPALIVE=0 (refused over HTTP/2 before any load)."""
+        http2, tls = target.protocol in HTTP2_PROTOCOLS, self.context.tls
+        ca_file = (str(tls.ca_file) if tls is not None and target.protocol in TLS_PROTOCOLS
+                   else None)
+        return OhaRequest(rate, duration_s, connections, target.url, http2=http2,
+                          streams=self.context.plan.streams if http2 else 1, ca_file=ca_file,
+                          keepalive=self.latency.keepalive)
+
     def _step(self, target: StepTarget, rate: float, purpose: StepPurpose,
               attempt: int, again: str | None) -> StepOutcome:
         progress, duration_s = self.context.progress, self.context.plan.duration_s
         index, server = target.index, target.server
         connections = self.latency.connections_for(rate)
         again_words = f" (again, {again})" if again else ""
-        progress.step(index, server, f"oha -q {rate:g} -c {connections} -z {duration_s}s"
+        request = self._oha_request(target, rate, duration_s, connections)
+        named = None if target.protocol == H1 else target.protocol
+        progress.step(index, server, f"{oha_label(request, named)}"
                                      f"{again_words}{self.context.of_rounds(target.round_number)}")
         warmup_s = self.latency.step_warmup_s if self.series.warmup_s is None \
             else self.series.warmup_s
         if warmup_s:
-            warm = OhaRequest(rate, warmup_s, connections, target.url)
+            warm = replace(request, duration_s=warmup_s)
             if failure := self.steps.warm(target, warm, purpose is StepPurpose.COST, attempt):
                 progress.step(index, server, f"warm-up at this rate: {failure}")
-        request = OhaRequest(rate, duration_s, connections, target.url)
         outcome = self.steps.measure(target, request, purpose, attempt)
         progress.spent(warmup_s + duration_s)
         if outcome.failure:

@@ -21,7 +21,9 @@ from httplab.results.assemble import record_of_manifest
 from httplab.manifest import ServerManifest
 from httplab.model import DatabaseRecord, ServerRecord, Workload
 from httplab.outcomes import ServerOutcome
-from httplab.running.measure import Measurer
+from httplab.axes import H1
+from httplab.loadtools.h2load.measured_command import h2load_run_label
+from httplab.running.measure import H2LOAD, Measurer, closed_loop_tool, h2load_request
 from httplab.running.plan import Phase, rotated, target_url
 from httplab.running.profiling.agent import ProfilerError, last_agent_error
 from httplab.running.profiling.attach import attach
@@ -54,6 +56,17 @@ def wrk_requests(context: RunContext, manifest: ServerManifest,
     url = target_url(manifest, context.backend.target_address, workload)
     return [WrkRequest(point.threads, point.connections, plan.duration, plan.duration_s, url)
             for point in plan.points]
+
+
+def load_label(context: RunContext, serving: Serving, request: WrkRequest) -> str:
+    """How progress names a closed-loop run: its tool and arguments, and its protocol
+    where it is not plaintext HTTP/1.1 (wrk -t10 -c500 -d10s, h2load -t10 -c500 -m1 -D10
+    (h2))."""
+    protocol = serving.started.manifest.protocol
+    if closed_loop_tool(protocol) == H2LOAD:
+        return h2load_run_label(h2load_request(request, context.plan.streams, None), protocol)
+    tls = f" ({protocol})" if protocol != H1 else ""
+    return f"wrk -t{request.threads} -c{request.connections} -d{request.duration}{tls}"
 
 
 def workload_label(context: RunContext, workload: Workload) -> str:
@@ -276,8 +289,8 @@ class Runner:
         request = WrkRequest(min(first.threads, connections), connections, phase.duration,
                              phase.duration_s, first.url)
         self.context.progress.step(serving.index, serving.server,
-                                   f"{phase.name} (not measured): wrk -t{request.threads} "
-                                   f"-c{connections} -d{phase.duration}"
+                                   f"{phase.name} (not measured): "
+                                   f"{load_label(self.context, serving, request)}"
                                    f"{workload_label(self.context, workload)}")
         outcome = self._warmer.unmeasured(serving, request, phase.name, workload)
         self.context.progress.spent(phase.duration_s)

@@ -9,9 +9,13 @@ from dataclasses import replace
 from httplab.loadtools.wrk.command import WrkRequest
 from httplab.model import ServerRecord, Workload
 from httplab.outcomes import CellOutcome, ServerOutcome
-from httplab.running.measure import Measurer, RunOutcome
+from httplab.running.measure import H2LOAD, Measurer, RunOutcome, closed_loop_tool
 from httplab.running.run_context import RunContext, Serving
-from httplab.running.runner import wrk_requests, workload_label
+from httplab.running.runner import load_label, wrk_requests, workload_label
+
+# Fairness is each connection's share of the load; over HTTP/2 the streams of a connection
+# share it, so h2load --h1 (one client per connection) measures nothing the cell loads.
+FAIRNESS_NOT_OVER_HTTP2 = "fairness: not measured over HTTP/2 (streams share connections)"
 
 
 class WrkCells:
@@ -47,8 +51,8 @@ class WrkCells:
             return CellOutcome(name, request.threads, request.connections,
                                failure=f"{stopped} before this run", repeat=repeat,
                                workload=workload)
-        progress.step(index, name, f"wrk -t{request.threads} -c{request.connections} "
-                                   f"-d{request.duration}{workload_label(self.context, workload)}"
+        progress.step(index, name, f"{load_label(self.context, serving, request)}"
+                                   f"{workload_label(self.context, workload)}"
                                    f"{self.context.of_rounds(repeat)}")
         outcome: RunOutcome = self.measurer.measured(serving, request, workload)
         progress.spent(request.duration_s)
@@ -69,7 +73,14 @@ class WrkCells:
                                profile_path=profile.record_path if profile else None,
                                stalls_path=outcome.stalls_path,
                                engine_stalls_paths=outcome.engine_stalls_paths,
-                               pinned_path=pinned.record_path if pinned else None)
+                               pinned_path=pinned.record_path if pinned else None,
+                               h2load_run_path=outcome.h2load_run_path,
+                               h2load_requests_path=outcome.h2load_requests_path)
+        if self.context.plan.fairness and closed_loop_tool(
+                serving.started.manifest.protocol) == H2LOAD:
+            progress.step(index, name, FAIRNESS_NOT_OVER_HTTP2)
+            progress.spent(request.duration_s)
+            return measured
         if self.context.plan.fairness and not failure:
             return self._fairness(serving, request, measured)
         if self.context.plan.fairness:

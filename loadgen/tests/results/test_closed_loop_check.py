@@ -263,3 +263,17 @@ def test_cells_wrong_on_one_side_are_one_group_and_the_page_marks_their_rows():
 def test_a_ratio_that_would_round_to_a_bound_keeps_a_third_decimal(ratio, text):
     from httplab.results.closed_loop_check import ratio_text
     assert ratio_text(ratio) == text
+
+
+@pytest.mark.parametrize("streams, ratio", [(1, 1.0), (4, 1.0), (None, 1.0)])
+def test_over_http2_each_connection_carries_h2loads_streams(streams, ratio):
+    """500 connections with 4 streams each keep 2000 requests in flight: at 1 ms, 2M/s."""
+    in_flight = 500 * (streams or 1)
+    run = replace(_run(in_flight * 1000, 1000), tool="h2load" if streams else None,
+                  streams=streams)
+    assert check_run(run, 500).ratio == pytest.approx(ratio)
+
+
+def test_h2load_opens_every_connection_asked_whatever_its_threads():
+    assert opened_connections(replace(_run(1, 1, threads=10, connections=16), tool="h2load"),
+                              16) == 16

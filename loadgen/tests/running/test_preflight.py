@@ -35,6 +35,9 @@ class CheckedBackend:
     def check_fairness_tools(self) -> None:
         self._check("fairness tools")
 
+    def check_h2load(self) -> None:
+        self._check("h2load")
+
     def open_file_limit(self) -> int | None:
         self.asked.append("open files")
         return self.open_files
@@ -62,6 +65,19 @@ def test_every_check_runs_in_order_and_fairness_tools_only_with_fairness():
     backend = CheckedBackend()
     preflight(_plan(), backend)
     assert backend.asked == ["tools", "engines", "open files"]
+
+
+@pytest.mark.parametrize("protocol, asked", [
+    ("h1,h1-tls", ["tools", "engines", "open files"]),
+    ("h1,h2c", ["tools", "engines", "h2load", "open files"]),
+    ("h2", ["tools", "engines", "h2load", "open files"]),
+])
+def test_h2load_is_checked_only_when_a_server_speaks_http2(protocol, asked):
+    serves_all = replace(KNOWN[0], port=_free_port(), protocols=("h1", "h1-tls", "h2c", "h2"),
+                         protocols_source="the test's own")
+    backend = CheckedBackend()
+    preflight(make_plan(plan_settings(protocol=protocol), (serves_all,)), backend)
+    assert backend.asked == asked
 
 
 def test_the_first_failing_check_stops_the_rest():

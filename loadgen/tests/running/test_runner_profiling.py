@@ -5,7 +5,6 @@ a step's warm-up; a server it cannot attach to is not loaded at all."""
 
 from __future__ import annotations
 
-import io
 import json
 from itertools import groupby
 
@@ -18,11 +17,10 @@ from httplab.run_layout import LATEST, RESULTS_JSON
 from httplab.running.latency_plan import make_latency_plan
 from httplab.running.plan import make_plan
 from httplab.running.preflight import preflight
-from httplab.running.progress import Progress
 from httplab.running.resources.parse import ResourceSample
 
 from tests.support.fake_profiler import FakeProfilerControl
-from tests.support.fake_backend import FakeBackend, FakeOhaBackend, bench_runner
+from tests.support.fake_backend import FakeBackend, FakeOhaBackend, bench_run
 from tests.support.plans import MANIFEST, plan_settings, reference_manifest
 
 ALPHA = parse_manifest("alpha", MANIFEST.replace('workers = "cpus"', "workers = 3"))
@@ -71,10 +69,7 @@ def _in_order(events: list[str]) -> list[str]:
 def _run(tmp_path, backend, known=(ALPHA,), threads="10,5", **options):
     plan = make_plan(plan_settings("all", threads, "20", "1s", **options), known,
                      frozenset({0, 1}))
-    progress = io.StringIO()
-    outcomes = bench_runner(backend, plan, tmp_path / "raw", Progress(plan, progress),
-                           lambda outcome: None).run()
-    return outcomes, progress.getvalue()
+    return bench_run(backend, plan, tmp_path / "raw")
 
 
 def test_the_profiler_runs_over_each_measured_run_and_never_the_primer_or_warm_up(tmp_path):

@@ -4,17 +4,20 @@ oha, no JVM."""
 
 from __future__ import annotations
 
+import io
 import shutil
 from contextlib import contextmanager
 from dataclasses import replace
 
-from httplab.checking.conformance import verify_started
+from httplab.axes import H1, TLS_PROTOCOLS
+from httplab.checking.conformance import verify_server, with_ready_line
 from httplab.checking.ready_line import parse_startup_line
 from httplab.run_layout import parse_step_name
 from httplab.running.backends.base import BackendError, StartedServer, WrkOutcome
 from httplab.running.database.base import DatabaseError, StartedDatabase
 from httplab.model import DatabaseRecord
 from httplab.running.resources.probes import UnavailableProbe
+from httplab.running.progress import Progress
 from httplab.running.run_context import RunContext
 from httplab.running.runner import Runner
 from httplab.running.wrk_cells import WrkCells
@@ -57,6 +60,7 @@ class FakeBackend:
         self.dies_after_wrk_calls = dies_after_wrk_calls
         self.wrk_calls: list[tuple[int, str]] = []
         self.h2load, self.h2load_calls = h2load, []
+        self.h2load_run = "nginx-h2c-m2"  # the measured h2load run it copies (HTTP/2)
         self.urls: set[str] = set()
 
     @contextmanager
@@ -69,14 +73,21 @@ class FakeBackend:
             raise BackendError("container never became healthy")
         with FakeServer(lambda path: hello_answer(path, server="X")) as server:
             port_manifest = replace(manifest, port=server.port)
+            wire = wire_said(manifest.protocol,
+                             "jdk" if manifest.protocol in TLS_PROTOCOLS else "none")
             line = READY.format(w=manifest.expected_workers(), port=server.port) + \
-                (wire_said() if manifest.is_reference
-                 else POOLS + runtime_said(self.said_jdk or manifest.jdk, manifest.executor))
+                (wire if manifest.is_reference
+                 else POOLS + runtime_said(self.said_jdk or manifest.jdk, manifest.executor,
+                                           wire))
             yield StartedServer(port_manifest, parse_startup_line(line), 0.5, pid=None,
                                 log_path=log_path)
 
     def verify(self, started, workloads=()):
-        return verify_started(started.startup, started.manifest, started.manifest.port)
+        """Its fake server answers HTTP/1.1 alone, whatever protocol the cell asks (the
+        checks over each protocol have stand-ins of their own): checked over h1."""
+        manifest = started.manifest
+        answers = verify_server(manifest.port, manifest.server_header, protocol=H1)
+        return with_ready_line(answers, started.startup, manifest)
 
     def exit_status(self, started):
         dies = self.dies_after_wrk_calls
@@ -103,6 +114,20 @@ class FakeBackend:
         for suffix in (".h2load.txt", ".sockets.txt"):
             shutil.copy(H2LOAD / f"{self.h2load}{suffix}", stem.with_name(stem.name + suffix))
         return WrkOutcome(0 if self.h2load != "hung-c50" else -1, "")
+
+
+    def run_h2load_bench(self, request, summary_path, cpus=None):
+        """'Runs' h2load as make bench's tool by copying a captured measured run (its summary
+        and, when asked, its log) to where the runner wants them."""
+        self.h2load_runs = getattr(self, "h2load_runs", []) + [
+            (request.threads, request.streams, request.url, summary_path.parent.name,
+             request.log_file is not None)]
+        self.urls.add(request.url)
+        shutil.copy(H2LOAD / "measured" / f"{self.h2load_run}.h2load-run.txt", summary_path)
+        if request.log_file is not None:
+            shutil.copy(H2LOAD / "measured" / f"{self.h2load_run}.h2load-requests.tsv",
+                        request.log_file)
+        return WrkOutcome(0, "")
 
 
 class FakeDatabase:
@@ -158,7 +183,7 @@ class FakeOhaBackend(FakeBackend):
     def check_oha(self, *arguments):
         pass
 
-    check_available = check_engines = prepare = check_oha
+    check_available = check_engines = prepare = check_h2load = check_oha
 
     def open_file_limit(self):
         return None
@@ -185,3 +210,12 @@ def bench_runner(backend, plan, raw_dir, progress, on_server_done) -> Runner:
     """make bench's runner (wrk cells) on the fake backend."""
     context = RunContext(backend, plan, raw_dir, progress)
     return Runner(context, WrkCells(context), on_server_done)
+
+
+def bench_run(backend, plan, raw_dir):
+    """make bench's runner over a plan on the fake backend: its outcomes and what progress
+    printed."""
+    output = io.StringIO()
+    outcomes = bench_runner(backend, plan, raw_dir, Progress(plan, output),
+                            lambda outcome: None).run()
+    return outcomes, output.getvalue()

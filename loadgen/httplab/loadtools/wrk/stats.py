@@ -7,7 +7,10 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from httplab.model import LatencyHistogram
+from httplab.model import Latency, LatencyHistogram
+
+# The percentiles done.lua writes (its LATENCY_KEYS), and so those of a latency computed here.
+WRK_PERCENTILES = (50.0, 75.0, 90.0, 99.0, 99.9)
 
 
 def histogram_percentile(histogram: LatencyHistogram, p: float) -> int | None:
@@ -22,6 +25,18 @@ def histogram_percentile(histogram: LatencyHistogram, p: float) -> int | None:
         if cumulative >= rank:
             return value
     return histogram.max
+
+
+def exact_histogram_latency(histogram: LatencyHistogram,
+                            percentiles: tuple[float, ...] = WRK_PERCENTILES) -> Latency:
+    """The latency an exact histogram gives, as wrk computes each figure; unknown (None)
+    without samples."""
+    if histogram.total == 0:
+        return Latency(mean_us=None, stdev_us=None, max_us=None, min_us=None)
+    return Latency(mean_us=histogram_mean(histogram), stdev_us=histogram_stdev(histogram),
+                   max_us=float(histogram.max), min_us=float(histogram.min),
+                   percentiles_us=tuple((p, float(histogram_percentile(histogram, p)))
+                                        for p in percentiles))
 
 
 def histogram_mean(histogram: LatencyHistogram) -> float | None:

@@ -138,6 +138,7 @@ def run_from_dict(data: dict[str, Any]) -> WrkRun:
         engine=data.get("engine"), start_skew_s=data.get("start_skew_s"),
         notes=tuple(data.get("notes", ())),
         generators=tuple(run_from_dict(generator) for generator in data.get("generators", ())),
+        tool=data.get("tool"), protocol=data.get("protocol"), streams=data.get("streams"),
     )
 
 

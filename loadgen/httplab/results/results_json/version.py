@@ -28,7 +28,8 @@ FORMAT_VERSION = 16
 # server's transport being the one it said it ran on, and the seccomp profile its
 # container ran under (Docker: "default" or the shipped io_uring one); 16: the settings'
 # protocols (PROTOCOL), streams and keep-alive, each server's protocol and the TLS engine it
-# said it ran; older files read
+# said it ran, and each run h2load measured (HTTP/2) its tool, the application protocol it
+# spoke and its streams; older files read
 # with their defaults (plaintext, no
 # database, no profile, no host stalls, no JDK asked, no pinned virtual threads, each
 # warning's kind recovered from its sentence).

@@ -190,6 +190,10 @@ def run_to_dict(run: WrkRun, round_number: int | None = None) -> dict[str, Any]:
         "latency_samples": run.latency_samples, "ended_at_s": run.ended_at_s,
         "engine": run.engine, "start_skew_s": run.start_skew_s, "notes": list(run.notes),
         "generators": [run_to_dict(generator) for generator in run.generators],
+        # Only a run another tool than wrk measured says its tool (so wrk's files stay as
+        # they were): h2load's, with the application protocol it spoke and its streams.
+        **({"tool": run.tool, "protocol": run.protocol, "streams": run.streams}
+           if run.tool is not None else {}),
     }
     return {**data, "round": round_number} if round_number else data
 

@@ -24,6 +24,7 @@ from httplab.running.engines import Engine
 from httplab.running.profiling.control import ProfilerControl
 from httplab.running.tools import first_line
 from httplab.loadtools.h2load.command import H2loadRequest
+from httplab.loadtools.h2load.measured_command import H2loadRunRequest
 from httplab.loadtools.oha.command import OHA_VERSION, OhaRequest
 from httplab.loadtools.wrk.command import WrkRequest
 
@@ -74,6 +75,10 @@ class PreflightChecks(Protocol):
 
     def check_fairness_tools(self) -> None:
         """Raises BackendError when h2load or ss is missing where it would run (FAIRNESS=1)."""
+
+    def check_h2load(self) -> None:
+        """Raises BackendError when h2load is missing where it would run: make bench's load
+        tool for the HTTP/2 protocols (PROTOCOL h2c, h2). Before any load."""
 
     def open_file_limit(self) -> int | None:
         """The open-file limit the load generator and the server run under; None: unknown."""
@@ -136,6 +141,13 @@ class LoadGeneration(Protocol):
                    cpus: str | None = None) -> WrkOutcome:
         """Runs h2load once through loadgen/fairness.sh: its output goes to stem.h2load.txt
         and the socket readings taken during it to stem.sockets.txt."""
+
+    def run_h2load_bench(self, request: H2loadRunRequest, summary_path: Path,
+                         cpus: str | None = None) -> WrkOutcome:
+        """Runs h2load once as make bench's load tool (HTTP/2): summary_header's line, then
+        its output, go to summary_path; each request to request.log_file (a path beside
+        summary_path, as this host names it; None: not logged); killed after
+        h2load_run_time_limit_s(request)."""
 
     def run_oha(self, request: OhaRequest, json_path: Path,
                 cpus: str | None = None) -> WrkOutcome:

@@ -24,6 +24,9 @@ from httplab.checking.readiness import (READY_TIMEOUT_S, Readiness, ServerProbes
 from httplab.checking.ready_line import StartupInfo
 from httplab.loadtools.h2load.command import (H2loadRequest, fairness_script_arguments,
                                               h2load_time_limit_s)
+from httplab.loadtools.h2load.measured_command import (H2loadRunRequest, h2load_run_arguments,
+                                                       h2load_run_time_limit_s)
+from httplab.loadtools.h2load.measured_run import TOOL as H2LOAD, summary_header
 from httplab.loadtools.oha.command import OhaRequest, oha_arguments, oha_time_limit_s
 from httplab.loadtools.wrk.command import WrkRequest, wrk_arguments, wrk_time_limit_s
 from httplab.manifest import ServerManifest
@@ -55,7 +58,7 @@ from httplab.running.profiling.jvm import jvm_options
 from httplab.running.resources.probes import (ResourceProbe, probe_for_container,
                                               probe_for_remote_container)
 from httplab.running.tools import command_output, java_version
-from httplab.run_layout import JSON_SUFFIX, OHA_SUFFIX, RunFiles
+from httplab.run_layout import H2LOAD_RUN_SUFFIX, JSON_SUFFIX, OHA_SUFFIX, RunFiles
 
 WAYS_ON = ("Either install and start Docker (README, \"Installing Docker on Debian\": "
            "`apt-get install docker.io docker-compose` then `dockerd &` or `systemctl start "
@@ -276,13 +279,29 @@ class DockerBackend:
         return self._run_loadgen(command, name, cpu_times, cpus, subprocess.DEVNULL,
                                  ("h2load", h2load_time_limit_s(request)))
 
+    def run_h2load_bench(self, request: H2loadRunRequest, summary_path: Path,
+                         cpus: str | None = None) -> WrkOutcome:
+        """h2load in the wrk image, the line naming its arguments then its output into
+        summary_path, its log of requests beside it (the raw folder, mounted)."""
+        name = self._loadgen_container()
+        cpu_times = RunFiles.of_output(summary_path, H2LOAD_RUN_SUFFIX).cpu_times(H2LOAD)
+        log = request.log_file and f"{cmd.WRK_OUT_DIR_IN_IMAGE}/{Path(request.log_file).name}"
+        arguments = h2load_run_arguments(replace(request, log_file=log))
+        command = cmd.h2load_run_command(self.compose, self.repo, name, cpu_times.name,
+                                         arguments)
+        with summary_path.open("w") as summary:
+            summary.write(summary_header(arguments))
+            summary.flush()  # before h2load writes after it through the same file
+            return self._run_loadgen(command, name, cpu_times, cpus, summary,
+                                     (H2LOAD, h2load_run_time_limit_s(request)))
+
     def run_oha(self, request: OhaRequest, json_path: Path,
                 cpus: str | None = None) -> WrkOutcome:
         """oha in the wrk image, its JSON summary (stdout) into json_path."""
         name = self._loadgen_container()
         cpu_times = RunFiles.of_output(json_path, OHA_SUFFIX).cpu_times("oha")
         command = cmd.oha_run_command(self.compose, self.repo, name, cpu_times.name,
-                                      oha_arguments(request))
+                                      oha_arguments(request), request.ca_file)
         with json_path.open("w") as summary:
             return self._run_loadgen(command, name, cpu_times, cpus, summary,
                                      ("oha", oha_time_limit_s(request)))
@@ -301,6 +320,9 @@ class DockerBackend:
 
     def check_fairness_tools(self) -> None:
         """h2load and ss are in the wrk image, built in prepare()."""
+
+    def check_h2load(self) -> None:
+        """h2load is in the wrk image, built in prepare()."""
 
     def check_profiler(self) -> None:
         """jattach and the agent are in the servers' images, built in prepare()."""

@@ -32,6 +32,9 @@ from httplab.running.backends.base import (H2LOAD_MISSING_HINT, OHA_MISSING, Sta
 from httplab.running.backend_error import BackendError
 from httplab.addresses import LOOPBACK
 from httplab.loadtools.h2load.command import H2loadRequest, fairness_script_arguments, h2load_time_limit_s
+from httplab.loadtools.h2load.measured_command import (H2loadRunRequest, h2load_run_arguments,
+                                                       h2load_run_time_limit_s)
+from httplab.loadtools.h2load.measured_run import TOOL as H2LOAD, summary_header
 from httplab.loadtools.oha.command import OhaRequest, oha_arguments, oha_time_limit_s
 from httplab.paths import ASYNC_PROFILER_LIB, FAIRNESS_SCRIPT, oha_binary
 from httplab.running.backends.local_profiler import (JATTACH, LocalProfilerControl,
@@ -43,6 +46,7 @@ from httplab.running.io_uring.probe import tried
 from httplab.running.io_uring.trial import probe_server, run_here, try_on_host
 
 HOST_NGINX = Path("/usr/sbin/nginx")
+H2LOAD_COMMAND = "h2load"  # on PATH: Debian's nghttp2-client
 BUILD_JARS = "run `mvn -f servers/pom.xml package` (make jars)"
 REFERENCE_START_SCRIPT = "start.sh"  # in servers/<name>/, beside the manifest
 NGINX_MISSING = ("nginx not found at {path}: install Debian's nginx (`apt-get install "
@@ -171,8 +175,14 @@ class LocalBackend:
     def check_engines(self) -> None:
         """Every engine is this host's: nothing to check."""
 
+    def check_h2load(self) -> None:
+        """Raises BackendError when h2load, make bench's tool for HTTP/2, is missing."""
+        if shutil.which(H2LOAD_COMMAND) is None:
+            raise BackendError(f"{H2LOAD_COMMAND} not found on PATH, and PROTOCOL h2c and h2 "
+                               "need it: install Debian's nghttp2-client, or leave them out")
+
     def check_fairness_tools(self) -> None:
-        for tool in ("h2load", "ss"):
+        for tool in (H2LOAD_COMMAND, "ss"):
             if shutil.which(tool) is None:
                 raise BackendError(f"{tool} not found on PATH, and FAIRNESS=1 needs it: "
                                    f"{H2LOAD_MISSING_HINT}")
@@ -282,6 +292,16 @@ class LocalBackend:
         env = {**os.environ, JSON_PATH_VARIABLE: str(json_path)}
         with text_path.open("w") as text:
             return _run_timed(command, env, text, cpus, ("wrk", wrk_time_limit_s(request)))
+
+    def run_h2load_bench(self, request: H2loadRunRequest, summary_path: Path,
+                         cpus: str | None = None) -> WrkOutcome:
+        """h2load once, the line naming its arguments then its output into summary_path."""
+        arguments = h2load_run_arguments(request)
+        with summary_path.open("w") as summary:
+            summary.write(summary_header(arguments))
+            summary.flush()  # before h2load writes after it through the same file
+            return _run_timed([H2LOAD_COMMAND, *arguments], dict(os.environ), summary, cpus,
+                              (H2LOAD, h2load_run_time_limit_s(request)))
 
     def run_oha(self, request: OhaRequest, json_path: Path,
                 cpus: str | None = None) -> WrkOutcome:

@@ -34,6 +34,7 @@ WRK_OUT_DIR_IN_IMAGE = "/out"
 FAIRNESS_SCRIPT_IN_IMAGE = "/opt/httplab/fairness.sh"  # loadgen/fairness.sh, in the wrk image
 OHA_IN_IMAGE = "/usr/local/bin/oha"  # built in loadgen/Dockerfile's oha stage
 WRK_IN_IMAGE = "wrk"  # on the image's PATH (and its ENTRYPOINT)
+H2LOAD_IN_IMAGE = "h2load"  # on the image's PATH: Debian's nghttp2-client (loadgen/Dockerfile)
 # loadgen/cpu-times.sh, in the wrk image: runs a load tool, then writes the tool's CPU time
 # into the mount (its usage: CPU_FILE TOOL [ARGUMENTS...]).
 CPU_TIMES_IN_IMAGE = "/opt/httplab/cpu-times.sh"
@@ -158,11 +159,22 @@ def fairness_run_command(compose: list[str], repo: Path, container_name: str,
                                [FAIRNESS_SCRIPT_IN_IMAGE, *script_args])
 
 
-def oha_run_command(compose: list[str], repo: Path, container_name: str, cpu_times_name: str,
-                    oha_args: list[str]) -> list[str]:
-    """oha in the wrk service's container, named like wrk's; its JSON on stdout."""
+def h2load_run_command(compose: list[str], repo: Path, container_name: str,
+                       cpu_times_name: str, h2load_args: list[str]) -> list[str]:
+    """h2load as make bench's load tool (HTTP/2) in the wrk service's container, named like
+    wrk's; its summary on stdout, its log of requests in the mount."""
     return _run_with_cpu_times(compose, repo, container_name, cpu_times_name,
-                               [OHA_IN_IMAGE, *oha_args])
+                               [H2LOAD_IN_IMAGE, *h2load_args])
+
+
+def oha_run_command(compose: list[str], repo: Path, container_name: str, cpu_times_name: str,
+                    oha_args: list[str], ca_file: str | None = None) -> list[str]:
+    """oha in the wrk service's container, named like wrk's; its JSON on stdout. The CA
+    file it verifies with (https) is mounted read-only at the same path, so its arguments
+    name it as this host does."""
+    mount = [] if ca_file is None else ["-v", f"{ca_file}:{ca_file}:ro"]
+    return _run_with_cpu_times(compose, repo, container_name, cpu_times_name,
+                               [OHA_IN_IMAGE, *oha_args], mount)
 
 
 def _run_with_cpu_times(compose: list[str], repo: Path, container_name: str,

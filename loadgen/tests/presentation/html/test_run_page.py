@@ -154,6 +154,8 @@ def test_a_latency_run_s_steps_are_grouped_per_server_with_their_verdicts():
     (".generators.json", "generators' record"), (".g2.txt", "generator 2: wrk report"),
     (".g10.json", "generator 10: wrk JSON"), (".stalls.json", "stall meter"),
     (".stalls.2.json", "generator 2's engine: stall meter"),
+    (".h2load-run.txt", "h2load summary"), (".h2load-requests.tsv.gz", "h2load requests"),
+    (".h2load-requests.tsv", "h2load requests"),
 ])
 def test_each_raw_file_is_named_by_what_it_holds(ending, kind):
     assert file_kind(ending) == kind

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from httplab.loadtools.h2load.command import H2loadRequest
+from httplab.loadtools.h2load.measured_command import H2loadRunRequest
 from httplab.loadtools.oha.command import OhaRequest
 from httplab.loadtools.wrk.command import WrkRequest
 from httplab.running.backends import docker
@@ -47,7 +48,11 @@ def backend(repo) -> DockerBackend:
     (lambda backend, raw: backend.run_oha(OhaRequest(100, 5, 4, URL),
                                           raw / "netty-q100.oha.json"),
      "netty-q100.oha.cpu.txt", "/usr/local/bin/oha"),
-], ids=["wrk", "h2load", "oha"])
+    (lambda backend, raw: backend.run_h2load_bench(
+        H2loadRunRequest(1, 4, 2, 5, URL, str(raw / "netty@h2c-t1-c4.h2load-requests.tsv")),
+        raw / "netty@h2c-t1-c4.h2load-run.txt"),
+     "netty@h2c-t1-c4.h2load.cpu.txt", "h2load"),
+], ids=["wrk", "h2load", "oha", "h2load-bench"])
 def test_each_tool_runs_under_cpu_times_sh_and_hands_on_its_cpu_time(tmp_path, backend, runs,
                                                                     run, record, tool):
     outcome = run(backend, tmp_path)
@@ -58,3 +63,25 @@ def test_each_tool_runs_under_cpu_times_sh_and_hands_on_its_cpu_time(tmp_path, b
     assert cpu_times == tmp_path / record
     assert Path(env["HTTPLAB_RAW_DIR"]) == tmp_path.resolve()  # what /out is
     assert outcome.cpu_seconds == 1.5
+
+
+def test_h2load_logs_into_the_mount_and_its_summary_names_its_arguments(tmp_path, backend, runs):
+    summary = tmp_path / "netty@h2-t1-c4.h2load-run.txt"
+    backend.run_h2load_bench(H2loadRunRequest(
+        1, 4, 2, 5, "https://127.0.0.1:8443/",
+        str(tmp_path / "netty@h2-t1-c4.h2load-requests.tsv")), summary)
+    (command, _, _), = runs
+    arguments = ["-t1", "-c4", "-m2", "-D5", "--log-file=/out/netty@h2-t1-c4.h2load-requests.tsv",
+                 "https://127.0.0.1:8443/"]
+    assert command[-len(arguments):] == arguments
+    assert summary.read_text() == ("# httplab: h2load -t1 -c4 -m2 -D5 "
+                                   "--log-file=/out/netty@h2-t1-c4.h2load-requests.tsv "
+                                   "https://127.0.0.1:8443/\n")
+
+
+def test_oha_on_https_gets_the_runs_ca_mounted(tmp_path, backend, runs):
+    backend.run_oha(OhaRequest(100, 5, 4, "https://127.0.0.1:8443/", ca_file="/run/t/ca.pem"),
+                    tmp_path / "netty@h1-tls-q100.oha.json")
+    (command, _, _), = runs
+    assert "/run/t/ca.pem:/run/t/ca.pem:ro" in command
+    assert command[command.index("--cacert") + 1] == "/run/t/ca.pem"

@@ -69,7 +69,10 @@ def test_wrk_runs_named_removed_and_writes_json_into_the_mount():
      ["/opt/httplab/fairness.sh", "/out/s", "0.3", "2.7", "8080", "--", "-c1"]),
     (lambda: compose.oha_run_command(V1, REPO, "httplab-wrk-1", "s.oha.cpu.txt", ["-q", "10"]),
      ["/usr/local/bin/oha", "-q", "10"]),
-], ids=["wrk", "h2load", "oha"])
+    (lambda: compose.h2load_run_command(V1, REPO, "httplab-wrk-1", "s.h2load.cpu.txt",
+                                        ["-t1", "-m1", "--log-file=/out/s.tsv", "http://a/"]),
+     ["h2load", "-t1", "-m1", "--log-file=/out/s.tsv", "http://a/"]),
+], ids=["wrk", "h2load", "oha", "h2load-bench"])
 def test_every_load_tool_runs_under_cpu_times_sh_which_writes_into_the_mount(build, tool):
     """cpu-times.sh CPU_FILE TOOL [ARGUMENTS...]: the tool's own CPU time, read afterwards."""
     command = build()
@@ -93,3 +96,13 @@ def test_the_repositorys_base_images_file_names_every_build_arg(repo):
 def test_a_base_images_file_missing_a_name_is_refused():
     with pytest.raises(ValueError, match="HTTPLAB_WRK_BASE_IMAGE"):
         local_build_args("HTTPLAB_BUILD_IMAGE=a\nHTTPLAB_RUNTIME_IMAGE=b\n")
+
+
+def test_oha_sees_the_runs_ca_read_only_at_the_path_its_arguments_name():
+    command = compose.oha_run_command(V2, REPO, "httplab-wrk-1", "s.oha.cpu.txt",
+                                      ["--cacert", "/tmp/tls/ca.pem", "https://a/"],
+                                      "/tmp/tls/ca.pem")
+    at = command.index("-v")
+    assert command[at:at + 2] == ["-v", "/tmp/tls/ca.pem:/tmp/tls/ca.pem:ro"]
+    assert at < command.index("--entrypoint")
+    assert "-v" not in compose.oha_run_command(V2, REPO, "httplab-wrk-1", "s.oha.cpu.txt", [])
