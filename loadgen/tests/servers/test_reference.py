@@ -1,11 +1,16 @@
 """The ceiling reference, nginx, on this host (BACKEND=local): started by its start script
 on 127.0.0.1 at a free port, it must pass the lab's whole check as the jars do, stop on
-SIGTERM, and refuse bad settings as they do. Without the host's nginx the slow tests
-skip (apt-get install nginx-light); the docker test builds it into an image instead."""
+SIGTERM, and refuse bad settings as they do. It serves every PROTOCOL, TLS with files made
+here as the lab makes them. Without the host's nginx the slow tests skip (apt-get install
+nginx-light); the docker test builds it into an image instead."""
 
 from __future__ import annotations
 
+import re
 import socket
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -28,11 +33,48 @@ NGINX = next(m for m in discover(servers_dir(DEFAULT_REPO)) if m.is_reference)
 SCRIPT = servers_dir(DEFAULT_REPO) / NGINX.name / REFERENCE_START_SCRIPT
 STOP_LIMIT_S = 5.0
 FAULT_EXIT_WAIT_S = 30.0
+TLS_PROTOCOLS = ("h1-tls", "h2")
+# What curl gets on each protocol when it offers HTTP/2 where it can (ALPN h2 over TLS,
+# prior knowledge in cleartext): h1-tls must stay HTTP/1.1.
+CURL_OFFER = {"h1": ("--http1.1",), "h1-tls": ("--http2",), "h2c": ("--http2-prior-knowledge",),
+              "h2": ("--http2",)}
+HTTP_VERSION = {"h1": "1.1", "h1-tls": "1.1", "h2c": "2", "h2": "2"}
 
 
 def _require_nginx() -> None:
     if not HOST_NGINX.is_file():
         pytest.skip(f"{HOST_NGINX} is not installed: apt-get install nginx-light")
+
+
+@dataclass(frozen=True)
+class TlsFiles:
+    """A throwaway CA, and the server certificate it signed for 127.0.0.1, with its key."""
+
+    ca: Path
+    certificate: Path
+    key: Path
+
+    def environment(self) -> dict[str, str]:
+        return {"TLS_CERT": str(self.certificate), "TLS_KEY": str(self.key)}
+
+
+@pytest.fixture(scope="module")
+def tls_files(tmp_path_factory) -> TlsFiles:
+    """Made by openssl as the lab makes them: EC P-256, the key as PKCS#8 PEM, mode 600."""
+    folder = tmp_path_factory.mktemp("tls")
+    (folder / "ext").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n"
+                                "extendedKeyUsage=serverAuth\n")
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
+    for command in (
+            ["req", "-x509", *ec, "-days", "2", "-subj", "/CN=httplab-test-ca",
+             "-keyout", "ca.key", "-out", "ca.pem", "-addext", "basicConstraints=critical,CA:TRUE",
+             "-addext", "keyUsage=critical,keyCertSign"],
+            ["req", *ec, "-subj", "/CN=localhost", "-keyout", "server.key", "-out", "server.csr"],
+            ["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+             "-CAcreateserial", "-days", "2", "-extfile", "ext", "-out", "server.pem"]):
+        subprocess.run(["openssl", *command], cwd=folder, check=True, capture_output=True)
+    (folder / "server.key").chmod(0o600)
+    return TlsFiles(folder / "ca.pem", folder / "server.pem", folder / "server.key")
 
 
 def test_the_reference_is_nginx_and_no_maven_module():
@@ -104,7 +146,8 @@ def _run_until_exit(env_changes: dict[str, str], port: int, tmp_path) -> tuple[i
 @pytest.mark.slow
 @pytest.mark.parametrize("variable, value", [("PORT", "eighty"), ("PORT", "70000"),
                                              ("WORKERS", "0"), ("WORKERS", "-3"),
-                                             ("BIND_ADDRESS", " ")])
+                                             ("BIND_ADDRESS", " "), ("PROTOCOL", "h3"),
+                                             ("PROTOCOL", "https")])
 def test_bad_setting_exits_2_naming_the_variable(variable, value, tmp_path):
     _require_nginx()
     code, output = _run_until_exit({variable: value}, free_port(), tmp_path)
@@ -136,3 +179,54 @@ def test_workers_sets_the_worker_processes_it_reports(tmp_path):
     finally:
         process.stop()
     assert not port_is_listening(port)
+
+
+def _curl(protocol: str, port: int, tls: TlsFiles) -> list[str]:
+    """GET / as curl sends it on the protocol: its status, HTTP version and body."""
+    scheme = "https" if protocol in TLS_PROTOCOLS else "http"
+    command = ["curl", "-sS", "--max-time", "10", "--cacert", str(tls.ca), *CURL_OFFER[protocol],
+               "-w", "\n%{http_code} %{http_version}", f"{scheme}://127.0.0.1:{port}/"]
+    return subprocess.run(command, capture_output=True, text=True, check=True).stdout.split("\n")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("protocol", NGINX.protocols)
+def test_each_protocol_starts_says_so_and_answers_in_its_http_version(protocol, tls_files,
+                                                                       tmp_path):
+    _require_nginx()
+    port = free_port()
+    env = {**reference_environment(NGINX, port, HOST_NGINX, tmp_path), "PROTOCOL": protocol,
+           **tls_files.environment()}
+    process = ServerProcess(reference_command(SCRIPT), env)
+    try:
+        startup = process.wait_ready(FAULT_EXIT_WAIT_S)
+        assert startup is not None, process.output()
+        engine = "openssl" if protocol in TLS_PROTOCOLS else "none"
+        assert re.search(rf" db_pool=0 protocol={protocol} tls={engine}$", startup.line), startup.line
+        assert _curl(protocol, port, tls_files) == ["Hello, World!", f"200 {HTTP_VERSION[protocol]}"]
+    finally:
+        process.stop()
+    assert not port_is_listening(port)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("protocol", TLS_PROTOCOLS)
+def test_a_tls_protocol_without_tls_cert_exits_2_with_one_line(protocol, tls_files, tmp_path):
+    _require_nginx()
+    code, output = _run_until_exit({"PROTOCOL": protocol, "TLS_KEY": str(tls_files.key)},
+                                   free_port(), tmp_path)
+    assert code == 2, output
+    assert output.strip().splitlines() == [
+        f"httplab nginx: PROTOCOL={protocol} needs TLS_CERT: the PEM file the lab makes for the run"]
+
+
+@pytest.mark.slow
+def test_a_key_nginx_cannot_use_exits_2_with_nginx_s_reason(tls_files, tmp_path):
+    _require_nginx()
+    code, output = _run_until_exit({"PROTOCOL": "h2", "TLS_CERT": str(tls_files.certificate),
+                                    "TLS_KEY": str(tls_files.ca.with_name("ca.key"))},
+                                   free_port(), tmp_path)
+    assert code == 2, output
+    [line] = output.strip().splitlines()
+    assert line.startswith("httplab nginx: PROTOCOL=h2: nginx refuses its configuration: "
+                           "SSL_CTX_use_PrivateKey("), line
