@@ -228,7 +228,7 @@ nginx_running() {
   kill -0 "$nginx_pid" 2>/dev/null
 }
 
-wait_until_answering() {  # protocol host port certificate: 0 once nginx answers, 1 when it stopped first
+wait_until_answering() {  # protocol host port certificate: 0 once it answers, 1 if nginx stopped
   until answers "$@"; do
     nginx_running || return 1
     sleep 0.05

@@ -6,15 +6,19 @@ nginx-light); the docker test builds it into an image instead."""
 
 from __future__ import annotations
 
+import os
 import re
 import socket
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from httplab.checking.conformance import verify_started
+from httplab.checking.ready_line import StartupInfo
 from httplab.model import Workload
 from httplab.manifest import discover
 from httplab.paths import DEFAULT_REPO, LUA_SCRIPT, servers_dir
@@ -189,24 +193,58 @@ def _curl(protocol: str, port: int, tls: TlsFiles) -> list[str]:
     return subprocess.run(command, capture_output=True, text=True, check=True).stdout.split("\n")
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("protocol", NGINX.protocols)
-def test_each_protocol_starts_says_so_and_answers_in_its_http_version(protocol, tls_files,
-                                                                       tmp_path):
+@contextmanager
+def _serving(protocol: str, tls: TlsFiles, tmp_path) -> Iterator[tuple[int, StartupInfo]]:
+    """nginx started on the protocol at a free port: the port and its ready line."""
     _require_nginx()
     port = free_port()
     env = {**reference_environment(NGINX, port, HOST_NGINX, tmp_path), "PROTOCOL": protocol,
-           **tls_files.environment()}
+           **tls.environment()}
     process = ServerProcess(reference_command(SCRIPT), env)
     try:
         startup = process.wait_ready(FAULT_EXIT_WAIT_S)
         assert startup is not None, process.output()
-        engine = "openssl" if protocol in TLS_PROTOCOLS else "none"
-        assert re.search(rf" db_pool=0 protocol={protocol} tls={engine}$", startup.line), startup.line
-        assert _curl(protocol, port, tls_files) == ["Hello, World!", f"200 {HTTP_VERSION[protocol]}"]
+        yield port, startup
     finally:
         process.stop()
     assert not port_is_listening(port)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("protocol", NGINX.protocols)
+def test_each_protocol_starts_says_so_and_answers_in_its_http_version(protocol, tls_files,
+                                                                       tmp_path):
+    with _serving(protocol, tls_files, tmp_path) as (port, startup):
+        engine = "openssl" if protocol in TLS_PROTOCOLS else "none"
+        assert re.search(rf" db_pool=0 protocol={protocol} tls={engine}$", startup.line), \
+            startup.line
+        assert _curl(protocol, port, tls_files) == ["Hello, World!",
+                                                    f"200 {HTTP_VERSION[protocol]}"]
+
+
+def _compose_healthcheck() -> str:
+    """The server service's healthcheck script, as Compose hands it to bash ($$ is $)."""
+    lines = (DEFAULT_REPO / "docker-compose.yml").read_text().splitlines()
+    start = lines.index("        - |") + 1
+    end = next(index for index in range(start, len(lines))
+               if not lines[index].startswith("          "))
+    return "\n".join(line[len("          "):] for line in lines[start:end]).replace("$$", "$")
+
+
+def _healthy(protocol: str, port: int, tls: TlsFiles) -> bool:
+    env = {"PATH": os.environ["PATH"], "PORT": str(port), "BIND_ADDRESS": "127.0.0.1",
+           "PROTOCOL": protocol, "TLS_CERT": str(tls.certificate)}
+    return subprocess.run(["bash", "-c", _compose_healthcheck()], env=env, capture_output=True,
+                          timeout=FAULT_EXIT_WAIT_S).returncode == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("protocol", NGINX.protocols)
+def test_the_compose_healthcheck_asks_over_the_protocol(protocol, tls_files, tmp_path):
+    with _serving(protocol, tls_files, tmp_path) as (port, _):
+        assert _healthy(protocol, port, tls_files)
+        other = {"h1": "h2c", "h1-tls": "h2", "h2c": "h1", "h2": "h2c"}[protocol]
+        assert not _healthy(other, port, tls_files), f"{other} answered on a {protocol} port"
 
 
 @pytest.mark.slow
@@ -216,8 +254,8 @@ def test_a_tls_protocol_without_tls_cert_exits_2_with_one_line(protocol, tls_fil
     code, output = _run_until_exit({"PROTOCOL": protocol, "TLS_KEY": str(tls_files.key)},
                                    free_port(), tmp_path)
     assert code == 2, output
-    assert output.strip().splitlines() == [
-        f"httplab nginx: PROTOCOL={protocol} needs TLS_CERT: the PEM file the lab makes for the run"]
+    assert output.strip().splitlines() == [f"httplab nginx: PROTOCOL={protocol} needs TLS_CERT: "
+                                           "the PEM file the lab makes for the run"]
 
 
 @pytest.mark.slow
