@@ -7,17 +7,15 @@ nginx-light); the docker test builds it into an image instead."""
 from __future__ import annotations
 
 import os
-import re
 import socket
 import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
-from httplab.checking.conformance import verify_started
+from httplab.axes import H1_TLS, TLS_PROTOCOLS
+from httplab.checking.conformance import protocol_said_problem, verify_started
 from httplab.checking.ready_line import StartupInfo
 from httplab.model import Workload
 from httplab.manifest import discover
@@ -32,17 +30,12 @@ from httplab.running.process import ServerProcess
 from httplab.running.resources.probes import UnavailableProbe
 
 from tests.conftest import free_port, port_is_listening, run_until_exit
+from tests.support.tls_files import CURL_PROTOCOL, TlsTestFiles, curl, make_tls_files
 
 NGINX = next(m for m in discover(servers_dir(DEFAULT_REPO)) if m.is_reference)
 SCRIPT = servers_dir(DEFAULT_REPO) / NGINX.name / REFERENCE_START_SCRIPT
 STOP_LIMIT_S = 5.0
 FAULT_EXIT_WAIT_S = 30.0
-TLS_PROTOCOLS = ("h1-tls", "h2")
-# What curl gets on each protocol when it offers HTTP/2 where it can (ALPN h2 over TLS,
-# prior knowledge in cleartext): h1-tls must stay HTTP/1.1.
-CURL_OFFER = {"h1": ("--http1.1",), "h1-tls": ("--http2",), "h2c": ("--http2-prior-knowledge",),
-              "h2": ("--http2",)}
-HTTP_VERSION = {"h1": "1.1", "h1-tls": "1.1", "h2c": "2", "h2": "2"}
 
 
 def _require_nginx() -> None:
@@ -50,35 +43,9 @@ def _require_nginx() -> None:
         pytest.skip(f"{HOST_NGINX} is not installed: apt-get install nginx-light")
 
 
-@dataclass(frozen=True)
-class TlsFiles:
-    """A throwaway CA, and the server certificate it signed for 127.0.0.1, with its key."""
-
-    ca: Path
-    certificate: Path
-    key: Path
-
-    def environment(self) -> dict[str, str]:
-        return {"TLS_CERT": str(self.certificate), "TLS_KEY": str(self.key)}
-
-
 @pytest.fixture(scope="module")
-def tls_files(tmp_path_factory) -> TlsFiles:
-    """Made by openssl as the lab makes them: EC P-256, the key as PKCS#8 PEM, mode 600."""
-    folder = tmp_path_factory.mktemp("tls")
-    (folder / "ext").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n"
-                                "extendedKeyUsage=serverAuth\n")
-    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
-    for command in (
-            ["req", "-x509", *ec, "-days", "2", "-subj", "/CN=httplab-test-ca",
-             "-keyout", "ca.key", "-out", "ca.pem", "-addext", "basicConstraints=critical,CA:TRUE",
-             "-addext", "keyUsage=critical,keyCertSign"],
-            ["req", *ec, "-subj", "/CN=localhost", "-keyout", "server.key", "-out", "server.csr"],
-            ["x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
-             "-CAcreateserial", "-days", "2", "-extfile", "ext", "-out", "server.pem"]):
-        subprocess.run(["openssl", *command], cwd=folder, check=True, capture_output=True)
-    (folder / "server.key").chmod(0o600)
-    return TlsFiles(folder / "ca.pem", folder / "server.pem", folder / "server.key")
+def tls_files(tmp_path_factory) -> TlsTestFiles:
+    return make_tls_files(tmp_path_factory.mktemp("tls"))
 
 
 def test_the_reference_is_nginx_and_no_maven_module():
@@ -185,21 +152,13 @@ def test_workers_sets_the_worker_processes_it_reports(tmp_path):
     assert not port_is_listening(port)
 
 
-def _curl(protocol: str, port: int, tls: TlsFiles) -> list[str]:
-    """GET / as curl sends it on the protocol: its status, HTTP version and body."""
-    scheme = "https" if protocol in TLS_PROTOCOLS else "http"
-    command = ["curl", "-sS", "--max-time", "10", "--cacert", str(tls.ca), *CURL_OFFER[protocol],
-               "-w", "\n%{http_code} %{http_version}", f"{scheme}://127.0.0.1:{port}/"]
-    return subprocess.run(command, capture_output=True, text=True, check=True).stdout.split("\n")
-
-
 @contextmanager
-def _serving(protocol: str, tls: TlsFiles, tmp_path) -> Iterator[tuple[int, StartupInfo]]:
+def _serving(protocol: str, tls: TlsTestFiles, tmp_path) -> Iterator[tuple[int, StartupInfo]]:
     """nginx started on the protocol at a free port: the port and its ready line."""
     _require_nginx()
     port = free_port()
     env = {**reference_environment(NGINX, port, HOST_NGINX, tmp_path), "PROTOCOL": protocol,
-           **tls.environment()}
+           **tls.environment}
     process = ServerProcess(reference_command(SCRIPT), env)
     try:
         startup = process.wait_ready(FAULT_EXIT_WAIT_S)
@@ -214,12 +173,21 @@ def _serving(protocol: str, tls: TlsFiles, tmp_path) -> Iterator[tuple[int, Star
 @pytest.mark.parametrize("protocol", NGINX.protocols)
 def test_each_protocol_starts_says_so_and_answers_in_its_http_version(protocol, tls_files,
                                                                        tmp_path):
+    """Its ready line names the protocol and the TLS engine (openssl over TLS, else none),
+    and curl, trusting only the run's CA, gets the hello world in that HTTP version."""
+    options, version = CURL_PROTOCOL[protocol]
     with _serving(protocol, tls_files, tmp_path) as (port, startup):
-        engine = "openssl" if protocol in TLS_PROTOCOLS else "none"
-        assert re.search(rf" db_pool=0 protocol={protocol} tls={engine}$", startup.line), \
+        assert not protocol_said_problem(startup, NGINX.on_axis("PROTOCOL", protocol, None)), \
             startup.line
-        assert _curl(protocol, port, tls_files) == ["Hello, World!",
-                                                    f"200 {HTTP_VERSION[protocol]}"]
+        assert startup.tls == ("openssl" if protocol in TLS_PROTOCOLS else "none")
+        assert curl(protocol, port, tls_files, *options) == f"{version} 200 Hello, World!"
+
+
+@pytest.mark.slow
+def test_h1_tls_answers_a_client_offering_h2_in_http_1_1(tls_files, tmp_path):
+    """Without http2 on its listen, nginx's ALPN offers http/1.1 only: never upgraded."""
+    with _serving(H1_TLS, tls_files, tmp_path) as (port, _):
+        assert curl(H1_TLS, port, tls_files, "--http2") == "1.1 200 Hello, World!"
 
 
 def _compose_healthcheck() -> str:
@@ -231,7 +199,7 @@ def _compose_healthcheck() -> str:
     return "\n".join(line[len("          "):] for line in lines[start:end]).replace("$$", "$")
 
 
-def _healthy(protocol: str, port: int, tls: TlsFiles) -> bool:
+def _healthy(protocol: str, port: int, tls: TlsTestFiles) -> bool:
     env = {"PATH": os.environ["PATH"], "PORT": str(port), "BIND_ADDRESS": "127.0.0.1",
            "PROTOCOL": protocol, "TLS_CERT": str(tls.certificate)}
     return subprocess.run(["bash", "-c", _compose_healthcheck()], env=env, capture_output=True,
@@ -248,7 +216,7 @@ def test_the_compose_healthcheck_asks_over_the_protocol(protocol, tls_files, tmp
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("protocol", TLS_PROTOCOLS)
+@pytest.mark.parametrize("protocol", sorted(TLS_PROTOCOLS))
 def test_a_tls_protocol_without_tls_cert_exits_2_with_one_line(protocol, tls_files, tmp_path):
     _require_nginx()
     code, output = _run_until_exit({"PROTOCOL": protocol, "TLS_KEY": str(tls_files.key)},
