@@ -27,6 +27,7 @@ from httplab.running.backends.local import (HOST_NGINX, REFERENCE_START_SCRIPT, 
                                             run_reference)
 from httplab.running.hostinfo import usable_cpus
 from httplab.running.process import ServerProcess
+from httplab.running.tls.certificates import make_run_tls, remove_run_tls
 from httplab.running.resources.probes import UnavailableProbe
 
 from tests.conftest import free_port, port_is_listening, run_until_exit
@@ -181,6 +182,22 @@ def test_each_protocol_starts_says_so_and_answers_in_its_http_version(protocol, 
             startup.line
         assert startup.tls == ("openssl" if protocol in TLS_PROTOCOLS else "none")
         assert curl(protocol, port, tls_files, *options) == f"{version} 200 Hello, World!"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("protocol", NGINX.protocols)
+def test_nginx_passes_the_conformance_check_on_each_protocol(protocol, tmp_path):
+    """The lab's whole check in the protocol served, with the run's own certificates."""
+    run_tls = make_run_tls(tmp_path / "run-tls")
+    files = TlsTestFiles(run_tls.ca_file, run_tls.certificate_file, run_tls.key_file)
+    try:
+        with _serving(protocol, files, tmp_path) as (port, startup):
+            verification = verify_started(startup, NGINX.on_axis("PROTOCOL", protocol, None),
+                                          port, cpus=usable_cpus(),
+                                          workloads=(Workload("json"),), tls=run_tls)
+            assert not verification.failures, verification.summary()
+    finally:
+        remove_run_tls(run_tls)
 
 
 @pytest.mark.slow
