@@ -5,7 +5,10 @@
 #   PORT, WORKERS   default: port and workers of the server.toml beside this script
 #                   ("cpus": one worker per CPU this process may use)
 #   BIND_ADDRESS    default 0.0.0.0
-# A bad value exits 2 with one line naming the variable; a port in use exits 1. Also:
+#   PROTOCOL        h1 (default), h1-tls, h2c or h2, of the manifest's protocols; the TLS
+#                   ones (h1-tls, h2) need TLS_CERT and TLS_KEY, readable PEM files
+# A bad value exits 2 with one line naming the variable, as does a configuration nginx
+# refuses (`nginx -t`: a certificate it cannot load); a port in use exits 1. Also:
 #   HTTPLAB_NGINX        the nginx binary (default /usr/sbin/nginx)
 #   HTTPLAB_RUNTIME_DIR  a writable directory for nginx's config, pid and temp files
 #                        (default: a new one under TMPDIR or /tmp, removed at the end)
@@ -16,7 +19,10 @@ readonly HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 readonly MANIFEST=$HERE/server.toml
 readonly FRAMEWORK=nginx TRANSPORT=epoll  # transport: the config's `use epoll`
 readonly MAX_WORKERS=100000 EXIT_BAD_CONFIG=2 EXIT_CANNOT_BIND=1
-nginx_pid= stopping= created_dir=
+readonly PROTOCOLS="h1 h1-tls h2c h2"  # ServerConfig.PROTOCOLS
+readonly TLS_NONE=none TLS_OPENSSL=openssl  # StartupLine's tls= values
+readonly PROBE_WAIT_S=2  # the most the ready probe waits for one answer
+nginx_pid= stopping= created_dir= runtime_dir=
 
 fail() {  # message exit-code
   echo "httplab $FRAMEWORK: $1" >&2
@@ -66,6 +72,62 @@ bind_address() {  # BIND_ADDRESS trimmed, default 0.0.0.0; empty when set is exi
   echo "$value"
 }
 
+protocol_setting() {  # PROTOCOL trimmed, default h1; one of the manifest's, or exit 2
+  local raw=${PROTOCOL-} value offered
+  value=$(trim "$raw")
+  value=${value:-h1}
+  [[ " $PROTOCOLS " == *" $value "* ]] ||
+    fail "PROTOCOL must be one of [${PROTOCOLS// /, }], got '$raw'" "$EXIT_BAD_CONFIG"
+  offered=$(manifest_value protocols)
+  [[ ",$offered," == *",$value,"* ]] ||
+    fail "PROTOCOL=$value: this server speaks ${offered//,/, } only (its server.toml protocols)" \
+      "$EXIT_BAD_CONFIG"
+  echo "$value"
+}
+
+uses_tls() {  # protocol
+  [[ $1 == h1-tls || $1 == h2 ]]
+}
+
+tls_file() {  # variable protocol: the readable file the variable names, or exit 2
+  local raw=${!1-} path
+  path=$(trim "$raw")
+  [[ -n $path ]] ||
+    fail "PROTOCOL=$2 needs $1: the PEM file the lab makes for the run" "$EXIT_BAD_CONFIG"
+  [[ -f $path && -r $path ]] || fail "$1=$raw: no such readable file" "$EXIT_BAD_CONFIG"
+  echo "$path"
+}
+
+tls_engine() {  # nginx protocol: openssl when nginx -V says it is built with OpenSSL
+  local text
+  uses_tls "$2" || { echo "$TLS_NONE"; return; }
+  text=$("$1" -V 2>&1) || fail "cannot run $1 -V: $text" 1
+  # BoringSSL counts as OpenSSL, as in the Java servers' netty-tcnative.
+  [[ $text =~ built\ with\ (OpenSSL|BoringSSL) ]] ||
+    fail "PROTOCOL=$2: $1 is built without OpenSSL (nginx -V)" "$EXIT_BAD_CONFIG"
+  echo "$TLS_OPENSSL"
+}
+
+listen_parameters() {  # protocol: the listen directive's, for nginx 1.22
+  case $1 in
+    h1) echo "" ;;
+    h1-tls) echo " ssl" ;;  # no http2 here: ALPN then offers http/1.1 only
+    h2c) echo " http2" ;;   # HTTP/2 with prior knowledge
+    h2) echo " ssl http2" ;;
+  esac
+}
+
+nginx_string() {  # text: as an nginx string in double quotes
+  local text=${1//\\/\\\\}
+  echo "\"${text//\"/\\\"}\""
+}
+
+tls_directives() {  # certificate key: ssl_certificate and ssl_certificate_key, or nothing
+  [[ -n $1 ]] || return 0
+  echo "ssl_certificate $(nginx_string "$1");"
+  echo "ssl_certificate_key $(nginx_string "$2");"
+}
+
 listen_address() {  # bind port: nginx's form, an IPv6 address in brackets
   if [[ $1 == *:* ]]; then echo "[$1]:$2"; else echo "$1:$2"; fi
 }
@@ -84,17 +146,81 @@ nginx_version() {  # "nginx version: nginx/1.22.1" -> 1.22.1
   echo "${text##*/}"
 }
 
-render_config() {  # runtime-dir workers listen
+render_config() {  # runtime-dir workers listen certificate key
   sed -e "s|@RUNTIME_DIR@|$1|g" -e "s|@WORKERS@|$2|g" -e "s|@LISTEN@|$3|g" \
     "$HERE/nginx.conf.template" > "$1/nginx.conf"
+  tls_directives "$4" "$5" > "$1/tls.conf"
 }
 
-answers() {  # host port: does GET / get a 200 now? (bash's /dev/tcp: no curl needed)
+# The ready probe: GET / must answer 200 over the protocol served. Plain bash and
+# coreutils, as in the images (no curl in the local one): bash's /dev/tcp for h1 and h2c,
+# openssl s_client for TLS, trusting the certificate nginx was given (TLS_CERT).
+
+h1_request() {  # authority
+  printf 'GET / HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n' "$1"
+}
+
+h1_status_ok() {  # fd: does the answer read from it start with a 200 status line?
+  local status
+  read -r -t "$PROBE_WAIT_S" status <&"$1"
+  [[ $status == "HTTP/1."?" 200"* ]]
+}
+
+h2_request() {  # scheme authority: the client preface, empty SETTINGS, GET / on stream 1
+  local block_length=$(( 5 + ${#2} )) scheme_index=6  # HPACK static table: 6 http, 7 https
+  [[ $1 == https ]] && scheme_index=7
+  printf 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00'
+  # HEADERS, END_STREAM and END_HEADERS, stream 1: :method GET, :scheme, :path /, and
+  # :authority as a literal of its length (under 127 bytes, one byte).
+  printf "\\x00\\x00\\x$(printf %02x "$block_length")\\x01\\x05\\x00\\x00\\x00\\x01"
+  printf "\\x82\\x8$scheme_index\\x84\\x01\\x$(printf %02x "${#2}")%s" "$2"
+}
+
+hex_bytes() {  # fd count: the next count bytes read from fd, as hex digits
+  timeout "$PROBE_WAIT_S" head -c "$2" <&"$1" | od -An -v -tx1 | tr -d ' \n'
+}
+
+h2_status_ok() {  # fd: do the frames read from it answer stream 1 with :status 200?
+  local header frames=0
+  while (( frames++ < 32 )); do
+    header=$(hex_bytes "$1" 9)
+    (( ${#header} == 18 )) || return 1
+    # Type 1 (HEADERS) on stream 1: its block starts with 0x88, HPACK's :status 200.
+    if [[ ${header:6:2} == 01 && ${header:10:8} == 00000001 ]]; then
+      [[ $(hex_bytes "$1" 1) == 88 ]]
+      return
+    fi
+    hex_bytes "$1" $(( 16#${header:0:6} )) > /dev/null
+  done
+  return 1
+}
+
+tls_answers() {  # protocol authority certificate: 200 over TLS, ALPN h2 or http/1.1?
+  local alpn=http/1.1 answered=1
+  [[ $1 == h2 ]] && alpn=h2
+  coproc TLS_CLIENT { exec timeout $(( 2 * PROBE_WAIT_S )) openssl s_client -quiet \
+    -connect "$2" -alpn "$alpn" \
+    -CAfile "$3" -partial_chain -verify_return_error 2>/dev/null; }
+  # As fds 3 and 4: bash closes a coprocess's own in the pipelines that read them.
+  exec 3<&"${TLS_CLIENT[0]}" 4>&"${TLS_CLIENT[1]}"
+  if [[ $1 == h2 ]]; then
+    h2_request https "$2" >&4 && h2_status_ok 3 && answered=0
+  else
+    h1_request "$2" >&4 && h1_status_ok 3 && answered=0
+  fi
+  kill "$TLS_CLIENT_PID" 2>/dev/null || true
+  return "$answered"
+}
+
+answers() {  # protocol host port certificate: does GET / get a 200 now?
+  local authority
+  authority=$(listen_address "$2" "$3")  # host:port, an IPv6 address in brackets
   (
-    exec 3<>"/dev/tcp/$1/$2"
-    printf 'GET / HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n' "$1" >&3
-    read -r -t 2 status <&3
-    [[ $status == "HTTP/1."?" 200"* ]]
+    case $1 in
+      h1) exec 3<>"/dev/tcp/$2/$3"; h1_request "$authority" >&3; h1_status_ok 3 ;;
+      h2c) exec 3<>"/dev/tcp/$2/$3"; h2_request http "$authority" >&3; h2_status_ok 3 ;;
+      *) tls_answers "$1" "$authority" "$4" ;;
+    esac
   ) 2>/dev/null
 }
 
@@ -102,8 +228,8 @@ nginx_running() {
   kill -0 "$nginx_pid" 2>/dev/null
 }
 
-wait_until_answering() {  # host port: 0 once nginx answers, 1 when it stopped first
-  until answers "$1" "$2"; do
+wait_until_answering() {  # protocol host port certificate: 0 once it answers, 1 if nginx stopped
+  until answers "$@"; do
     nginx_running || return 1
     sleep 0.05
   done
@@ -152,28 +278,53 @@ wait_for_nginx() {  # until nginx exits, through the signals forwarded to it; it
   done
 }
 
-main() {
-  local port workers bind version nginx=${HTTPLAB_NGINX:-/usr/sbin/nginx} dir
-  port=$(int_setting PORT "$(manifest_value port)" 1 65535) || exit
-  workers=$(int_setting WORKERS "$(default_workers)" 1 "$MAX_WORKERS") || exit
-  bind=$(bind_address) || exit
-  version=$(nginx_version "$nginx") || exit
+config_accepted() {  # nginx runtime-dir protocol: nginx -t passes, or exit 2 with its reason
+  local output reason
+  output=$("$1" -t -q -e stderr -p "$2" -c "$2/nginx.conf" 2>&1) && return
+  # Its first [emerg] line without the time and process ids, else its first line.
+  reason=$(sed -n -E 's/.*\[emerg\] [0-9#]+: //p' <<< "$output" | head -n 1)
+  fail "PROTOCOL=$3: nginx refuses its configuration: ${reason:-${output%%$'\n'*}}" \
+    "$EXIT_BAD_CONFIG"
+}
+
+make_runtime_dir() {  # sets runtime_dir: HTTPLAB_RUNTIME_DIR, or a new one removed at exit
   if [[ -n ${HTTPLAB_RUNTIME_DIR-} ]]; then
-    dir=$HTTPLAB_RUNTIME_DIR
+    runtime_dir=$HTTPLAB_RUNTIME_DIR
   else
     created_dir=$(mktemp -d "${TMPDIR:-/tmp}/httplab-nginx.XXXXXX")
     trap 'rm -rf "$created_dir"' EXIT
-    dir=$created_dir
+    runtime_dir=$created_dir
   fi
-  render_config "$dir" "$workers" "$(listen_address "$bind" "$port")"
+}
+
+main() {
+  local port workers bind protocol cert= key= tls version nginx=${HTTPLAB_NGINX:-/usr/sbin/nginx}
+  port=$(int_setting PORT "$(manifest_value port)" 1 65535) || exit
+  workers=$(int_setting WORKERS "$(default_workers)" 1 "$MAX_WORKERS") || exit
+  bind=$(bind_address) || exit
+  protocol=$(protocol_setting) || exit
+  if uses_tls "$protocol"; then
+    cert=$(tls_file TLS_CERT "$protocol") || exit
+    key=$(tls_file TLS_KEY "$protocol") || exit
+    command -v openssl > /dev/null ||
+      fail "PROTOCOL=$protocol: the ready probe needs openssl (s_client)" "$EXIT_BAD_CONFIG"
+  fi
+  version=$(nginx_version "$nginx") || exit
+  tls=$(tls_engine "$nginx" "$protocol") || exit
+  make_runtime_dir
+  render_config "$runtime_dir" "$workers" \
+    "$(listen_address "$bind" "$port")$(listen_parameters "$protocol")" "$cert" "$key"
+  config_accepted "$nginx" "$runtime_dir" "$protocol"
   trap on_signal TERM INT
   # -e: nginx's log until it has read the config, which would be /var/log otherwise.
-  "$nginx" -e stderr -p "$dir" -c "$dir/nginx.conf" &
+  "$nginx" -e stderr -p "$runtime_dir" -c "$runtime_dir/nginx.conf" &
   nginx_pid=$!
-  wait_until_answering "$(probe_host "$bind")" "$port" || start_failed "$dir" "$bind:$port"
+  wait_until_answering "$protocol" "$(probe_host "$bind")" "$port" "$cert" ||
+    start_failed "$runtime_dir" "$bind:$port"
   echo "httplab-ready framework=$FRAMEWORK version=$version transport=$TRANSPORT" \
     "workers=$workers observed_workers=$(observed_workers "$workers") bind=$bind:$port" \
-    "blocking_pool=0 db_pool=0"  # no /blocking or /db endpoint, so no pool for them
+    "blocking_pool=0 db_pool=0" \
+    "protocol=$protocol tls=$tls"  # no /blocking or /db endpoint, so no pool for them
   wait_for_nginx
 }
 

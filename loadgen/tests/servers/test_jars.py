@@ -10,12 +10,10 @@ import re
 import socket
 import subprocess
 import zipfile
-from pathlib import Path
-from typing import NamedTuple
 
 import pytest
 
-from httplab.axes import EXECUTOR, H1, H1_TLS, H2, H2C, IO_URING, NIO, TLS_PROTOCOLS, TRANSPORT
+from httplab.axes import EXECUTOR, H1_TLS, IO_URING, NIO, TLS_PROTOCOLS, TRANSPORT
 from httplab.running.backends.local import run_jar, server_environment, java_command
 from httplab.running.hostinfo import usable_cpus
 from httplab.running.jdks import JdkNotFound, java_executable, server_jdk
@@ -30,6 +28,7 @@ from httplab.running.process import ServerProcess
 
 from tests.conftest import free_port, port_is_listening, run_until_exit
 from tests.support.io_uring import require_io_uring
+from tests.support.tls_files import CURL_PROTOCOL, TlsTestFiles, curl, make_tls_files
 
 # Every servers/<name>/server.toml of a Maven module, so a new server folder is checked
 # with no edit here; the nginx reference has no jar (tests/servers/test_reference.py checks it).
@@ -60,10 +59,6 @@ TLS_STARTS = tuple((name, protocol) for name, protocol in PROTOCOL_STARTS
 # Servers whose h1-tls port still answers a client offering h2 with HTTP/2, as their
 # manifest's protocols_source says.
 H1_TLS_UPGRADES = frozenset({"armeria"})
-# How curl asks for each protocol (it verifies the certificate by the run's CA), and the
-# HTTP version it must then report.
-CURL_PROTOCOL = {H1: (("--http1.1",), "1.1"), H1_TLS: (("--http1.1",), "1.1"),
-                 H2C: (("--http2-prior-knowledge",), "2"), H2: (("--http2",), "2")}
 NO_NATIVE = "-Dio.netty.transport.noNative=true"
 NETTY_VERSIONS = "META-INF/io.netty.versions.properties"
 STOP_LIMIT_S = 5.0
@@ -237,42 +232,9 @@ def _netty_versions(jar) -> set[str]:
             | set(re.findall(r"^netty-[\w-]+\.version=(\S+)$", merged, re.MULTILINE)))
 
 
-class TlsTestFiles(NamedTuple):
-    """A throwaway CA and the server certificate it signed, with its key (PKCS#8 PEM)."""
-
-    ca: Path
-    certificate: Path
-    key: Path
-
-    @property
-    def environment(self) -> dict[str, str]:
-        return {"TLS_CERT": str(self.certificate), "TLS_KEY": str(self.key)}
-
-
 @pytest.fixture(scope="module")
 def tls_files(tmp_path_factory) -> TlsTestFiles:
-    """What the lab makes for a run over TLS: an EC P-256 CA, and a server certificate for
-    127.0.0.1 and localhost that it signed, whose key only its owner may read."""
-    folder = tmp_path_factory.mktemp("tls")
-    ca, ca_key, key, csr, certificate, extensions = (
-        folder / name for name in ("ca.pem", "ca.key", "server.key", "server.csr",
-                                   "server.pem", "server.ext"))
-    new_key = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes")
-    _openssl("req", "-x509", *new_key, "-days", "2", "-subj", "/CN=httplab-test-ca",
-             "-keyout", ca_key, "-out", ca, "-addext", "basicConstraints=critical,CA:TRUE",
-             "-addext", "keyUsage=critical,keyCertSign")
-    _openssl("req", *new_key, "-subj", "/CN=localhost", "-keyout", key, "-out", csr)
-    extensions.write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n"
-                          "extendedKeyUsage=serverAuth\n")
-    _openssl("x509", "-req", "-in", csr, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial",
-             "-days", "2", "-extfile", extensions, "-out", certificate)
-    key.chmod(0o600)
-    return TlsTestFiles(ca, certificate, key)
-
-
-def _openssl(*arguments: object) -> None:
-    subprocess.run(["openssl", *map(str, arguments)], check=True, capture_output=True,
-                   timeout=FAULT_EXIT_WAIT_S)
+    return make_tls_files(tmp_path_factory.mktemp("tls"))
 
 
 @pytest.mark.slow
@@ -286,7 +248,7 @@ def test_server_speaks_each_protocol_it_offers_and_its_ready_line_names_it(
     options, version = CURL_PROTOCOL[protocol]
     with _started(manifest, protocol, tls_files) as (startup, port):
         assert not protocol_said_problem(startup, manifest), startup.line
-        assert _curl(protocol, port, tls_files, *options) == f"{version} 200 Hello, World!"
+        assert curl(protocol, port, tls_files, *options) == f"{version} 200 Hello, World!"
 
 
 @pytest.mark.slow
@@ -298,7 +260,7 @@ def test_server_speaks_each_protocol_it_offers_and_its_ready_line_names_it(
 def test_h1_tls_answers_a_client_offering_h2_in_http_1_1(manifests, name, tls_files):
     """h1-tls is never upgraded: curl offering h2 and http/1.1 by ALPN gets HTTP/1.1."""
     with _started(_manifest(manifests, name), H1_TLS, tls_files) as (_, port):
-        assert _curl(H1_TLS, port, tls_files, "--http2") == "1.1 200 Hello, World!"
+        assert curl(H1_TLS, port, tls_files, "--http2") == "1.1 200 Hello, World!"
 
 
 @pytest.mark.slow
@@ -327,15 +289,3 @@ def _started(manifest, protocol: str, tls_files: TlsTestFiles):
         yield startup, port
     finally:
         process.stop()
-
-
-def _curl(protocol: str, port: int, tls_files: TlsTestFiles, *options: str) -> str:
-    """"<HTTP version> <status> <body>" of GET / in the protocol's scheme, as curl reports
-    them; curl's error when it got no answer."""
-    scheme = "https" if protocol in TLS_PROTOCOLS else "http"
-    answer = subprocess.run(["curl", "-sS", "--max-time", "10", "--cacert", str(tls_files.ca),
-                             *options, "-w", "\n%{http_version} %{http_code}",
-                             f"{scheme}://127.0.0.1:{port}/"],
-                            capture_output=True, text=True, timeout=FAULT_EXIT_WAIT_S, check=False)
-    body, _, version_and_status = answer.stdout.rpartition("\n")
-    return f"{version_and_status} {body}" if answer.returncode == 0 else answer.stderr.strip()
