@@ -122,10 +122,12 @@ nginx_string() {  # text: as an nginx string in double quotes
   echo "\"${text//\"/\\\"}\""
 }
 
-tls_directives() {  # certificate key: ssl_certificate and ssl_certificate_key, or nothing
+tls_directives() {  # certificate key: ssl_certificate, ssl_certificate_key and ssl_protocols, or nothing
   [[ -n $1 ]] || return 0
   echo "ssl_certificate $(nginx_string "$1");"
   echo "ssl_certificate_key $(nginx_string "$2");"
+  # nginx 1.22 offers TLS 1.2 at most by default; every JVM server negotiates TLS 1.3.
+  echo "ssl_protocols TLSv1.2 TLSv1.3;"
 }
 
 listen_address() {  # bind port: nginx's form, an IPv6 address in brackets
