@@ -42,6 +42,7 @@ UNKNOWN_PATH = "/httplab-no-such-path"
 KEEP_ALIVE_REQUESTS = 1000
 PIPELINED_REQUESTS = 16  # over HTTP/2, as many streams at once on one connection
 DATE_REFRESH_WAIT_S = 1.2
+WIRE_TIMEOUT_S = 5.0  # the proof on the wire: a handshake and one GET
 OTHER_METHOD = "POST"  # any method but GET and HEAD must get 405 on a hello path
 HTTP10_REQUEST = "GET / HTTP/1.0"  # without a Connection header: not kept alive
 # RFC 9110 15.6.6, HTTP Version Not Supported: a server that does not speak HTTP/1.0 may
@@ -492,12 +493,30 @@ def db_pool_problem(startup: StartupInfo, manifest: ServerManifest) -> str:
 def verify_started(startup: StartupInfo | None, manifest: ServerManifest, port: int,
                    cpus: int | None = None, workloads: Iterable[Workload] = (),
                    tls: RunTls | None = None) -> Verification:
-    """The whole check of a started server: its ready line, then its answers, the common
-    ones and each workload's, in the protocol it serves (tls: the run's files over TLS)."""
+    """The whole check of a started server: its ready line, the protocol it speaks on the
+    wire (beyond h1), then its answers, the common ones and each workload's, in that
+    protocol (tls: the run's files over TLS). A server that speaks another protocol than
+    asked is not asked the rest."""
+    wire = wire_check(port, manifest.protocol, tls)
+    if wire is not None and not wire.passed:
+        return with_ready_line(Verification((wire,)), startup, manifest, cpus)
     answers = verify_server(port, manifest.server_header, workloads=workloads,
                             blocking_thread=manifest.blocking_thread,
                             protocol=manifest.protocol, tls=tls)
-    return with_ready_line(answers, startup, manifest, cpus)
+    checks = answers.checks if wire is None else (wire, *answers.checks)
+    return with_ready_line(Verification(checks), startup, manifest, cpus)
+
+
+def wire_check(port: int, protocol: str, tls: RunTls | None,
+               host: str = LOOPBACK) -> CheckResult | None:
+    """Proof that the server speaks the protocol asked (checking/protocol_wire.py) with the
+    run's certificate; None for h1, which every other check speaks already."""
+    if protocol == H1:
+        return None
+    from httplab.checking.protocol_wire import protocol_problem  # HTTP/2's library
+
+    return _run_check(f"{protocol} on the wire",
+                      lambda: protocol_problem(host, port, protocol, tls, WIRE_TIMEOUT_S))
 
 
 def with_ready_line(answers: Verification, startup: StartupInfo | None,

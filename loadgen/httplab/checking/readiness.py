@@ -10,12 +10,15 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
+from httplab.axes import H1
 from httplab.checking.http_wire import Connection, WireError
 from httplab.checking.polling import poll_until
 from httplab.checking.ready_line import StartupInfo, find_startup_line
 from httplab.checking.responses import hello_problems
+from httplab.run_tls import RunTls
 
 READY_TIMEOUT_S = 120.0
+ANSWER_TIMEOUT_S = 1.0
 POLL_S = 0.1
 LOG_TAIL_LINES = 20
 
@@ -42,10 +45,16 @@ class ServerProbes:
     running: Callable[[], bool]
 
 
-def answers_correctly(host: str, port: int, server_header: str) -> bool:
-    """One GET /: True when the answer is the right hello world; False on any error."""
+def answers_correctly(host: str, port: int, server_header: str, protocol: str = H1,
+                      tls: RunTls | None = None) -> bool:
+    """One GET /: True when the answer is the right hello world (in another protocol than
+    h1: a 200 in that protocol, with the run's certificate over TLS); False on any error."""
+    if protocol != H1:
+        from httplab.checking.protocol_wire import protocol_problem  # HTTP/2's library
+
+        return not protocol_problem(host, port, protocol, tls, timeout=ANSWER_TIMEOUT_S)
     try:
-        with Connection(host, port, timeout=1.0) as connection:
+        with Connection(host, port, timeout=ANSWER_TIMEOUT_S) as connection:
             return not hello_problems(connection.get("/"), server_header)
     except (OSError, WireError):
         return False

@@ -30,6 +30,7 @@ from httplab.running.plan import BenchPlan, needs_database
 from httplab.running.progress import Progress
 from httplab.running.run_context import RunContext
 from httplab.running.stall_metering import host_stall_meter
+from httplab.running.tls.for_run import run_tls_for
 
 ServerDone = Callable[[ServerOutcome], None]
 
@@ -109,14 +110,23 @@ def run_lifecycle(steps: RunKindSteps, backend: Backend, where: Destination) -> 
     except (BackendError, DatabaseError) as error:
         say(f"error: {error}")
         return EXIT_FAILED
-    record = _open_run(backend, where)
-    context = RunContext(backend, steps.plan, record.run_dir / RAW, progress,
-                         host_stall_meter(backend.load_generators, steps.plan.loadgen_cpus))
-    try:
-        steps.run(context, record, lambda outcome: _server_done(steps, record, where, outcome))
-    except KeyboardInterrupt:
-        say(f"interrupted; {len(record.outcomes)} finished server(s) kept in {record.run_dir}")
-        return EXIT_INTERRUPTED
+    with run_tls_for(steps.plan.applicable if steps.starts_servers() else ()) as tls:
+        try:
+            backend.use_tls(tls)
+        except BackendError as error:
+            say(f"error: {error}")
+            return EXIT_FAILED
+        record = _open_run(backend, where)
+        context = RunContext(backend, steps.plan, record.run_dir / RAW, progress,
+                             host_stall_meter(backend.load_generators, steps.plan.loadgen_cpus),
+                             tls=tls)
+        try:
+            steps.run(context, record, lambda outcome: _server_done(steps, record, where,
+                                                                     outcome))
+        except KeyboardInterrupt:
+            say(f"interrupted; {len(record.outcomes)} finished server(s) kept in "
+                f"{record.run_dir}")
+            return EXIT_INTERRUPTED
     return finish(read_results(record.run_dir / RESULTS_JSON), record.run_dir, where.image)
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from httplab.model import ServerRecord
+from httplab.run_tls import RunTls
 from httplab.running.backends.base import Backend, StartedServer
 from httplab.running.database.base import StartedDatabase
 from httplab.running.plan import BenchPlan
@@ -31,9 +31,8 @@ class RunContext:
     progress: Progress
     stall_meter: StallMeter | None = None
     jfr_reader: PinnedReader = field(default_factory=HostJfr)
-    # The run's TLS files (a RunTls of httplab/run_tls.py: .ca_file, the CA the load tools
-    # trust); None without TLS.
-    tls: Any | None = None
+    # The run's TLS files (.ca_file: the CA the load tools trust); None without TLS.
+    tls: RunTls | None = None
 
     @property
     def rounds(self) -> int:

@@ -82,6 +82,9 @@ class FakeBackend:
             yield StartedServer(port_manifest, parse_startup_line(line), 0.5, pid=None,
                                 log_path=log_path)
 
+    def use_tls(self, tls):
+        self.tls = tls
+
     def verify(self, started, workloads=()):
         """Its fake server answers HTTP/1.1 alone, whatever protocol the cell asks (the
         checks over each protocol have stand-ins of their own): checked over h1."""

@@ -20,6 +20,7 @@ from httplab.checking.conformance import Verification
 from httplab.checking.ready_line import StartupInfo
 from httplab.model import EngineRecord, Workload
 from httplab.outcomes import GeneratorOutcome
+from httplab.run_tls import RunTls
 from httplab.running.engines import Engine
 from httplab.running.profiling.control import ProfilerControl
 from httplab.running.tools import first_line
@@ -106,6 +107,10 @@ class ServerControl(Protocol):
         environment (a database's StartedDatabase.server_environment()), keeps its whole
         output in log_path, waits until it is ready (readiness.py: a correct answer and its
         ready line), and always stops it on exit. Raises BackendError when it is not ready."""
+
+    def use_tls(self, tls: RunTls | None) -> None:
+        """The run's TLS files (None: no server speaks TLS), which servers over TLS are
+        started with and their checks and load trust; before the first serve()."""
 
     def verify(self, started: StartedServer,
                workloads: tuple[Workload, ...] = ()) -> Verification:

@@ -32,14 +32,17 @@ from httplab.loadtools.wrk.command import WrkRequest, wrk_arguments, wrk_time_li
 from httplab.manifest import ServerManifest
 from httplab.model import ENGINE_SECCOMP, EngineRecord, Workload
 from httplab.paths import servers_dir
+from httplab.run_tls import RunTls
 from httplab.outcomes import GeneratorOutcome
 from httplab.running.backend_error import BackendError
 from httplab.running.backends.base import StartedServer, WrkOutcome, ensure_port_free
 from httplab.running.backends.docker_images import DockerImages, tail
 from httplab.running.base_images import server_image
 from httplab.running.backends.docker_loadgen import (docker_versions, loadgen_container_name,
-                                                     loadgen_environment, run_loadgen)
+                                                     loadgen_environment, run_loadgen,
+                                                     UNPRIVILEGED_ID)
 from httplab.running.backends.docker_profiler import DockerProfilerControl
+from httplab.running.tls.server_files import tls_environment
 from httplab.running.backends.generators import run_generators
 from httplab.running.backends.remote_checks import (ANSWER_PROBE_TIMEOUT_S,
                                                     CONFORMANCE_TIMEOUT_S, RemoteCheckError,
@@ -67,6 +70,22 @@ WAYS_ON = ("Either install and start Docker (README, \"Installing Docker on Debi
 LOG_FOLLOW_GRACE_S = 5.0  # `docker logs -f` ends by itself once the container is gone
 
 
+# Where docker-compose.yml mounts the run's TLS folder in the server's container.
+TLS_MOUNT = Path("/run/httplab-tls")
+NOT_ROOT_FOR_TLS = ("a protocol over TLS in Docker needs root here: the run's key, readable "
+                    "by its owner alone, is handed to the containers' user "
+                    f"{UNPRIVILEGED_ID}; run as root, or use BACKEND=local")
+
+
+def give_to_container_user(tls: RunTls) -> None:
+    """The run's TLS folder and files owned by the user the server's container runs as,
+    the key still readable by its owner alone; BackendError when this user cannot."""
+    if os.geteuid() != 0:
+        raise BackendError(NOT_ROOT_FOR_TLS)
+    for path in (tls.directory, tls.ca_file, tls.certificate_file, tls.key_file):
+        os.chown(path, UNPRIVILEGED_ID, UNPRIVILEGED_ID)
+
+
 class DockerBackend:
     name = "docker"
 
@@ -90,6 +109,14 @@ class DockerBackend:
         self.io_uring_seccomp = ENGINE_SECCOMP
         # On the server's engine, so that the server reaches it on its own loopback.
         self.database = DockerDatabase(self.repo, base_images, compose, self.server_engine)
+        self.tls: RunTls | None = None  # the run's TLS files, once use_tls() gave them
+
+    def use_tls(self, tls: RunTls | None) -> None:
+        """The run's TLS files, handed to the containers' user (the key stays readable by
+        its owner alone): only root may give a file away."""
+        if tls is not None:
+            give_to_container_user(tls)
+        self.tls = tls
 
     def check_available(self) -> None:
         if command_output(["docker", "--version"]) is None:
@@ -193,12 +220,21 @@ class DockerBackend:
                                    HTTPLAB_WORKERS=manifest.workers_variable,
                                    HTTPLAB_EXECUTOR=manifest.executor_variable,
                                    HTTPLAB_TRANSPORT=manifest.transport_variable,
+                                   **self._protocol_environment(manifest),
                                    HTTPLAB_BIND_ADDRESS=self.target_address,
                                    **cmd.seccomp_environment(shipped),
                                    **server_database_environment(environment)))
         if up.returncode != 0:
             raise BackendError(f"cannot start {manifest.name}: {tail(up.stderr, 5)}")
         return self._container_id(manifest.name), time.monotonic() - started_at
+
+    def _protocol_environment(self, manifest: ServerManifest) -> dict[str, str]:
+        """What docker-compose.yml gives the server as PROTOCOL, TLS_CERT and TLS_KEY, and
+        the run's TLS folder it mounts at TLS_MOUNT (over TLS only)."""
+        files = tls_environment(manifest, self.tls, TLS_MOUNT)
+        folder = {"HTTPLAB_TLS_DIR": str(self.tls.directory)} if files and self.tls else {}
+        return {"HTTPLAB_PROTOCOL": manifest.protocol, **folder,
+                **{f"HTTPLAB_{name}": value for name, value in files.items()}}
 
     def _wait_ready(self, manifest: ServerManifest, container: str,
                     follower: ServerProcess) -> Readiness:
@@ -216,7 +252,8 @@ class DockerBackend:
         """Does the server answer GET / correctly yet? Asked from here when the server runs
         on this machine, else from inside its container (this machine may not reach it)."""
         if self.server_engine is None:
-            return answers_correctly(self.target_address, manifest.port, manifest.server_header)
+            return answers_correctly(self.target_address, manifest.port, manifest.server_header,
+                                     manifest.protocol, self.tls)
         probe = answer_probe_command(container, self.target_address, manifest.port)
         return run_docker(probe, self._on_server_engine(),
                           ANSWER_PROBE_TIMEOUT_S).returncode == 0
@@ -351,7 +388,8 @@ class DockerBackend:
         generator's engine, in the wrk image, against the target address."""
         manifest = started.manifest
         if self.server_engine is None and not self.load_generators:
-            return verify_started(started.startup, manifest, manifest.port, workloads=workloads)
+            return verify_started(started.startup, manifest, manifest.port, workloads=workloads,
+                                  tls=self.tls)
         engine = self.load_generators[0] if self.load_generators else None
         command = conformance_command(self.target_address, manifest.port, manifest.server_header,
                                       workloads=workloads, blocking_thread=manifest.blocking_thread)

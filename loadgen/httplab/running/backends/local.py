@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import TextIO
 
 from httplab.manifest import ServerManifest
+from httplab.run_tls import RunTls
+from httplab.running.tls.server_files import tls_environment
 from httplab.running.process import ServerProcess, pin_to
 from httplab.running.resources.probes import ProcProbe, ResourceProbe, UnavailableProbe
 from httplab.checking.readiness import (READY_TIMEOUT_S, ServerProbes, answers_correctly,
@@ -51,6 +53,8 @@ BUILD_JARS = "run `mvn -f servers/pom.xml package` (make jars)"
 REFERENCE_START_SCRIPT = "start.sh"  # in servers/<name>/, beside the manifest
 NGINX_MISSING = ("nginx not found at {path}: install Debian's nginx (`apt-get install "
                  "nginx-light`) to run the reference locally, or use BACKEND=docker")
+# What a server speaks and its TLS files: only the harness's, never a stray one of the shell.
+TLS_VARIABLES = ("PROTOCOL", "TLS_CERT", "TLS_KEY")
 # The database settings a server reads: only the harness's, never a stray one of the shell.
 DATABASE_VARIABLES = (ENV_HOST, ENV_PORT, ENV_NAME, ENV_USER, ENV_PASSWORD)
 REFERENCE_NOT_PROBED = ("the /proc probe reads one process, and nginx serves from its "
@@ -58,13 +62,14 @@ REFERENCE_NOT_PROBED = ("the /proc probe reads one process, and nginx serves fro
 
 
 def server_environment(manifest: ServerManifest, port: int,
-                       extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment a server gets: port, loopback bind, its manifest's JVM options, and
-    extra (a database's variables)."""
-    dropped = ("WORKERS", "EXECUTOR", "TRANSPORT", *DATABASE_VARIABLES)
+                       extra: Mapping[str, str] | None = None,
+                       tls: RunTls | None = None) -> dict[str, str]:
+    """The environment a server gets: port, loopback bind, its manifest's JVM options, its
+    protocol (with the run's TLS files over TLS), and extra (a database's variables)."""
+    dropped = ("WORKERS", "EXECUTOR", "TRANSPORT", *TLS_VARIABLES, *DATABASE_VARIABLES)
     env = {key: value for key, value in os.environ.items() if key not in dropped}
     env.update(PORT=str(port), BIND_ADDRESS=LOOPBACK, JAVA_OPTS=jvm_options(manifest),
-               **(extra or {}))
+               PROTOCOL=manifest.protocol, **tls_environment(manifest, tls), **(extra or {}))
     if manifest.workers_variable:
         env["WORKERS"] = manifest.workers_variable
     if manifest.executor_variable:
@@ -84,10 +89,10 @@ def reference_command(script: Path) -> list[str]:
 
 def reference_environment(manifest: ServerManifest, port: int, nginx: Path,
                           runtime_dir: Path, extra: Mapping[str, str] | None = None,
-                          ) -> dict[str, str]:
+                          tls: RunTls | None = None) -> dict[str, str]:
     """The reference's environment: a server's, plus its nginx and a directory for
     nginx's config, pid and temp files (see servers/nginx/start.sh)."""
-    return {**server_environment(manifest, port, extra), "HTTPLAB_NGINX": str(nginx),
+    return {**server_environment(manifest, port, extra, tls), "HTTPLAB_NGINX": str(nginx),
             "HTTPLAB_RUNTIME_DIR": str(runtime_dir)}
 
 
@@ -97,14 +102,15 @@ Started = tuple[ServerProcess, StartupInfo | None, float | None]
 @contextmanager
 def run_jar(java: str, manifest: ServerManifest, jar: Path, port: int, cpus: str | None = None,
             timeout_s: float = READY_TIMEOUT_S, log_path: Path | None = None,
-            environment: Mapping[str, str] | None = None) -> Iterator[Started]:
+            environment: Mapping[str, str] | None = None,
+            tls: RunTls | None = None) -> Iterator[Started]:
     """Starts a jar on 127.0.0.1:port with environment's variables beside its own, its
     output kept in log_path, and waits until it is ready (readiness.py); yields it with its
     ready line and the seconds until its first correct answer. It always stops the
     process, however the block ends."""
     with _run_ready(java_command(java, manifest, jar),
-                    server_environment(manifest, port, environment),
-                    manifest, port, cpus, timeout_s, log_path) as started:
+                    server_environment(manifest, port, environment, tls),
+                    manifest, port, cpus, timeout_s, log_path, tls) as started:
         yield started
 
 
@@ -112,22 +118,24 @@ def run_jar(java: str, manifest: ServerManifest, jar: Path, port: int, cpus: str
 def run_reference(manifest: ServerManifest, script: Path, port: int, cpus: str | None = None,
                   timeout_s: float = READY_TIMEOUT_S, log_path: Path | None = None,
                   nginx: Path = HOST_NGINX, environment: Mapping[str, str] | None = None,
-                  ) -> Iterator[Started]:
+                  tls: RunTls | None = None) -> Iterator[Started]:
     """run_jar for the reference: its start script runs nginx, whose files go to a
     temporary directory, removed once the server has stopped."""
     with tempfile.TemporaryDirectory(prefix="httplab-nginx-") as runtime_dir:
-        env = reference_environment(manifest, port, nginx, Path(runtime_dir), environment)
+        env = reference_environment(manifest, port, nginx, Path(runtime_dir), environment, tls)
         with _run_ready(reference_command(script), env, manifest, port, cpus, timeout_s,
-                        log_path) as started:
+                        log_path, tls) as started:
             yield started
 
 
 @contextmanager
 def _run_ready(command: list[str], env: dict[str, str], manifest: ServerManifest, port: int,
-               cpus: str | None, timeout_s: float, log_path: Path | None) -> Iterator[Started]:
+               cpus: str | None, timeout_s: float, log_path: Path | None,
+               tls: RunTls | None = None) -> Iterator[Started]:
     process = ServerProcess(command, env, cpus, log_path)
     try:
-        probes = ServerProbes(lambda: answers_correctly(LOOPBACK, port, manifest.server_header),
+        probes = ServerProbes(lambda: answers_correctly(LOOPBACK, port, manifest.server_header,
+                                                        manifest.protocol, tls),
                               process.output, process.is_running)
         readiness = wait_until_ready(probes, timeout_s)
         if not readiness.ready:
@@ -163,6 +171,10 @@ class LocalBackend:
         self.database = LocalDatabase(servers_dir.parent / "database")
         # PROFILE=1: jattach loads the agent `make jars` unpacked into the java process.
         self.jattach, self.profiler_agent = jattach, servers_dir.parent / ASYNC_PROFILER_LIB
+        self.tls: RunTls | None = None  # the run's TLS files, once use_tls() gave them
+
+    def use_tls(self, tls: RunTls | None) -> None:
+        self.tls = tls
 
     def check_available(self) -> None:
         tools = [(self.wrk, "install wrk (Debian: apt-get install wrk) or use BACKEND=docker")]
@@ -209,7 +221,7 @@ class LocalBackend:
     def verify(self, started: StartedServer,
                workloads: tuple[Workload, ...] = ()) -> Verification:
         return verify_started(started.startup, started.manifest, started.manifest.port,
-                              workloads=workloads)
+                              workloads=workloads, tls=self.tls)
 
     def run_spread(self, request: WrkRequest, stem: Path, cpus: str | None = None) -> tuple:
         raise BackendError("BACKEND=local runs wrk on this host only: LOADGEN_HOSTS needs "
@@ -268,10 +280,11 @@ class LocalBackend:
         """A jar with java, or a server that is no Maven module (nginx) by its start script."""
         if manifest.is_maven_module:
             return run_jar(self._java_for(manifest), manifest, manifest.jar_path(self.servers_dir),
-                           manifest.port, cpus, self.ready_timeout_s, log_path, environment)
+                           manifest.port, cpus, self.ready_timeout_s, log_path, environment,
+                           self.tls)
         script = self.servers_dir / manifest.name / REFERENCE_START_SCRIPT
         return run_reference(manifest, script, manifest.port, cpus, self.ready_timeout_s,
-                             log_path, self.nginx, environment)
+                             log_path, self.nginx, environment, self.tls)
 
     def exit_status(self, started: StartedServer) -> str | None:
         process = self._running.get(started.pid or -1)
