@@ -12,7 +12,8 @@ import java.net.BindException;
 /**
  * Helidon SE 4's WebServer (Níma): every request on a virtual thread of its own, which the
  * JDK's scheduler runs on WORKERS carrier threads (default: its manifest, one per CPU);
- * /db and /queries through Helidon's DB Client over JDBC when DB_PORT names a database.
+ * /db and /queries through Helidon's DB Client over JDBC when DB_PORT names a database;
+ * PROTOCOL's TLS and HTTP/2 as Protocols sets them up.
  * Helidon stops the server itself on SIGTERM (its WebServer's shutdown hook).
  */
 public final class HelidonServer {
@@ -33,11 +34,12 @@ public final class HelidonServer {
         ServerConfig config = ServerConfig.fromEnvironment();
         int carriers = CarrierThreads.start(config.workers());
         Worlds worlds = Worlds.open(DatabaseSettings.fromEnvironment(config));
-        WebServerConfig server = WebServer.builder()
+        WebServerConfig.Builder builder = WebServer.builder()
                 .host(config.bindAddress())
                 .port(config.port())
-                .routing(routing -> Routes.add(routing, worlds))
-                .buildPrototype();
+                .routing(routing -> Routes.add(routing, worlds));
+        Protocols.configure(builder, config);
+        WebServerConfig server = builder.buildPrototype();
         if (!WebServer.create(server).start().isRunning()) {
             // Helidon logs why its listener did not start (binding its socket) and stops.
             throw new BindException("Helidon's listener did not start (its log above says why)");
@@ -48,7 +50,7 @@ public final class HelidonServer {
         StartupLine.print(FRAMEWORK, helidonVersion(), TRANSPORT, config.workers(), carriers,
                 config.endpoint(), concurrentRequests(server, config),
                 worlds == null ? config.dbPool() : worlds.poolSize(), config.executor(),
-                config.protocol(), StartupLine.TLS_NONE);
+                config.protocol(), Protocols.tlsEngine(server));
     }
 
     /**

@@ -35,10 +35,11 @@ public class TomcatServer {
     static void start(String[] args) throws InterruptedException {
         ServerConfig config = ServerConfig.fromEnvironment();
         Map<String, Object> properties = new HashMap<>(springProperties(config));
+        properties.putAll(ProtocolProperties.of(config));
         properties.putAll(DatabaseProperties.of(DatabaseSettings.fromEnvironment(config)));
         SpringApplication application = new SpringApplication(TomcatServer.class);
         // First in precedence: the environment reaches Spring only through ServerConfig
-        // (PORT, BIND_ADDRESS, WORKERS) and DatabaseSettings (DB_*).
+        // (PORT, BIND_ADDRESS, WORKERS, PROTOCOL, TLS_*) and DatabaseSettings (DB_*).
         application.addInitializers(context -> context.getEnvironment().getPropertySources()
                 .addFirst(new MapPropertySource("httplab", properties)));
         announce(config, application.run(args));
@@ -73,7 +74,7 @@ public class TomcatServer {
         StartupLine.print(FRAMEWORK, SpringBootVersion.getVersion(), transport(protocol),
                 config.workers(), observed, config.bindAddress() + ":" + webServer.getPort(),
                 requestsAtOnce(protocol), dbPool(config, context), config.executor(),
-                config.protocol(), StartupLine.TLS_NONE);
+                config.protocol(), TlsEngine.of(protocol));
     }
 
     /**

@@ -35,12 +35,14 @@ public class UndertowServer {
     static void start(String[] args) throws InterruptedException, BindException {
         ServerConfig config = ServerConfig.fromEnvironment();
         DatabaseSettings database = DatabaseSettings.fromEnvironment(config);
+        Map<String, Object> protocol = ProtocolProperties.of(config);
         SpringApplication application = new SpringApplication(UndertowServer.class);
-        // Highest precedence: ServerConfig (PORT, BIND_ADDRESS, WORKERS) and DatabaseSettings
+        // Highest precedence: ServerConfig (PORT, BIND_ADDRESS, WORKERS, PROTOCOL, TLS_*) and DatabaseSettings
         // (DB_*) are the only sources.
         application.addInitializers(context -> {
             MutablePropertySources sources = context.getEnvironment().getPropertySources();
             sources.addFirst(new MapPropertySource("httplab", springProperties(config)));
+            sources.addFirst(new MapPropertySource("httplab-protocol", protocol));
             sources.addFirst(new MapPropertySource("httplab-database", DatabaseProperties.of(database)));
         });
         ConfigurableApplicationContext context = runReportingPortInUse(application, args);
@@ -98,6 +100,6 @@ public class UndertowServer {
         StartupLine.print(FRAMEWORK, SpringBootVersion.getVersion(), worker.getXnio().getName(),
                 config.workers(), observed, config.bindAddress() + ":" + webServer.getPort(),
                 blockingPool, dbPool, config.executor(),
-                config.protocol(), StartupLine.TLS_NONE);
+                config.protocol(), TlsEngine.of(undertow));
     }
 }
