@@ -281,7 +281,8 @@ def test_a_certificate_the_framework_refuses_stops_the_server_with_one_line(
 def _started(manifest, protocol: str, tls_files: TlsTestFiles):
     """The jar running under PROTOCOL with the run's TLS files: its ready line and port."""
     port = free_port()
-    env = {**server_environment(manifest, port), "PROTOCOL": protocol, **tls_files.environment}
+    env = server_environment(manifest.on_axis("PROTOCOL", protocol, None), port,
+                             tls=tls_files.run_tls)
     process = ServerProcess(java_command(_java(manifest), manifest, _jar(manifest)), env)
     try:
         startup = process.wait_ready(FAULT_EXIT_WAIT_S)

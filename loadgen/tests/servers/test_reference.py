@@ -189,7 +189,7 @@ def test_each_protocol_starts_says_so_and_answers_in_its_http_version(protocol, 
 def test_nginx_passes_the_conformance_check_on_each_protocol(protocol, tmp_path):
     """The lab's whole check in the protocol served, with the run's own certificates."""
     run_tls = make_run_tls(tmp_path / "run-tls")
-    files = TlsTestFiles(run_tls.ca_file, run_tls.certificate_file, run_tls.key_file)
+    files = TlsTestFiles(run_tls)
     try:
         with _serving(protocol, files, tmp_path) as (port, startup):
             verification = verify_started(startup, NGINX.on_axis("PROTOCOL", protocol, None),
@@ -246,8 +246,9 @@ def test_a_tls_protocol_without_tls_cert_exits_2_with_one_line(protocol, tls_fil
 @pytest.mark.slow
 def test_a_key_nginx_cannot_use_exits_2_with_nginx_s_reason(tls_files, tmp_path):
     _require_nginx()
+    another_runs_key = make_tls_files(tmp_path).key  # not the certificate's
     code, output = _run_until_exit({"PROTOCOL": "h2", "TLS_CERT": str(tls_files.certificate),
-                                    "TLS_KEY": str(tls_files.ca.with_name("ca.key"))},
+                                    "TLS_KEY": str(another_runs_key)},
                                    free_port(), tmp_path)
     assert code == 2, output
     [line] = output.strip().splitlines()

@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from httplab.axes import H1, H1_TLS, H2, H2C, TLS_PROTOCOLS
+from httplab.run_tls import RunTls
+from httplab.running.tls.certificates import make_run_tls
 
 TOOL_WAIT_S = 60.0
 # How curl asks for each protocol (it verifies the certificate by the run's CA), and the
@@ -17,11 +19,22 @@ CURL_PROTOCOL = {H1: (("--http1.1",), "1.1"), H1_TLS: (("--http1.1",), "1.1"),
 
 
 class TlsTestFiles(NamedTuple):
-    """A throwaway CA and the server certificate it signed, with its key (PKCS#8 PEM)."""
+    """The run's TLS files (the lab's own, running/tls/certificates.py): its CA, the server
+    certificate it signed and its key."""
 
-    ca: Path
-    certificate: Path
-    key: Path
+    run_tls: RunTls
+
+    @property
+    def ca(self) -> Path:
+        return self.run_tls.ca_file
+
+    @property
+    def certificate(self) -> Path:
+        return self.run_tls.certificate_file
+
+    @property
+    def key(self) -> Path:
+        return self.run_tls.key_file
 
     @property
     def environment(self) -> dict[str, str]:
@@ -29,27 +42,8 @@ class TlsTestFiles(NamedTuple):
 
 
 def make_tls_files(folder: Path) -> TlsTestFiles:
-    """What the lab makes for a run over TLS: an EC P-256 CA, and a server certificate for
-    127.0.0.1 and localhost that it signed, whose key only its owner may read."""
-    ca, ca_key, key, csr, certificate, extensions = (
-        folder / name for name in ("ca.pem", "ca.key", "server.key", "server.csr",
-                                   "server.pem", "server.ext"))
-    new_key = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes")
-    _openssl("req", "-x509", *new_key, "-days", "2", "-subj", "/CN=httplab-test-ca",
-             "-keyout", ca_key, "-out", ca, "-addext", "basicConstraints=critical,CA:TRUE",
-             "-addext", "keyUsage=critical,keyCertSign")
-    _openssl("req", *new_key, "-subj", "/CN=localhost", "-keyout", key, "-out", csr)
-    extensions.write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n"
-                          "extendedKeyUsage=serverAuth\n")
-    _openssl("x509", "-req", "-in", csr, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial",
-             "-days", "2", "-extfile", extensions, "-out", certificate)
-    key.chmod(0o600)
-    return TlsTestFiles(ca, certificate, key)
-
-
-def _openssl(*arguments: object) -> None:
-    subprocess.run(["openssl", *map(str, arguments)], check=True, capture_output=True,
-                   timeout=TOOL_WAIT_S)
+    """What the lab makes for a run over TLS, in a new folder under folder."""
+    return TlsTestFiles(make_run_tls(folder))
 
 
 def curl(protocol: str, port: int, tls_files: TlsTestFiles, *options: str) -> str:
