@@ -277,6 +277,7 @@ class ServerManifest:
         notes += [] if self.jdk == JDK.default or self.is_reference else [f"JDK {self.jdk}"]
         notes += [_EXECUTOR_NAMES[VIRTUAL]] if self.executor == VIRTUAL else []
         notes += [self.asked_transport] if self.asked_transport else []
+        notes += [] if self.protocol == PROTOCOL.default else [self.protocol]
         return f"{self.display_name} ({', '.join(notes)})" if notes else self.display_name
 
     def expected_workers(self, cpus: int | None = None) -> int:
