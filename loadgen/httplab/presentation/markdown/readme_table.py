@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from httplab.manifest import ServerManifest
 
-HEADER = ("| Server | Framework | Version | Workers | Transports | JDKs | Executors | Folder |\n"
-          "| --- | --- | --- | --- | --- | --- | --- | --- |\n")
+HEADER = ("| Server | Framework | Version | Workers | Transports | Protocols | JDKs | Executors "
+          "| Folder |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 START_MARKER = "<!-- servers-table:start -->"
 END_MARKER = "<!-- servers-table:end -->"
 
@@ -25,6 +25,7 @@ def readme_servers_table(manifests: tuple[ServerManifest, ...]) -> str:
     ordered = sorted(manifests, key=lambda m: (m.is_reference, m.beyond_write_up))
     rows = [f"| {m.label}{REFERENCE_MARK if m.is_reference else ''} | {m.framework} "
             f"| {m.version} | {m.worker_setting} | {', '.join(m.transports)} "
+            f"| {', '.join(m.protocols)} "
             f"| {', '.join(m.jdks) if not m.is_reference else '—'} "
             f"| {', '.join(m.executors) if not m.is_reference else '—'} | `servers/{m.name}` |\n"
             for m in ordered]
