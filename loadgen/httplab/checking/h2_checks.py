@@ -1,7 +1,6 @@
 """The conformance checks HTTP/2 gives another form, over one h2_wire.H2Client: HEAD
 answered without DATA; concurrent streams on one connection, each answered its own (where
-HTTP/1.1 pipelines); a stream the client resets leaving the connection answering (where
-HTTP/1.1 closes after an HTTP/1.0 request). Each returns what is wrong, "" when nothing.
+HTTP/1.1 pipelines). Each returns what is wrong, "" when nothing.
 Imports no HTTP/2 library itself: the client it is handed does."""
 
 from __future__ import annotations
@@ -10,7 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from httplab.checking.http_wire import WireError
-from httplab.checking.responses import hello_problems, status_problem
+from httplab.checking.responses import status_problem
 
 if TYPE_CHECKING:
     from httplab.checking.h2_wire import H2Client
@@ -39,9 +38,4 @@ def concurrent_streams_problem(client: H2Client, paths: Sequence[str],
     return "" if statuses == list(expected) else f"statuses {statuses}, expected {list(expected)}"
 
 
-def reset_stream_problem(client: H2Client, path: str, server_header: str) -> str:
-    """A GET path cancelled at once by the client (RST_STREAM), then another GET path on
-    the same connection: the hello world."""
-    client.reset(client.send_request(path))
-    problems = hello_problems(client.get(path), server_header)
-    return f"GET {path} after a reset stream: {'; '.join(problems)}" if problems else ""
+

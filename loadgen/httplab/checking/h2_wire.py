@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 
 import h2.config
 import h2.connection
-import h2.errors
 import h2.events
 import h2.exceptions
 
@@ -158,13 +157,6 @@ class H2Client:
             self._receive(chunk)
         del self._streams[stream_id]
         return stream.response()
-
-    def reset(self, stream_id: int) -> None:
-        """Cancels a stream (RST_STREAM): whatever the server still sends on it is dropped."""
-        with self._protocol_errors():
-            self._h2.reset_stream(stream_id, h2.errors.ErrorCodes.CANCEL)
-        self._streams.pop(stream_id, None)
-        self._flush()
 
     def _receive(self, data: bytes) -> None:
         with self._protocol_errors():

@@ -19,8 +19,7 @@ TIMEOUT_S = 2.0
 DELAY_MS = 20
 JSON, DELAY, BLOCKING = Workload("json"), Workload("delay", DELAY_MS), Workload("blocking", DELAY_MS)
 EVERY_WORKLOAD = (Workload(), JSON, DELAY, BLOCKING)
-HTTP2_CONNECTION_CHECKS = ["a stream reset by the client, GET / answered after it",
-                           "1000 requests on one connection",
+HTTP2_CONNECTION_CHECKS = ["1000 requests on one connection",
                            "16 concurrent streams on one connection answered each its own"]
 HTTP1_CONNECTION_CHECKS = ["HTTP/1.0 answered and closed", "1000 requests on one connection",
                            "16 pipelined requests in order"]
