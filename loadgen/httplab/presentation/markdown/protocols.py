@@ -10,8 +10,8 @@ from httplab.axes import H1, HTTP2_PROTOCOLS
 from httplab.model import BenchResult, Cell, Workload
 from httplab.presentation.markdown.table import markdown_table
 from httplab.presentation.views.figures import cell_figures
-from httplab.presentation.views.protocol_ladder import (Rung, ladder_protocols, ladder_rows,
-                                                       shows_handshakes)
+from httplab.presentation.views.protocol_ladder import (Rung, chose_protocol, ladder_protocols,
+                                                       ladder_rows, shows_handshakes)
 from httplab.presentation.wording.formatting import MISSING, format_duration_us, format_rate
 from httplab.presentation.wording.latency import rate_text, server_label
 from httplab.presentation.wording.protocols import PROTOCOL_NAMES, protocol_name, ratio_text
@@ -29,10 +29,6 @@ BENCH_INTRO = ("The protocol each server spoke (PROTOCOL), as it said and as the
                "docs/method.md, \"Protocols\":")
 BENCH_HEADER = ("Server", "Protocol", "TLS engine", "Load", "Requests/sec", "Latency p99",
                 "CPU per request")
-
-
-def chose_protocol(result: BenchResult) -> bool:
-    return bool(result.settings and result.settings.protocols)
 
 
 def protocol_ladder(result: BenchResult) -> list[str]:

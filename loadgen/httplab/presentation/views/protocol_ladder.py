@@ -37,9 +37,14 @@ class LadderRow:
     handshake_us: float | None = None  # KEEPALIVE=0: h1-tls's cost less h1's
 
 
+def chose_protocol(result: BenchResult) -> bool:
+    """The run asked for another protocol than plaintext HTTP/1.1 alone (PROTOCOL)."""
+    return bool(result.settings) and result.settings.protocols not in ((), (H1,))
+
+
 def ladder_protocols(result: BenchResult) -> tuple[str, ...]:
     """The protocols of a latency run's ladder; () when it chose none or has no common rate."""
-    if result.settings is None or result.latency is None or result.latency.cost_rate is None:
+    if not chose_protocol(result) or result.latency is None or result.latency.cost_rate is None:
         return ()
     return result.settings.protocols
 

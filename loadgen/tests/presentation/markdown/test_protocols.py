@@ -21,9 +21,12 @@ def _row(lines, label="| Netty"):
                                           if line.startswith(label)).split("|")[1:-1]]
 
 
-def test_no_tables_for_a_run_that_chose_no_protocol():
+def test_no_tables_for_a_run_that_chose_no_protocol_or_plaintext_http1_alone():
     assert protocol_ladder(latency_sample_result()) == []
     assert protocol_table(sample_result(), PLAINTEXT) == []
+    h1 = sample_result()
+    h1 = replace(h1, settings=replace(h1.settings, protocols=("h1",)))
+    assert protocol_table(h1, PLAINTEXT) == []
 
 
 def test_the_ladder_gives_each_protocol_its_cost_and_ratio_against_the_first():
