@@ -540,6 +540,11 @@ JAVA_VERSION_SEPARATOR = "; "
 ENGINE_SECCOMP = "default"  # a server record's seccomp when its container ran under the engine's own
 
 
+# What a server's ready line says of its TLS engine over a protocol without TLS (tls=none,
+# servers/common StartupLine.TLS_NONE).
+NO_TLS = "none"
+
+
 @dataclass(frozen=True)
 class ServerRecord:
     """A server as run: its manifest, what it said at start-up, and its verification."""
@@ -590,7 +595,7 @@ class ServerRecord:
     # None: BACKEND=local, or an older run.
     seccomp: str | None = None
     # PROTOCOL: what it spoke on its port (h1, h1-tls, h2c, h2; None: an older run, h1), and
-    # the TLS engine it said it ran (jdk, openssl; "none" without TLS; None: not said).
+    # the TLS engine it said it ran (jdk, openssl; NO_TLS without TLS; None: not said).
     protocol: str | None = None
     tls_engine: str | None = None
 

@@ -29,7 +29,7 @@ from httplab.checking.responses import (EXPECTED_BODY, WAIT_SLACK_MS, hello_prob
                                         status_problem, wait_problem)
 from httplab.checking.tls_wire import ALPN_H2, ALPN_HTTP1, client_context
 from httplab.manifest import ServerManifest
-from httplab.model import Workload
+from httplab.model import NO_TLS, Workload
 from httplab.run_tls import RunTls
 from httplab.workloads import JSON_PATH, MAX_DELAY_MS, WAIT_PARAMETER, request_path
 
@@ -445,7 +445,6 @@ def executor_problem(startup: StartupInfo, manifest: ServerManifest) -> str:
 
 
 TLS_ENGINES = ("jdk", "openssl")  # what a server over TLS may say it runs (StartupLine)
-NO_TLS = "none"
 
 
 def protocol_said_problem(startup: StartupInfo, manifest: ServerManifest) -> str:

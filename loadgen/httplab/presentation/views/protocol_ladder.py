@@ -9,13 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from httplab.axes import H1, H1_TLS, PROTOCOL, Variant
-from httplab.model import BenchResult
+from httplab.model import NO_TLS, BenchResult
 from httplab.presentation.views.latency_figures import common_rate_costs, latency_servers
 from httplab.results.paired_ratio import PairedRatio, paired_ratio
 from httplab.results.stats import median_of_known
 from httplab.results.variants import costs_by_round
 
-NO_TLS = "none"  # what a server says of its TLS engine without TLS
 
 
 @dataclass(frozen=True)
