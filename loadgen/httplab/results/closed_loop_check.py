@@ -37,6 +37,7 @@ from httplab.results.stability import cell_name
 from httplab.results.step_verdict import MAX_ERROR_SHARE
 
 LOW, HIGH = 0.9, 1.1
+WRK = "wrk"  # the tool of a run that names none: every run before h2load measured any
 CORRECTED_FROM = 2  # wrk corrects the samples at least this many intervals long
 _US_PER_S = 1e6
 
@@ -72,7 +73,7 @@ ADVICE = {
                  "server that fails requests at these connections is failing, not slow",
     Side.CONNECTIONS: "ask for connections that are a multiple of the threads, or read the "
                       "cell as the connections wrk opened",
-    Side.CLIENT: "give wrk CPUs of its own (LOADGEN_CPUS, SERVER_CPUS), fewer threads or "
+    Side.CLIENT: "give the load tool CPUs of its own (LOADGEN_CPUS, SERVER_CPUS), fewer threads or "
                  "another machine, on a quieter host; compare wrk CPU and Host busy",
     Side.CORRECTION: "read this cell's rate, not its mean latency; for latency as requests "
                      "took it, measure at a fixed rate (make latency)",
@@ -162,14 +163,14 @@ def _low_side(run: WrkRun, ratio: float, connections: int,
                                                  f"{run.threads} threads, "
                                                  f"{ratio_text(ratio * connections / opened)} "
                                                  "against those")
-    return RunCheck(ratio, Side.CLIENT, _cpu_words(usage))
+    return RunCheck(ratio, Side.CLIENT, _cpu_words(usage, run.tool or WRK))
 
 
-def _cpu_words(usage: ResourceUsage | None) -> str:
+def _cpu_words(usage: ResourceUsage | None, tool: str) -> str:
     if usage is None or usage.loadgen_cores is None:
-        return "wrk's CPU not measured"
+        return f"{tool}'s CPU not measured"
     busy = "" if usage.host_busy_cores is None else f", the host {usage.host_busy_cores:.2f} busy"
-    return f"wrk used {usage.loadgen_cores:.2f} cores{busy}"
+    return f"{tool} used {usage.loadgen_cores:.2f} cores{busy}"
 
 
 def _high_side(run: WrkRun, ratio: float, connections: int) -> RunCheck:

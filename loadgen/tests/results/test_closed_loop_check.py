@@ -70,10 +70,11 @@ def test_errors_below_the_step_rule_share_do_not_explain_a_ratio():
     assert check_run(_run(40_000, 10_000, timeouts=1), 500).side is Side.CLIENT
 
 
-def test_the_client_side_names_wrks_cpu_and_the_hosts():
+@pytest.mark.parametrize("tool, named", [(None, "wrk"), ("h2load", "h2load")])
+def test_the_client_side_names_the_load_tools_cpu_and_the_hosts(tool, named):
     usage = ResourceUsage(loadgen_cores=0.94, host_busy_cores=1.97)
-    check = check_run(_run(40_000, 10_000), 500, usage)
-    assert check.figures == "wrk used 0.94 cores, the host 1.97 busy"
+    check = check_run(replace(_run(40_000, 10_000), tool=tool), 500, usage)
+    assert check.figures == f"{named} used 0.94 cores, the host 1.97 busy"
 
 
 def test_wrk_opens_connections_over_threads_rounded_down_on_each_generator():
@@ -93,7 +94,7 @@ def test_a_cells_ratio_is_its_run_farthest_from_one_and_its_warning_says_the_sid
     warning = littles_law_warning(cell, "Netty")
     assert warning.kind is WarningKind.LITTLE and warning.cell == "Netty t5 c500"
     assert warning.text.startswith("Netty t5 c500: rate × mean latency ÷ connections is 0.80: wrk's CPU not measured")
-    assert "the client" in warning.cause and warning.advice.startswith("give wrk CPUs")
+    assert "the client" in warning.cause and warning.advice.startswith("give the load tool CPUs")
 
 
 def test_a_real_capture_of_a_healthy_run_passes():
