@@ -37,6 +37,11 @@ public final class HelidonServer {
         WebServerConfig.Builder builder = WebServer.builder()
                 .host(config.bindAddress())
                 .port(config.port())
+                // TCP_NODELAY, as every other server here has it. Helidon's tcp-no-delay is
+                // off by default (https://helidon.io/docs/latest/config/io.helidon.common.socket.socketoptions):
+                // over HTTP/2, whose HEADERS and DATA frames go out in two writes, Nagle then
+                // holds the DATA until the client's delayed ACK, about 40 ms a request.
+                .connectionOptions(options -> options.tcpNoDelay(true))
                 .routing(routing -> Routes.add(routing, worlds));
         Protocols.configure(builder, config);
         WebServerConfig server = builder.buildPrototype();
