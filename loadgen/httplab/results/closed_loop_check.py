@@ -73,7 +73,7 @@ ADVICE = {
                  "server that fails requests at these connections is failing, not slow",
     Side.CONNECTIONS: "ask for connections that are a multiple of the threads, or read the "
                       "cell as the connections wrk opened",
-    Side.CLIENT: "give the load tool CPUs of its own (LOADGEN_CPUS, SERVER_CPUS), fewer threads or "
+    Side.CLIENT: "give {tool} CPUs of its own (LOADGEN_CPUS, SERVER_CPUS), fewer threads or "
                  "another machine, on a quieter host; compare wrk CPU and Host busy",
     Side.CORRECTION: "read this cell's rate, not its mean latency; for latency as requests "
                      "took it, measure at a fixed rate (make latency)",
@@ -210,11 +210,16 @@ def littles_law_warning(cell: Cell, label: str) -> CellWarning | None:
     detail = f"{ratio_text(worst.ratio)}: {worst.figures}"
     cause = (f"Rate × mean latency ÷ connections is outside {LOW:g}-{HIGH:g} (Little's law): "
              f"{worst.side.value}. {CAUSES[worst.side]}")
-    advice = ADVICE[worst.side]
+    advice = ADVICE[worst.side].format(tool=worst_tool(cell))
     return CellWarning(WarningKind.LITTLE,
                        f"{name}: rate × mean latency ÷ connections is {detail}; outside "
                        f"{LOW:g}-{HIGH:g}: {worst.side.value}; {advice}",
                        name, cause, detail, advice)
+
+
+def worst_tool(cell: Cell) -> str:
+    """The tool that measured the cell's runs (h2load over HTTP/2, else wrk)."""
+    return next((run.tool for run in cell.runs if run.tool), WRK)
 
 
 def littles_law_warnings(result: BenchResult) -> tuple[CellWarning, ...]:

@@ -94,7 +94,7 @@ def test_a_cells_ratio_is_its_run_farthest_from_one_and_its_warning_says_the_sid
     warning = littles_law_warning(cell, "Netty")
     assert warning.kind is WarningKind.LITTLE and warning.cell == "Netty t5 c500"
     assert warning.text.startswith("Netty t5 c500: rate × mean latency ÷ connections is 0.80: wrk's CPU not measured")
-    assert "the client" in warning.cause and warning.advice.startswith("give the load tool CPUs")
+    assert "the client" in warning.cause and warning.advice.startswith("give wrk CPUs")
 
 
 def test_a_real_capture_of_a_healthy_run_passes():
@@ -202,6 +202,15 @@ FLAGGED = {
     ("2026-11-26T21-29-14Z", "Vert.x (io_uring) t10 c500", Side.CORRECTION),
     ("2026-11-26T21-29-14Z", "WebFlux (8 workers, epoll) t10 c500", Side.CORRECTION),
     ("2026-11-26T21-29-14Z", "Armeria (16 workers, io_uring) t10 c500", Side.CORRECTION),
+    ("2026-11-27T03-52-46Z", "nginx (h2c) t10 c500", Side.CLIENT),
+    ("2026-11-27T03-52-46Z", "nginx (h2) t10 c500", Side.CLIENT),
+    ("2026-11-27T03-52-46Z", "Netty (h1-tls) t10 c500", Side.CORRECTION),
+    ("2026-11-27T03-52-46Z", "Netty (h2c) t10 c500", Side.CLIENT),
+    ("2026-11-27T03-52-46Z", "Netty (h2) t10 c500", Side.CLIENT),
+    ("2026-11-27T03-52-46Z", "Vert.x (h1-tls) t10 c500", Side.CORRECTION),
+    ("2026-11-27T03-52-46Z", "Armeria (16 workers) t10 c500", Side.CORRECTION),
+    ("2026-11-27T03-52-46Z", "Tomcat (200 workers) † t10 c500", Side.CORRECTION),
+    ("2026-11-27T03-52-46Z", "Tomcat (200 workers, h1-tls) † t10 c500", Side.CORRECTION),
 }
 
 
@@ -223,11 +232,12 @@ def test_the_cells_the_rule_flags_in_the_committed_runs():
 
 
 def test_the_committed_runs_checked_are_every_wrk_run():
-    """The pinned list covers the committed runs: 403 wrk runs, each with a ratio."""
+    """The pinned list covers the committed runs: 463 closed-loop runs (wrk's, and from
+    2026-11-27T03-52-46Z h2load's over HTTP/2), each with a ratio."""
     checked = [run for path in _committed_runs(DEFAULT_REPO)
                for cell in read_results(path).cells if (check := check_cell(cell))
                for run in check.runs]
-    assert len(checked) == 403
+    assert len(checked) == 463
 
 
 def test_a_run_out_of_bounds_decides_the_cell_even_when_one_inside_is_farther_from_one():
