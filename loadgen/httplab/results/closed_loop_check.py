@@ -1,5 +1,5 @@
-"""Little's law, the self-check of every closed-loop cell (wrk): do its rate, connections and
-mean latency belong together? Pure.
+"""Little's law, the self-check of every closed-loop cell (wrk; h2load over HTTP/2): do its
+rate, connections and mean latency belong together? Pure.
 
 In a closed loop each connection has one request in flight, so by Little's law
 rate × (mean latency + the client's own time per request) = connections, and the ratio
@@ -163,7 +163,7 @@ def _low_side(run: WrkRun, ratio: float, connections: int,
                                                  f"{run.threads} threads, "
                                                  f"{ratio_text(ratio * connections / opened)} "
                                                  "against those")
-    return RunCheck(ratio, Side.CLIENT, _cpu_words(usage, run.tool or WRK))
+    return RunCheck(ratio, Side.CLIENT, _cpu_words(usage, tool_name(run)))
 
 
 def _cpu_words(usage: ResourceUsage | None, tool: str) -> str:
@@ -210,16 +210,17 @@ def littles_law_warning(cell: Cell, label: str) -> CellWarning | None:
     detail = f"{ratio_text(worst.ratio)}: {worst.figures}"
     cause = (f"Rate × mean latency ÷ connections is outside {LOW:g}-{HIGH:g} (Little's law): "
              f"{worst.side.value}. {CAUSES[worst.side]}")
-    advice = ADVICE[worst.side].format(tool=worst_tool(cell))
+    advice = ADVICE[worst.side].format(tool=tool_name(cell.runs[0]))
     return CellWarning(WarningKind.LITTLE,
                        f"{name}: rate × mean latency ÷ connections is {detail}; outside "
                        f"{LOW:g}-{HIGH:g}: {worst.side.value}; {advice}",
                        name, cause, detail, advice)
 
 
-def worst_tool(cell: Cell) -> str:
-    """The tool that measured the cell's runs (h2load over HTTP/2, else wrk)."""
-    return next((run.tool for run in cell.runs if run.tool), WRK)
+def tool_name(run: WrkRun) -> str:
+    """The tool that measured the run (h2load over HTTP/2, else wrk); a cell's runs share
+    one, its protocol's."""
+    return run.tool or WRK
 
 
 def littles_law_warnings(result: BenchResult) -> tuple[CellWarning, ...]:

@@ -16,7 +16,6 @@ from httplab.results.stats import median_of_known
 from httplab.results.variants import costs_by_round
 
 
-
 @dataclass(frozen=True)
 class Rung:
     """One protocol of one framework at the common rate."""
