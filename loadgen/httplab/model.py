@@ -469,6 +469,20 @@ class Settings:
     protocols: tuple[str, ...] = ()
     streams: int = 1
     keepalive: bool = True
+    # REPEAT=auto: the rule that chose how many rounds ran (`repeat` holds how many did);
+    # None: a fixed REPEAT, or an older run.
+    auto_repeat: AutoRepeat | None = None
+
+
+@dataclass(frozen=True)
+class AutoRepeat:
+    """REPEAT=auto: rounds were added after the third while some compared pair's interval
+    of `metric` (METRIC's name) was wider than ±precision (a fraction: 0.05 is ±5 %), up to
+    max_repeat rounds."""
+
+    precision: float
+    max_repeat: int
+    metric: str
 
 
 @dataclass(frozen=True)
