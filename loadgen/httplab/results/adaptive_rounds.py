@@ -117,9 +117,27 @@ def next_round(comparisons: Iterable[VariantComparison], rule: AutoRepeat, kind:
     return RoundsDecision(True, RoundsWhy.TOO_WIDE, rounds, found)
 
 
-def run_rounds(result: BenchResult) -> RoundsDecision | None:
-    """How a run of REPEAT=auto ended, from its rounds (None: a fixed REPEAT)."""
+@dataclass(frozen=True)
+class RoundsReached:
+    """How a run of REPEAT=auto ended: its rule, the rule's answer after its last round, and
+    every pair the rule narrowed, with the precision each reached."""
+
+    rule: AutoRepeat
+    decision: RoundsDecision
+    pairs: tuple[PairPrecision, ...]
+
+    @property
+    def not_narrowed(self) -> tuple[PairPrecision, ...]:
+        return tuple(pair for pair in self.pairs if not pair.narrowed)
+
+
+def rounds_reached(result: BenchResult, comparisons: tuple[VariantComparison, ...] | None = None
+                   ) -> RoundsReached | None:
+    """A run's REPEAT=auto as it ended (None: a fixed REPEAT, or an older run); comparisons:
+    the run's, when already made."""
     rule = result.settings.auto_repeat if result.settings else None
     if rule is None:
         return None
-    return next_round(variant_comparisons(result), rule, result.kind, result.settings.repeat)
+    comparisons = variant_comparisons(result) if comparisons is None else comparisons
+    return RoundsReached(rule, next_round(comparisons, rule, result.kind, result.settings.repeat),
+                         pair_precisions(comparisons, rule, result.kind))
