@@ -27,9 +27,9 @@ def profiler_text(plan: BenchPlan) -> str:
 
 ROUND_WHY = {
     RoundsWhy.TOO_FEW: f"an interval needs {MIN_ROUNDS} rounds: another round",
-    RoundsWhy.TOO_WIDE: "wider than ±{precision:.1%}: another round",
-    RoundsWhy.NARROW: "every pair within ±{precision:.1%}: no more rounds",
-    RoundsWhy.LIMIT: "still wider than ±{precision:.1%} at MAX_REPEAT: no more rounds",
+    RoundsWhy.TOO_WIDE: "wider than ±{precision}: another round",
+    RoundsWhy.NARROW: "every pair within ±{precision}: no more rounds",
+    RoundsWhy.LIMIT: "still wider than ±{precision} at MAX_REPEAT: no more rounds",
     RoundsWhy.NO_PAIR: "no pair of variants measured on both sides: no more rounds",
 }
 
@@ -39,7 +39,7 @@ def rounds_text(plan: BenchPlan) -> str:
     rule = plan.auto_repeat
     if rule is not None:
         return (f" x {MIN_ROUNDS} to {rule.max_repeat} rounds (REPEAT=auto: more while a pair's "
-                f"{rule.metric} is wider than ±{rule.precision:.1%})")
+                f"{rule.metric} is wider than ±{percent_text(rule.precision)})")
     return f" x {plan.repeat} rounds" if plan.repeat > 1 else ""
 
 
@@ -47,20 +47,22 @@ def round_decision_line(decision: RoundsDecision, rule: AutoRepeat) -> str:
     """After a round of REPEAT=auto: the widest pair, how far its interval reaches, the rounds
     its spread still needs, and whether another round runs."""
     done = f"httplab: round {decision.rounds} of at most {rule.max_repeat} done"
+    why = ROUND_WHY[decision.why].format(precision=percent_text(rule.precision))
     pair = decision.widest
     widest = "" if pair is None else f"; the widest pair: {pair_text(pair, rule)}"
-    return f"{done}{widest}: {ROUND_WHY[decision.why].format(precision=rule.precision)}"
+    return f"{done}: {why}{widest}"
 
 
 def pair_text(pair: PairPrecision, rule: AutoRepeat) -> str:
-    """'alpha@jdk17 against alpha (requests_per_sec, 10 threads, 500 connections) ±7.3 % over
-    4 rounds, about 3 more expected at its spread (8.0 %)'."""
+    """'alpha@jdk17 against alpha (requests_per_sec, 10 threads, 500 connections): ±7.3 % over
+    4 paired rounds, about 3 more rounds expected at its spread (8.0 % from round to
+    round)'."""
     one = pair.comparison
     point = "" if one.threads is None else f", {one.threads} threads, {one.connections} " \
                                            "connections"
     workload = "" if one.workload.is_plaintext else f", {one.workload.label}"
-    reach = "no interval yet" if pair.half_width is None else f"±{pair.half_width:.1%}"
-    return (f"{one.other} against {one.base} ({rule.metric}{workload}{point}) {reach} over "
+    reach = "no interval yet" if pair.half_width is None else f"±{percent_text(pair.half_width)}"
+    return (f"{one.other} against {one.base} ({rule.metric}{workload}{point}): {reach} over "
             f"{pair.rounds} paired rounds, {expected_text(pair)}")
 
 
@@ -69,11 +71,16 @@ def expected_text(pair: PairPrecision) -> str:
     need for the precision asked."""
     if pair.log_sd is None:
         return "its spread not known yet"
-    spread = f"at its spread ({pair.log_sd:.1%} from round to round)"
+    spread = f"at its spread ({percent_text(pair.log_sd)} from round to round)"
     if pair.rounds_expected is None:
         return f"more than 1000 rounds expected {spread}"
     more = max(pair.rounds_expected - pair.rounds, 0)
     return f"about {more} more round{'s' if more != 1 else ''} expected {spread}"
+
+
+def percent_text(fraction: float) -> str:
+    """0.05 -> '5.0 %'."""
+    return f"{fraction * 100:.1f} %"
 
 
 def format_seconds(seconds: float) -> str:

@@ -55,8 +55,15 @@ def spread_text(pair: PairPrecision) -> str:
         return "its spread is unknown (fewer than 2 paired rounds)"
     needs = "more than 1000 rounds" if pair.rounds_expected is None \
         else f"about {pair.rounds_expected} rounds"
-    return f"its rounds' ratios spread by {pair.log_sd:.1%} (log sd), which needs {needs}"
+    return (f"its rounds' ratios spread by {percent_text(pair.log_sd)} (log sd), which "
+            f"needs {needs}")
 
 
 def precision_text(fraction: float) -> str:
-    return f"±{fraction:.1%}"
+    """0.05 -> '±5.0 %'."""
+    return f"±{percent_text(fraction)}"
+
+
+def percent_text(fraction: float) -> str:
+    """0.05 -> '5.0 %'."""
+    return f"{fraction * 100:.1f} %"
