@@ -26,7 +26,7 @@ def rounds_reached_sentence(reached: RoundsReached) -> str:
         precision=precision_text(rule.precision),
         wide=f"{wide} pair{'s' if wide != 1 else ''}")
     return (f"REPEAT=auto ({precision_text(rule.precision)} on {rule.metric}, at most "
-            f"{rule.max_repeat} rounds, docs/method.md \"Rounds until precise: REPEAT=auto\") "
+            f"{rule.max_repeat} rounds; docs/method.md, \"REPEAT=auto\") "
             f"ran {decision.rounds} rounds: {why}.")
 
 
