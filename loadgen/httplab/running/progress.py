@@ -112,7 +112,8 @@ class Progress:
                  f"{threads} x {connections} connections x {plan.duration}{repeats} on backend "
                  f"{backend}; before measuring{' each workload' if workloads else ''}: "
                  f"{phases or 'nothing (cold)'}{fairness}{profiler_text(plan)}")
-        self.say(f"httplab: {format_seconds(plan.load_seconds)} of load; about "
+        most = " at most" if plan.auto_repeat else ""
+        self.say(f"httplab:{most} {format_seconds(plan.load_seconds)} of load; about "
                  f"{format_seconds(self.remaining_s)} in all, plus any image or jar build")
 
     def step(self, index: int, server: str, message: str) -> None:

@@ -51,3 +51,11 @@ def test_the_announcement_gives_the_range_of_rounds_and_the_rule():
     Progress(plan, output).announce("fake")
     assert " x 3 to 10 rounds (REPEAT=auto: more while a pair's requests_per_sec is wider " \
            "than ±5.0 %)" in output.getvalue()
+
+
+def test_the_time_announced_for_auto_is_the_most_it_may_take():
+    plan = make_plan(plan_settings("alpha", "2", "10", "1s", jdk="17,25", repeat="auto"),
+                     KNOWN, CPUS)
+    output = io.StringIO()
+    Progress(plan, output).announce("fake")
+    assert "httplab: at most " in output.getvalue()
