@@ -51,7 +51,7 @@ class Verdict(str, Enum):
     SLOWER = "slower"
     NOT_DISTINGUISHABLE = "not distinguishable"
     NOISE_UNKNOWN = "noise unknown"
-    ZERO = "a run at 0, not judged"
+    ZERO = "not judged (a run at 0)"
     MISSING_IN_BASE = "missing in base"
     MISSING_IN_NEW = "missing in new"
     FAILED_IN_BASE = "failed in base"

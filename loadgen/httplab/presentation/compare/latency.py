@@ -6,7 +6,7 @@ CPU time per request at the common rate, judged as compare/bench.py judges a cel
   of their geometric means, at the centre of its Welch interval). "higher" or "lower" only
   when its q-value among the servers' maxima is below 0.05, "not distinguishable"
   otherwise, "noise unknown" with one round on either side. A round in which no rate held
-  has no logarithm: "a round held no rate", not judged. A maximum the load tool limited is
+  has no logarithm: "not judged (a round held no rate)". A maximum the load tool limited is
   only a lower bound ("at least"): where the true value could change the verdict (the
   limited side lower, or not distinguishable), the verdict is "load tool limit" instead.
   Only the rounds the host left determined count; a maximum the host left undetermined in
@@ -34,7 +34,7 @@ from httplab.results.stats import Summary, summarize
 from httplab.results.unpaired_ratio import UnpairedRatio, counted, unpaired_ratio
 
 RATE_WORDS = {Verdict.FASTER: "higher", Verdict.SLOWER: "lower",
-              Verdict.ZERO: "a round held no rate"}
+              Verdict.ZERO: "not judged (a round held no rate)"}
 COST_WORDS = {Verdict.FASTER: "costlier", Verdict.SLOWER: "cheaper"}
 TOOL_LIMIT = "load tool limit"
 HOST_UNDETERMINED = "host: not determined"

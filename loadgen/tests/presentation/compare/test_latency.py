@@ -49,7 +49,7 @@ MAXIMA = [
     ((10000.0, 10500.0, 10200.0), False, (8000.0, 8200.0, 8100.0), False, "lower"),
     ((10000.0, 20000.0), False, (22000.0, 25000.0), False, "not distinguishable"),
     ((10000.0,), False, (30000.0,), False, "noise unknown"),
-    ((None, 20000.0), False, (22000.0, 25000.0), False, "a round held no rate"),
+    ((None, 20000.0), False, (22000.0, 25000.0), False, "not judged (a round held no rate)"),
     ((20000.0, 20000.0), True, (15000.0, 15000.0), True, TOOL_LIMIT),  # new could be higher
     ((20000.0, 20000.0), True, (30000.0, 30000.0), False, TOOL_LIMIT),  # base could be higher
     ((20000.0, 20000.0), False, (30000.0, 30000.0), True, "higher"),  # at least higher
