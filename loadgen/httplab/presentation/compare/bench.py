@@ -183,9 +183,11 @@ def render_comparison(comparisons: Sequence[CellComparison]) -> str:
 def comparisons_made(families: Mapping[str, Sequence[UnpairedRatio | None]]) -> str | None:
     """counted_sentence over each figure's comparisons with an interval (families: by the
     figure's name); None when none has one."""
-    by_figure = {figure: made for figure, ratios in families.items()
-                 if (made := sum(1 for one in ratios if one and one.p_value is not None))}
-    return counted_sentence(COMPARE_MADE, by_figure) if by_figure else None
+    made = {figure: [one for one in ratios if one and one.p_value is not None]
+            for figure, ratios in families.items()}
+    by_figure = {figure: len(ratios) for figure, ratios in made.items() if ratios}
+    named = sum(clear_difference(one) for ratios in made.values() for one in ratios)
+    return counted_sentence(COMPARE_MADE, by_figure, named) if by_figure else None
 
 
 def cells_made(comparisons: Sequence[CellComparison]) -> str | None:

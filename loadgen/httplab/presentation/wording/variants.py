@@ -104,19 +104,23 @@ def comparisons_counted(comparisons: Sequence[VariantComparison]) -> str:
     if not by_metric:
         return (f"No comparison in this run has the {MIN_ROUNDS} paired rounds an interval "
                 f"needs.")
-    return counted_sentence("This run made", by_metric)
+    named = sum(clear_difference(one.figures) for one in comparisons)
+    return counted_sentence("This run made", by_metric, named)
 
 
-def counted_sentence(made_by: str, by_figure: Mapping[str, int]) -> str:
+def counted_sentence(made_by: str, by_figure: Mapping[str, int], named: int) -> str:
     """How many comparisons were made (by_figure: how many of each figure, all with an
-    interval), how many of their intervals would exclude 1 by chance alone, and the rule
-    that decides which are named. made_by: 'This run made'."""
+    interval), how many of their intervals would exclude 1 by chance alone, how many
+    (named) stand out of the noise, and the rule that decides which are named. made_by:
+    'This run made'."""
     made = sum(by_figure.values())
     counts = ", ".join(f"{count} of {figure}" for figure, count in by_figure.items())
     plural = "s" if made != 1 else ""
     return (f"{made_by} {made} comparison{plural} ({counts}): about "
             f"{excluded_by_chance(made):.1f} of their {CONFIDENCE:.0%} intervals "
-            f"would exclude 1 by chance alone. A difference is named only when its q-value "
+            f"would exclude 1 by chance alone, and {named} "
+            f"{'stands' if named == 1 else 'stand'} out of the noise. A "
+            f"difference is named only when its q-value "
             f"(Benjamini–Hochberg, among the comparisons of the same figure) is below "
             f"{FDR_LEVEL:g}.")
 

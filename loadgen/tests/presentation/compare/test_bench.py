@@ -142,7 +142,8 @@ def test_rendered_table():
                     failed("undertow"))
     lines = render_comparison(compare_results(base, new)).splitlines()
     assert lines[0].startswith("The two runs make 2 comparisons (2 of Requests/sec): about "
-                               "0.1 of their 95% intervals would exclude 1 by chance alone.")
+                               "0.1 of their 95% intervals would exclude 1 by chance alone, "
+                               "and 1 stands out of the noise.")
     assert lines[1] == ""
     assert lines[2].split("  ")[0] == "Server"
     assert [name in lines[2] for name in ("Ratio", "95% interval", "q", "Verdict")] == [True] * 4
