@@ -54,13 +54,12 @@ def clear_difference(figures: PairedRatio | UnpairedRatio) -> bool:
 
 
 def difference_sentence(subject: str, ratio: float, low: float, high: float, is_cost: bool,
-                        clear: bool, among: int | None = None,
-                        range_name: str = "interval") -> str:
-    """subject's figure against the base's: ratio, and the range (low to high) it could be
-    in; clear: whether the difference stands out of the noise among `among` comparisons;
-    range_name says what that range is ("interval", "range of the runs")."""
+                        clear: bool, among: int | None = None) -> str:
+    """subject's figure against the base's: ratio, and the interval (low to high) it could
+    be in; clear: whether the difference stands out of the noise among `among`
+    comparisons."""
     if not clear:
-        return (f"{NOT_DISTINGUISHABLE}{_among(among)}: the {range_name} spans "
+        return (f"{NOT_DISTINGUISHABLE}{_among(among)}: the interval spans "
                 f"{_signed(low - 1)} to {_signed(high - 1)} %")
     more = ratio > 1
     if is_cost:

@@ -6,9 +6,9 @@ two runs in the same words, and the comparisons counted in the same sentence."""
 import pytest
 
 from httplab.presentation.wording.variants import (SAME_STEP, comparisons_counted,
-                                                    counted_sentence, difference_sentence,
-                                                    format_interval, format_q, paired_verdict,
-                                                    rounds_text, runs_sentence)
+                                                    counted_sentence, format_interval,
+                                                    format_q, paired_verdict, rounds_text,
+                                                    runs_sentence)
 from httplab.results.paired_ratio import PairedRatio
 from httplab.results.unpaired_ratio import UnpairedRatio
 from httplab.results.variants import ComparedMetric, VariantComparison
@@ -54,12 +54,6 @@ def test_an_interval_that_excludes_1_is_not_a_difference_among_many():
 def test_a_comparison_never_counted_is_its_own_family_of_one():
     assert paired_verdict("B", PairedRatio(1.15, 1.02, 1.30, 5, p_value=0.03), RATE) == (
         "B is 15 % faster (2 to 30 %)")
-
-
-def test_the_range_is_named_as_the_caller_says():
-    assert difference_sentence("new", 1.0, 0.95, 1.05, False, False,
-                               range_name="range of the runs") == (
-        "not distinguishable from the noise: the range of the runs spans -5 to +5 %")
 
 
 def test_the_interval_and_q_as_the_tables_show_them():
