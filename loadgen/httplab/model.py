@@ -400,6 +400,11 @@ class Cell:
     # EXECUTOR=virtual: one per measured run, in the order of runs (None: not recorded).
     pinned: tuple[PinnedRun | None, ...] = ()
 
+    @property
+    def round_numbers(self) -> tuple[int, ...]:
+        """Each run's round; a file older than rounds numbers them in order."""
+        return self.rounds or tuple(range(1, len(self.runs) + 1))
+
 
 class WarningKind(str, Enum):
     """What a warning says about a cell's figure."""

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import httplab
-from httplab.loadtools.stall_meter.__main__ import READY_LINE
+from httplab.loadtools.stall_meter.__main__ import HERE, READY_LINE
 from httplab.run_layout import STALLS_SUFFIX, RunFiles
 from httplab.running.backends.docker_loadgen import loadgen_container_name
 from httplab.running.docker.compose import WRK_IMAGE
@@ -48,7 +48,6 @@ METER_MODULE = "httplab.loadtools.stall_meter"
 SELF_STOP_MARGIN_S = 120
 STOP_WAIT_S = 10  # for it to write its JSON after SIGTERM
 READY_WAIT_S = 10  # for Python to start it on a loaded host, before the run goes on anyway
-HERE = "host"
 # Of each second, the real-time time a meter's container may take: the meter needs under
 # 1 % of a core; beyond its share the kernel would throttle it, which would read as stalls.
 REAL_TIME_SHARE_US = 50_000

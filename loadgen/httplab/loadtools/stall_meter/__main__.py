@@ -33,6 +33,7 @@ READY_LINE = "stall meter: measuring"  # on stderr, once SIGTERM and SIGINT end 
 DEFAULT_INTERVAL_MS = 10.0  # under 1 % of a core here even on a busy host (docs/method.md)
 DEFAULT_THRESHOLD_MS = 1.0  # a wake-up this late or later is a stall
 REAL_TIME = "SCHED_FIFO 1"  # how it runs where it may (report.py reads it)
+HERE = "host"  # its place on the lab's machine (a load generator's engine names its own)
 
 
 def _clock() -> dict[str, float]:
@@ -50,7 +51,7 @@ def real_time_priority(note: str | None = None) -> str:
 
 
 def measure(interval_ms: float, duration_s: float, threshold_ms: float,
-            stop: Stop, place: str = "host", priority: str = "normal") -> dict:
+            stop: Stop, place: str = HERE, priority: str = "normal") -> dict:
     """Sleeps and records until the duration is over or stop is set. The loop counts each
     lateness in µs exactly (a few hundred distinct values in a run) and leaves the
     buckets to the end: the less it does per wake-up, the less it costs."""
@@ -133,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="the longest it runs; SIGTERM or SIGINT end it sooner")
     parser.add_argument("--threshold-ms", type=float, default=DEFAULT_THRESHOLD_MS)
     parser.add_argument("--out", type=Path, help="where the JSON goes (default: stdout)")
-    parser.add_argument("--place", default="host", help="where it runs, as its JSON says")
+    parser.add_argument("--place", default=HERE, help="where it runs, as its JSON says")
     parser.add_argument("--cpu", action="append", default=[],
                         help="N or N=what runs there, once per CPU (default: every CPU it "
                              "may run on)")

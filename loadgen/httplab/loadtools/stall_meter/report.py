@@ -50,7 +50,8 @@ def pooled_host_stalls(files: list[dict[str, Any]]) -> HostStalls:
     records = [record for data in files for record in cpu_records(data)]
     checked = [_record(data) for data in records]
     whole = checked[0] if len(records) == 1 else _record(_pooled(records))
-    per_cpu = tuple(record for record in checked if record.cpu is not None)
+    # Beside a meter per CPU, one unpinned meter (an engine's older image) is a record too.
+    per_cpu = tuple(checked) if any(record.cpu is not None for record in checked) else ()
     steals = [record.steal_s for record in per_cpu if record.steal_s is not None]
     return replace(whole, cpu=None, role="", cpus=per_cpu,
                    steal_s=sum(steals) if steals else None)

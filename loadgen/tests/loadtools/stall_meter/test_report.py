@@ -104,11 +104,12 @@ def test_a_file_before_per_cpu_meters_reads_as_it_did():
     assert stalls.max_us == 38_000 and stalls.stalled_share == pytest.approx(0.1254)
 
 
-def test_one_cpus_file_pools_with_an_engines_older_file_naming_each_place_once():
+def test_a_file_per_cpu_pools_with_an_engines_older_file_each_a_record_each_place_named_once():
     host = per_cpu_meter_json({0: CLEAN, 1: CLEAN}, steal_s=None)
     pooled = pooled_host_stalls([host, at("load generator 1 (ssh://b)", STALLED)])
     assert pooled.place == "host; load generator 1 (ssh://b)" and pooled.samples == 6000
-    assert [record.cpu for record in pooled.cpus] == [0, 1] and pooled.steal_s is None
+    assert [record.cpu for record in pooled.cpus] == [0, 1, None] and pooled.steal_s is None
+    assert pooled.cpus[2].place == "load generator 1 (ssh://b)"
     assert pooled.max_us == 38_000
 
 
