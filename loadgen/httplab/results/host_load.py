@@ -36,23 +36,31 @@ TAIL_SHARE = 0.01  # the requests p99 lets exceed the target
 STALL_SHARE_OF_TAIL = 0.5  # the step's stalled time against TAIL_SHARE
 
 
+def longest_stall(stalls: tuple[HostStalls | None, ...]) -> HostStalls | None:
+    """The record of the longest stall over some runs' records, a CPU's where each CPU had
+    its meter; None where none was measured by a meter that ran as a real-time task (an
+    ordinary one also waits for the CPUs the run keeps busy, which is not the host
+    stalling)."""
+    records = [cpu for record in stalls if record for cpu in record.cpus or (record,)]
+    return max((record for record in records if record.real_time and record.max_us is not None),
+               key=lambda record: record.max_us, default=None)
+
+
 def longest_stall_us(stalls: tuple[HostStalls | None, ...]) -> float | None:
-    """The longest stall over some runs' records; None where none was measured by a meter
-    that ran as a real-time task (an ordinary one also waits for the CPUs the run keeps
-    busy, which is not the host stalling)."""
-    return max((record.max_us for record in stalls
-                if record and record.real_time and record.max_us is not None), default=None)
+    record = longest_stall(stalls)
+    return None if record is None else record.max_us
 
 
 def host_load_notes(foreign_cores: float | None, host_cores: float,
-                    stall_max_us: float | None) -> str:
-    """"; the host was busy with other work: 0.90 cores; the host stalled up to 38 ms" for
-    what crossed its threshold; empty when nothing did."""
+                    stall: HostStalls | None) -> str:
+    """"; the host was busy with other work: 0.90 cores; the host stalled up to 38 ms on
+    CPU 1 (load tool)" for what crossed its threshold (`stall`: the longest stall's
+    record); empty when nothing did."""
     notes = []
     if busy_with_other_work(foreign_cores, host_cores):
         notes.append(_busy_words(foreign_cores))
-    if stall_max_us is not None and stall_max_us >= STALL_US:
-        notes.append(f"the host stalled up to {_ms(stall_max_us)}")
+    if stall is not None and stall.max_us is not None and stall.max_us >= STALL_US:
+        notes.append(f"the host stalled up to {_ms(stall.max_us)}{cpu_words(stall)}")
     return "".join(f"; {note}" for note in notes)
 
 

@@ -11,9 +11,9 @@ import pytest
 from httplab.model import HostStalls, ResourceUsage, StepPurpose, StepVerdict
 from httplab.results.bottleneck import CpuFigures, Limit, cell_bottleneck, judge
 from httplab.results.host_load import (STALL_SHARE_OF_TAIL, TAIL_SHARE, cell_host_rounds,
-                                       host_broke_step, host_load_notes, longest_stall_us,
-                                       run_is_hosts, server_host_rounds, stalled_cpu,
-                                       stalled_enough, step_is_hosts)
+                                       host_broke_step, host_load_notes, longest_stall,
+                                       longest_stall_us, run_is_hosts, server_host_rounds,
+                                       stalled_cpu, stalled_enough, step_is_hosts)
 from httplab.results.step_bottleneck import step_bottleneck
 
 from tests.latency_sample import latency_sample_result
@@ -22,6 +22,10 @@ from tests.stalls_sample import STALLED_HOST
 
 BUSY = "; the host was busy with other work: 0.90 cores"
 STALLED = "; the host stalled up to 38 ms"
+
+
+def longest(max_us: float | None) -> HostStalls | None:
+    return None if max_us is None else replace(STALLED_HOST, max_us=max_us)
 
 
 @pytest.mark.parametrize("foreign, stall_us, notes", [
@@ -34,7 +38,16 @@ STALLED = "; the host stalled up to 38 ms"
     (None, None, ""),
 ])
 def test_notes_from_the_thresholds(foreign, stall_us, notes):
-    assert host_load_notes(foreign, 2, stall_us) == notes
+    assert host_load_notes(foreign, 2, longest(stall_us)) == notes
+
+
+def test_the_notes_name_the_cpu_of_the_longest_stall():
+    quiet, stalled = (replace(STALLED_HOST, cpu=0, role="server", max_us=300),
+                      replace(STALLED_HOST, cpu=1, role="load tool", max_us=39_000))
+    run = replace(STALLED_HOST, cpus=(quiet, stalled))
+    record = longest_stall((None, run, replace(STALLED_HOST, max_us=20_000)))
+    assert record == stalled and longest_stall_us((run,)) == 39_000
+    assert host_load_notes(None, 2, record) == "; the host stalled up to 39 ms on CPU 1 (load tool)"
 
 
 def test_the_longest_stall_over_runs_skips_those_without_a_meter():
@@ -50,7 +63,7 @@ def test_a_meter_that_ran_as_an_ordinary_process_says_nothing_of_host_stalls():
 
 
 def test_a_verdict_keeps_its_limit_and_says_what_the_host_did():
-    cpu = CpuFigures(0.6, 2, 0.3, 2, 1.8, 2, foreign=0.9, stall_max_us=38_000)
+    cpu = CpuFigures(0.6, 2, 0.3, 2, 1.8, 2, foreign=0.9, stall=STALLED_HOST)
     verdict = judge(cpu)
     assert verdict.limit is Limit.SHARED
     assert verdict.detail == "server 0.60 of 2 cores, wrk 0.30 of 2, host busy 1.80 of 2" + \
