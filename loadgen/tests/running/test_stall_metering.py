@@ -41,7 +41,7 @@ from httplab.running.stall_metering import (HERE, REAL_TIME_SHARE_US, EngineStal
 from httplab.running.wrk_cells import WrkCells
 from httplab.results.collect import cells_from_outcomes, read_stalls
 from httplab.run_layout import STALLS_SUFFIX, RunFiles
-from httplab.results.host_load import host_load_notes
+from httplab.results.host_load import host_load_notes, longest_stall
 from httplab.results.step_verdict import StepJudgement, judge_step
 from httplab.results.sustained import search_outcome
 from httplab.running.rate_search import RateSpec, next_rate
@@ -177,7 +177,9 @@ def test_a_wrk_run_on_a_stalled_cpu_is_metered_as_stalled(tmp_path):
         url_of.close()
     stalls = read_stalls(out)
     assert stalls.max_us >= 30_000 and stalls.stalled_share > 0.05
-    assert "; the host stalled up to" in host_load_notes(None, 2, stalls.max_us)
+    assert "; the host stalled up to" in host_load_notes(None, 2, longest_stall((stalls,)))
+    assert host_load_notes(None, 2, longest_stall((stalls,))).endswith(
+        f"on CPU {max(os.sched_getaffinity(0))} (server and load tool)")  # it alone metered
 
 
 def metered_oha_step(tmp_path: Path, name: str, stalled: bool) -> StepJudgement:
