@@ -11,7 +11,6 @@ from the kernel (Linux), so no meter outlives its run. Standard library only."""
 
 from __future__ import annotations
 
-import ctypes
 import json
 import os
 import signal
@@ -79,10 +78,12 @@ def _child(cpu: int, role: str, measure_on: Callable[[int, str], dict], write_en
 
 
 def _end_with_parent() -> None:
-    """SIGTERM when the parent dies (Linux's prctl; elsewhere the child ends at its duration)."""
+    """SIGTERM when the parent dies (Linux's prctl; elsewhere, or in a Python without
+    ctypes, the child ends at its duration)."""
     try:
+        import ctypes
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
-    except (OSError, AttributeError):
+    except (ImportError, OSError, AttributeError):
         pass
 
 
