@@ -13,12 +13,13 @@ at the common rate (its cost steps) and its max sustainable rate (per round)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from httplab.axes import AXES, Variant
 from httplab.model import (PLAINTEXT, BenchResult, Cell, CellStatus, RunKind, Settings,
                            StepPurpose, Workload)
+from httplab.results.false_discovery import q_values
 from httplab.results.paired_ratio import PairedRatio, paired_ratio
 from httplab.results.stats import per_request
 from httplab.results.step_figures import US_PER_S, step_figures
@@ -81,9 +82,37 @@ def axis_orders(settings: Settings | None) -> dict[str, tuple[str, ...]]:
 
 
 def variant_comparisons(result: BenchResult) -> tuple[VariantComparison, ...]:
-    """Every pair's figures: a bench's cell by cell, a latency run's server by server."""
+    """Every pair's figures: a bench's cell by cell, a latency run's server by server, each
+    with its q-value among the run's comparisons of the same figure."""
     compare = _latency_pair if result.kind is RunKind.LATENCY else _bench_pair
-    return tuple(one for pair in variant_pairs(result) for one in compare(result, *pair))
+    return counted(tuple(one for pair in variant_pairs(result) for one in compare(result, *pair)))
+
+
+def counted(comparisons: tuple[VariantComparison, ...]) -> tuple[VariantComparison, ...]:
+    """The comparisons with their q-values, counted per figure compared (Requests/sec among
+    Requests/sec, CPU among CPU): a run's family of tests is each metric's comparisons."""
+    counts: dict[int, tuple[float | None, int]] = {}
+    for metric in ComparedMetric:
+        family = [index for index, one in enumerate(comparisons)
+                  if one.metric is metric and one.figures.p_value is not None]
+        adjusted = q_values([comparisons[index].figures.p_value for index in family])
+        counts.update((index, (q, len(family))) for index, q in zip(family, adjusted))
+    return tuple(replace(one, figures=one.figures.counted(*counts[index]))
+                 if index in counts else one for index, one in enumerate(comparisons))
+
+
+def comparison_between(comparisons: tuple[VariantComparison, ...], base: str, other: str,
+                       metric: ComparedMetric, point: tuple | None = None
+                       ) -> VariantComparison | None:
+    """The run's comparison of other against base on one figure (at a bench cell's point:
+    workload, threads, connections), as counted among the others; None if not made."""
+    return next((one for one in comparisons if (one.base, one.other, one.metric)
+                 == (base, other, metric) and (point is None or _point_of(one) == point)),
+                None)
+
+
+def _point_of(comparison: VariantComparison) -> tuple:
+    return comparison.workload, comparison.threads, comparison.connections
 
 
 def _bench_pair(result: BenchResult, axis: str, base: str, other: str) -> list[VariantComparison]:

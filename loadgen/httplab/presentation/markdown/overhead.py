@@ -11,8 +11,9 @@ from httplab.presentation.views.profile_overhead import Overhead, overheads
 from httplab.results.paired_ratio import CONFIDENCE
 
 OVERHEAD_INTRO = ("Profiler overhead (each framework measured in this run without and with "
-                  "async-profiler; medians over runs, as in the tables above; the interval "
-                  "of with ÷ without as \"Variants compared\" gives it):")
+                  "async-profiler; medians over runs, as in the tables above; with ÷ without "
+                  "is the paired estimate, with its interval, as \"Variants compared\" gives "
+                  "them):")
 OVERHEAD_HEADER = ("Framework", "Threads", "Connections", "Requests/sec without",
                    "Requests/sec with", "With ÷ without", "CPU per request without",
                    "CPU per request with", f"{CONFIDENCE:.0%} interval")

@@ -1,6 +1,6 @@
 """What results.md adds when a run measured a framework under two or more variants
 (SETTINGS=original,default, PROFILE=0,1): each figure of a variant against its base, the
-ratio of their medians, its interval over the paired rounds and the verdict in words
+paired estimate, its interval over the paired rounds, its q-value and the verdict in words
 (results/variants.py, wording/variants.py). Pure."""
 
 from __future__ import annotations
@@ -8,18 +8,17 @@ from __future__ import annotations
 from httplab.model import BenchResult, RunKind
 from httplab.presentation.markdown.table import markdown_table
 from httplab.presentation.wording.formatting import MISSING
-from httplab.presentation.wording.variants import (METRIC_LABELS, format_interval,
-                                                    paired_verdict)
+from httplab.presentation.wording.variants import (ESTIMATE_SAID, METRIC_LABELS,
+                                                    comparisons_counted, format_interval,
+                                                    format_q, paired_verdict, rounds_text)
 from httplab.results.paired_ratio import CONFIDENCE, MIN_ROUNDS
 from httplab.results.variants import VariantComparison, variant_comparisons
 
 VARIANTS_INTRO = (f"Variants compared (each framework measured in this run under two "
-                  f"variants, round by round: the ratio is the other's median over the "
-                  f"base's; the interval is the {CONFIDENCE:.0%} confidence interval of the "
-                  f"rounds' paired ratios, a t interval on their logarithms, so a verdict "
-                  f"needs {MIN_ROUNDS} rounds or more; docs/method.md, \"A/B in one run\"):")
+                  f"variants, round by round: {ESTIMATE_SAID}, so a verdict needs "
+                  f"{MIN_ROUNDS} rounds or more; docs/method.md, \"A/B in one run\"):")
 VARIANTS_HEADER = ("Framework", "Threads", "Connections", "Metric", "Base", "Other",
-                   "Ratio of medians", f"{CONFIDENCE:.0%} interval", "Rounds", "Verdict")
+                   "Estimate", f"{CONFIDENCE:.0%} interval", "q", "Rounds", "Verdict")
 POINT_COLUMNS = slice(1, 3)  # threads and connections: a bench's cells have them
 
 
@@ -34,7 +33,8 @@ def variants_section(result: BenchResult) -> list[str]:
     if result.kind is RunKind.LATENCY:
         header, rows = _without_points(header, workloads), [
             _without_points(row, workloads) for row in rows]
-    return ["", VARIANTS_INTRO, "", *markdown_table(header, rows)]
+    return ["", VARIANTS_INTRO, "", comparisons_counted(comparisons), "",
+            *markdown_table(header, rows)]
 
 
 def _without_points(row: tuple[str, ...], workloads: bool) -> tuple[str, ...]:
@@ -49,5 +49,5 @@ def _row(result: BenchResult, one: VariantComparison, workloads: bool) -> tuple[
             *((one.workload.label,) * workloads), str(one.threads), str(one.connections),
             METRIC_LABELS[one.metric], result.label(one.base), result.label(one.other),
             MISSING if figures.ratio is None else f"{figures.ratio:.3f}×",
-            format_interval(figures), str(figures.rounds),
+            format_interval(figures), format_q(figures), rounds_text(figures),
             paired_verdict(result.label(one.other), figures, one.metric))

@@ -1,5 +1,5 @@
 """The chart of variants compared (as result-variants.png): each figure of a variant against
-its base at the ratio of their medians, its interval over the paired rounds as an error
+its base at its paired estimate, its interval over the paired rounds as an error
 bar, a line at 1; beside it the same figures as a table with the verdict in words."""
 
 from __future__ import annotations
@@ -9,8 +9,10 @@ from httplab.presentation.plotly.model import ChartSpec
 from httplab.presentation.plotly.parts import (CEILING_COLOR, base_layout, hover_lines,
                                                server_trace, table)
 from httplab.presentation.views.variants import charted_comparisons
-from httplab.presentation.wording.variants import (comparison_label, format_interval,
-                                                    paired_verdict, several_points)
+from httplab.presentation.wording.variants import (ESTIMATE, ESTIMATE_SAID,
+                                                    comparison_label, comparisons_counted,
+                                                    format_interval, format_q, paired_verdict,
+                                                    rounds_text, several_points)
 from httplab.results.paired_ratio import CONFIDENCE, MIN_ROUNDS
 from httplab.results.variants import VariantComparison
 
@@ -22,20 +24,20 @@ def variants_chart(result: BenchResult) -> ChartSpec:
     others = list(dict.fromkeys(one.other for one in comparisons))
     traces = [_trace(result, [one for one in comparisons if one.other == other], labels)
               for other in others]
-    layout = base_layout("other variant ÷ base (ratio of the medians)", "",
+    layout = base_layout(f"other variant ÷ base ({ESTIMATE})", "",
                          shapes=[{"type": "line", "x0": 1, "x1": 1, "xref": "x", "y0": 0,
                                   "y1": 1, "yref": "paper", "line": {"color": CEILING_COLOR}}])
     layout["yaxis"] = {"autorange": "reversed", "automargin": True,
                        "categoryorder": "array", "categoryarray": list(labels.values())}
     layout["xaxis"] |= {"type": "log", "rangemode": "normal"}  # as the interval is taken
     caption = (f"Each framework measured under two variants in this run: the point is the "
-               f"ratio of the medians, the bar its {CONFIDENCE:.0%} interval over the "
-               f"rounds' paired ratios (none with fewer than {MIN_ROUNDS} rounds); the line "
-               f"at 1 is no difference.")
-    columns = ("Compared", "Ratio of medians", f"{CONFIDENCE:.0%} interval", "Rounds",
-               "Verdict")
+               f"{ESTIMATE}, the bar its {CONFIDENCE:.0%} interval (none with fewer than "
+               f"{MIN_ROUNDS} rounds); {ESTIMATE_SAID}. The line at 1 is no difference. "
+               f"{comparisons_counted(comparisons)}")
+    columns = ("Compared", "Estimate", f"{CONFIDENCE:.0%} interval", "q", "Rounds", "Verdict")
     rows = [(labels[id(one)], f"{one.figures.ratio:.3f}×", format_interval(one.figures),
-             str(one.figures.rounds), _verdict(result, one)) for one in comparisons]
+             format_q(one.figures), rounds_text(one.figures), _verdict(result, one))
+            for one in comparisons]
     return ChartSpec("variants", "Variants compared: other ÷ base, with its interval",
                      caption, {"data": traces, "layout": layout}, table(columns, rows))
 

@@ -1,6 +1,6 @@
 """The chart of variants compared (result-variants.png beside result1.png), drawn when the
 run measured a framework under two or more variants: each figure of a variant against its
-base as a point at the ratio of their medians, its interval over the paired rounds as an
+base as a point at its paired estimate, its interval over the paired rounds as an
 error bar (none with too few rounds: a hollow point), and a line at 1, no difference; the
 ratio's axis is logarithmic, as the interval is taken."""
 
@@ -13,7 +13,7 @@ from httplab.model import BenchResult
 from httplab.presentation.png.kit import (GRID_ALPHA, SMALL_SIZE, TITLE_SIZE, finish_figure,
                                           new_figure, png_bytes, series_color)
 from httplab.presentation.views.variants import charted_comparisons
-from httplab.presentation.wording.variants import comparison_label, several_points
+from httplab.presentation.wording.variants import ESTIMATE, comparison_label, several_points
 from httplab.results.paired_ratio import CONFIDENCE, MIN_ROUNDS
 
 ROW_HEIGHT_IN = 0.42  # per compared figure, so that long runs stay readable
@@ -42,8 +42,8 @@ def build_variants_figure(result: BenchResult) -> Figure:
                     [comparison_label(result, one, with_point) for one in comparisons],
                     fontsize=SMALL_SIZE)
     axes.invert_yaxis()  # the table's order, top down
-    axes.set_xlabel("other variant ÷ base (ratio of the medians)")
-    axes.set_title(f"Variants compared in this run: ratio of the medians, other ÷ base\n"
+    axes.set_xlabel(f"other variant ÷ base ({ESTIMATE})")
+    axes.set_title(f"Variants compared in this run: {ESTIMATE}, other ÷ base\n"
                    f"bars: {CONFIDENCE:.0%} interval over paired rounds; hollow: fewer than "
                    f"{MIN_ROUNDS} rounds", fontsize=TITLE_SIZE)
     axes.grid(axis="x", alpha=GRID_ALPHA)

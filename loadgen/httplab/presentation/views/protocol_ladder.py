@@ -1,7 +1,7 @@
 """What the cost ladder shows of a latency run that chose PROTOCOL (its table, the PNG and
 the page's chart alike): per framework, in the order the servers ran, each protocol's CPU
-per request at the common rate (median over rounds), its ratio against the first protocol
-asked with the interval over the paired rounds, why a protocol was not run, the TLS engines
+per request at the common rate (median over rounds), its paired estimate against the first
+protocol asked with its interval and q-value, as "Variants compared" counts it, why a protocol was not run, the TLS engines
 said, and with KEEPALIVE=0 the CPU of one TLS handshake (h1-tls's less h1's). Pure."""
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from httplab.axes import H1, H1_TLS, PROTOCOL, Variant
 from httplab.model import NO_TLS, BenchResult
 from httplab.presentation.views.latency_figures import common_rate_costs, latency_servers
-from httplab.results.paired_ratio import PairedRatio, paired_ratio
+from httplab.results.paired_ratio import PairedRatio
 from httplab.results.stats import median_of_known
-from httplab.results.variants import costs_by_round
+from httplab.results.variants import (ComparedMetric, VariantComparison, comparison_between,
+                                      variant_comparisons)
 
 
 @dataclass(frozen=True)
@@ -59,12 +60,15 @@ def ladder_rows(result: BenchResult) -> list[LadderRow]:
         return []
     bases = dict.fromkeys(Variant.of_key(server).on_axis(PROTOCOL.setting, protocols[0]).key
                           for server in latency_servers(result))
-    return [_row(result, base, protocols) for base in bases]
+    comparisons = variant_comparisons(result)
+    return [_row(result, base, protocols, comparisons) for base in bases]
 
 
-def _row(result: BenchResult, base: str, protocols: tuple[str, ...]) -> LadderRow:
+def _row(result: BenchResult, base: str, protocols: tuple[str, ...],
+         comparisons: tuple[VariantComparison, ...]) -> LadderRow:
     keys = {one: Variant.of_key(base).on_axis(PROTOCOL.setting, one).key for one in protocols}
-    rungs = tuple(_rung(result, base, protocol, key) for protocol, key in keys.items())
+    rungs = tuple(_rung(result, base, protocol, key, comparisons)
+                  for protocol, key in keys.items())
     engines = tuple(dict.fromkeys(record.tls_engine for key in keys.values()
                                   if (record := result.server(key))
                                   and record.tls_engine not in (None, NO_TLS)))
@@ -76,10 +80,11 @@ def _row(result: BenchResult, base: str, protocols: tuple[str, ...]) -> LadderRo
     return LadderRow(base, engines, rungs, handshake)
 
 
-def _rung(result: BenchResult, base: str, protocol: str, key: str) -> Rung:
+def _rung(result: BenchResult, base: str, protocol: str, key: str,
+          comparisons: tuple[VariantComparison, ...]) -> Rung:
     record = result.server(key)
     if record is not None and record.not_applicable:
         return Rung(protocol, key, None, None, record.not_applicable)
-    ratio = None if key == base else paired_ratio(costs_by_round(result, base),
-                                                  costs_by_round(result, key))
+    found = comparison_between(comparisons, base, key, ComparedMetric.COMMON_RATE_COST)
+    ratio = None if key == base or found is None else found.figures
     return Rung(protocol, key, median_of_known(common_rate_costs(result, key)), ratio)

@@ -1,15 +1,19 @@
 """A difference between two variants (or two runs) in one sentence: "B is 12 % faster (6 to
-18 %)", "B costs 12 % more CPU per request (4 to 21 %)", or "no difference detectable at
-this noise: the interval spans -9 to +14 %"; with too few rounds, how many are needed.
-The figure is the ratio of the medians; the range in brackets is the interval (or, for
-make compare, the range its rule judged by). A difference is stated only when the range
-lies wholly on the figure's side of 1. Pure."""
+18 %)", "B costs 12 % more CPU per request (4 to 21 %)", or "not distinguishable from the
+noise among 12 comparisons: the interval spans -9 to +14 %"; with too few rounds, how many
+are needed. The figure is the paired estimate, the centre of its interval (for make compare,
+its own estimate and the range its rule judged by). A difference is said only when it is
+clear among the run's comparisons of the same figure: its q-value below the false-discovery
+level (results/false_discovery.py). Pure."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from httplab.model import BenchResult
 from httplab.presentation.wording.formatting import MISSING
-from httplab.results.paired_ratio import PairedRatio
+from httplab.results.false_discovery import FDR_LEVEL, discovered, excluded_by_chance
+from httplab.results.paired_ratio import CONFIDENCE, MIN_ROUNDS, PairedRatio
 from httplab.results.stats import Summary
 from httplab.results.variants import ComparedMetric, VariantComparison
 
@@ -19,7 +23,11 @@ METRIC_LABELS = {
     ComparedMetric.COMMON_RATE_COST: "CPU per request at the common rate",
     ComparedMetric.MAX_SUSTAINABLE_RATE: "Max sustainable rate",
 }
-NO_DIFFERENCE = "no difference detectable at this noise"
+ESTIMATE = "paired estimate"  # exp(mean log(B_r / A_r)) over the paired rounds
+ESTIMATE_SAID = (f"the {ESTIMATE} is the geometric mean of the rounds' paired ratios (other ÷ "
+                 f"base), the centre of its {CONFIDENCE:.0%} interval, a t interval on their "
+                 f"logarithms")
+NOT_DISTINGUISHABLE = "not distinguishable from the noise"
 # Both variants held the same rate step in every round: no noise to judge, and no difference
 # the rates offered could show.
 SAME_STEP = ("the same in every round: both held the same of the rates offered; only rates "
@@ -36,16 +44,24 @@ def paired_verdict(subject: str, figures: PairedRatio, metric: ComparedMetric) -
     if metric is ComparedMetric.MAX_SUSTAINABLE_RATE and figures.low == figures.high == 1:
         return SAME_STEP
     return difference_sentence(subject, figures.ratio, figures.low, figures.high,
-                               metric.is_cost, "interval")
+                               metric.is_cost, clear_difference(figures), figures.among)
+
+
+def clear_difference(figures: PairedRatio) -> bool:
+    """Clear among the comparisons it was counted with; one never counted is its own family
+    of one, its q-value its p-value."""
+    return discovered(figures.q_value if figures.among else figures.p_value)
 
 
 def difference_sentence(subject: str, ratio: float, low: float, high: float, is_cost: bool,
+                        clear: bool, among: int | None = None,
                         range_name: str = "interval") -> str:
     """subject's figure against the base's: ratio, and the range (low to high) it could be
-    in; range_name says what that range is ("interval", "range of the runs")."""
-    if not (ratio > 1 and low > 1 or ratio < 1 and high < 1):
-        return (f"{NO_DIFFERENCE}: the {range_name} spans {_signed(low - 1)} to "
-                f"{_signed(high - 1)} %")
+    in; clear: whether the difference stands out of the noise among `among` comparisons;
+    range_name says what that range is ("interval", "range of the runs")."""
+    if not clear:
+        return (f"{NOT_DISTINGUISHABLE}{_among(among)}: the {range_name} spans "
+                f"{_signed(low - 1)} to {_signed(high - 1)} %")
     more = ratio > 1
     if is_cost:
         amount, bounds = ("more", (low, high)) if more else ("less", (high, low))
@@ -70,8 +86,9 @@ def runs_sentence(ratio: float | None, base: Summary | None, new: Summary | None
         return None
     if base.minimum <= 0 or new.minimum <= 0:
         return None
-    return difference_sentence(RUNS_SUBJECT, ratio, new.minimum / base.maximum,
-                               new.maximum / base.minimum, is_cost, RUNS_RANGE)
+    low, high = new.minimum / base.maximum, new.maximum / base.minimum
+    return difference_sentence(RUNS_SUBJECT, ratio, low, high, is_cost,
+                               low > 1 or high < 1, range_name=RUNS_RANGE)
 
 
 def format_interval(figures: PairedRatio) -> str:
@@ -79,6 +96,51 @@ def format_interval(figures: PairedRatio) -> str:
     if not figures.has_interval:
         return MISSING
     return f"{figures.low:.2f}–{figures.high:.2f}×"
+
+
+def comparisons_counted(comparisons: Sequence[VariantComparison]) -> str:
+    """What a run's many comparisons mean together: how many (those with an interval), how
+    many of their intervals would exclude 1 by chance alone, and the rule that decides which
+    are named."""
+    by_metric = {}
+    for one in (one for one in comparisons if one.figures.p_value is not None):
+        by_metric[one.metric] = by_metric.get(one.metric, 0) + 1
+    counts = ", ".join(f"{count} of {METRIC_LABELS[metric]}" for metric, count
+                       in by_metric.items())
+    made = sum(by_metric.values())
+    if not made:
+        return (f"No comparison in this run has the {MIN_ROUNDS} paired rounds an interval "
+                f"needs.")
+    return (f"This run made {made} comparisons ({counts}): about "
+            f"{excluded_by_chance(made):.1f} of their {CONFIDENCE:.0%} intervals "
+            f"would exclude 1 by chance alone. A difference is named only when its q-value "
+            f"(Benjamini–Hochberg, among the comparisons of the same figure) is below "
+            f"{FDR_LEVEL:g}.")
+
+
+def format_q(figures: PairedRatio) -> str:
+    """'0.003', '< 0.001', or MISSING without a p-value."""
+    if figures.q_value is None:
+        return MISSING
+    return "< 0.001" if figures.q_value < 0.001 else f"{figures.q_value:.3f}"
+
+
+def rounds_text(figures: PairedRatio) -> str:
+    """'5'; '4 (round 3 left out: the host's)'; '3 (round 4 on one side only)'."""
+    notes = [f"{_rounds_named(figures.lost_to_host)} left out: the host's"] \
+        if figures.lost_to_host else []
+    notes += [f"{_rounds_named(figures.unpaired)} on one side only"] if figures.unpaired else []
+    return f"{figures.rounds}" + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def _rounds_named(rounds: tuple[int, ...]) -> str:
+    return ("round " if len(rounds) == 1 else "rounds ") + ", ".join(map(str, rounds))
+
+
+def _among(among: int | None) -> str:
+    if not among or among == 1:
+        return ""
+    return f" among {among} comparisons"
 
 
 def _percent(ratio: float) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-FORMAT_VERSION = 16
+FORMAT_VERSION = 17
 # Later versions added fields (3: each server's log file; 4: each run's round and the CPU
 # figures beside the server's; 5: each run's end time, latency sample count and whether its
 # histogram was exact, and for a run over several load generators each one's own run and
@@ -29,7 +29,11 @@ FORMAT_VERSION = 16
 # container ran under (Docker: "default" or the shipped io_uring one); 16: the settings'
 # protocols (PROTOCOL), streams and keep-alive, each server's protocol and the TLS engine it
 # said it ran, and each run h2load measured (HTTP/2) its tool, the application protocol it
-# spoke and its streams; older files read
+# spoke and its streams; 17: each variant compared's ratio is the paired estimate (the
+# geometric mean of the rounds' paired ratios, its interval's centre) where it was the ratio
+# of the medians, with its p-value, q-value among the run's comparisons of the same figure,
+# the spread of its log ratios and the rounds left out (one side only, or the host's), all
+# derived again from the rounds by make report; older files read
 # with their defaults (plaintext, no
 # database, no profile, no host stalls, no JDK asked, no pinned virtual threads, each
 # warning's kind recovered from its sentence).

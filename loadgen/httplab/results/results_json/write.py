@@ -8,8 +8,8 @@ waiting sets (littles_law_bound), on db and queries the database's figures
 (database_summary), its Little's law self-check (littles_law_check), and after its runs
 its fairness figures and its bottleneck verdict (limited_by); per step of a latency run: its
 costs per answered request and its verdict; last, when the run measured a framework under
-two or more variants, the variants compared (variants_compared: each figure's ratio of
-medians and the interval over its paired rounds, results/variants.py). JSON has no
+two or more variants, the variants compared (variants_compared: each figure's paired
+estimate, its interval and q-value, results/variants.py). JSON has no
 infinity: an infinite fairness spread is the string "inf". Per record of host stalls: the
 share of the run stalled and the stall meter's own cores; per run and step its foreign CPU
 (foreign_cpu_cores: the host's busy cores that neither the server, the load tool nor the
@@ -79,11 +79,15 @@ def variant_comparison_to_dict(comparison: VariantComparison) -> dict[str, Any]:
 
 
 def paired_ratio_to_dict(figures: PairedRatio) -> dict[str, Any]:
-    """The ratio of the medians (other over base), the interval over the paired rounds
-    (null with fewer than rounds_needed) and its confidence."""
+    """The paired estimate (other over base), its interval and p-value over the paired
+    rounds (null with fewer than rounds_needed), its confidence, its q-value among the
+    comparisons counted with it (`among`), the spread of the log ratios, and the rounds
+    left out: measured on one side only, or decided by the host."""
     return {"ratio": figures.ratio, "low": figures.low, "high": figures.high,
             "confidence": figures.confidence, "rounds": figures.rounds,
-            "rounds_needed": figures.rounds_needed}
+            "rounds_needed": figures.rounds_needed, "p_value": figures.p_value,
+            "q_value": figures.q_value, "among": figures.among, "log_sd": figures.log_sd,
+            "unpaired": list(figures.unpaired), "lost_to_host": list(figures.lost_to_host)}
 
 
 def warning_to_dict(warning: CellWarning) -> dict[str, Any]:

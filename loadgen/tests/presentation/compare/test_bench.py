@@ -220,7 +220,7 @@ def test_cli_compares_a_format_5_file_with_a_format_6_one(tmp_path, capsys):
 @pytest.mark.parametrize("base, new, sentence", [
     ([100, 102, 101], [110, 112, 111], "new is 10 % faster (8 to 12 %)"),
     ([100, 102, 101], [90, 91, 92], "new is 10 % slower (8 to 12 %)"),
-    ([200, 210], [205, 208], "no difference detectable at this noise: the range of the runs "
+    ([200, 210], [205, 208], "not distinguishable from the noise: the range of the runs "
                              "spans -2 to +4 %"),
     ([100], [112, 113], None),
 ])

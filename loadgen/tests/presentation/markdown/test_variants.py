@@ -19,29 +19,31 @@ def test_the_committed_profile_run_has_a_row_per_framework_and_figure():
     assert lines[1] == VARIANTS_INTRO
     header, *rows = [line.strip("| ").split(" | ") for line in lines if line.startswith("| ")]
     assert header == ["Framework", "Threads", "Connections", "Metric", "Base", "Other",
-                      "Ratio of medians", "95% interval", "Rounds", "Verdict"]
+                      "Estimate", "95% interval", "q", "Rounds", "Verdict"]
     netty = rows[1]
-    assert netty[3:] == ["Requests/sec", "Netty", "Netty (profiled)", "0.830×", "0.75–0.88×",
-                         "3", "Netty (profiled) is 17 % slower (12 to 25 %)"]
+    assert netty[3:] == ["Requests/sec", "Netty", "Netty (profiled)", "0.813×", "0.75–0.88×",
+                         "0.017", "3", "Netty (profiled) is 19 % slower (12 to 25 %)"]
+    assert lines[3].startswith("This run made 4 comparisons (2 of Requests/sec, 2 of CPU per "
+                               "request): about 0.2 of their 95% intervals would exclude 1")
     assert len(rows) == 1 + 4  # the dashes, then two figures each of Netty and Undertow
 
 
 def test_the_overhead_tables_ratio_and_interval_are_the_same_figures():
     result = read_results(PROFILE_RUN)
     overhead = [line for line in overhead_section(result) if line.startswith("| Netty |")]
-    assert overhead[0].endswith("| 0.830× | 11.23us | 13.01us | 0.75–0.88× |")
-    assert "| 0.830× | 0.75–0.88× |" in "\n".join(variants_section(result))
+    assert overhead[0].endswith("| 0.813× | 11.23us | 13.01us | 0.75–0.88× |")
+    assert "| 0.813× | 0.75–0.88× |" in "\n".join(variants_section(result))
 
 
 def test_with_two_rounds_each_row_asks_for_three():
     rows = [line for line in variants_section(profile_sample_result()) if "profiled)" in line]
-    assert rows and all(row.endswith("| — | 2 | needs at least 3 rounds (this run has 2) |")
+    assert rows and all(row.endswith("| — | — | 2 | needs at least 3 rounds (this run has 2) |")
                         for row in rows)
 
 
 def test_a_latency_run_compares_its_cost_and_maximum_without_threads_or_connections():
     lines = variants_section(latency_run_with_a_profiled_netty())
-    header = lines[3]
+    header = lines[5]
     assert header.startswith("| Framework | Metric | Base | Other |")
     assert any("| CPU per request at the common rate | Netty | netty+profiled |" in line
                and "costs 17 % more CPU per request" in line for line in lines)

@@ -143,7 +143,8 @@ def test_the_variants_compared_come_last_and_only_in_a_run_with_variants():
     first = data["variants_compared"][0]
     assert list(first) == ["framework", "axis", "base", "other", "workload", "threads",
                            "connections", "metric", "ratio", "low", "high", "confidence",
-                           "rounds", "rounds_needed"]
+                           "rounds", "rounds_needed", "p_value", "q_value", "among",
+                           "log_sd", "unpaired", "lost_to_host"]
     assert (first["other"], first["metric"], first["low"], first["rounds"]) == (
         "netty+profiled", "requests_per_sec", None, 2)
     assert "variants_compared" not in write.result_to_dict(sample_result())
