@@ -86,7 +86,7 @@ def test_a_stall_on_the_load_tools_cpu_makes_every_step_the_hosts_naming_it(tmp_
     where = f"on CPU {STALLED_CPU} (server and load tool)"  # the server is not pinned
     for step in stalled:
         assert step["verdict"] == "host", step["reason"]
-        assert f"the host stalled up to" in step["reason"] and where in step["reason"]
+        assert "the host stalled up to" in step["reason"] and where in step["reason"]
         cpus = by_cpu(step)
         assert set(cpus) == os.sched_getaffinity(0), "a CPU went unmetered"
         assert cpus[STALLED_CPU]["max_us"] >= 30_000 and cpus[STALLED_CPU]["stalled_share"] > 0.05
