@@ -33,7 +33,9 @@ FORMAT_VERSION = 17
 # geometric mean of the rounds' paired ratios, its interval's centre) where it was the ratio
 # of the medians, with its p-value, q-value among the run's comparisons of the same figure,
 # the spread of its log ratios and the rounds left out (one side only, or the host's), all
-# derived again from the rounds by make report; older files read
+# derived again from the rounds by make report; and each record of host stalls its CPU,
+# what ran there (role), its steal time and, pooled, each CPU's own record (cpus); older
+# files read
 # with their defaults (plaintext, no
 # database, no profile, no host stalls, no JDK asked, no pinned virtual threads, each
 # warning's kind recovered from its sentence).
