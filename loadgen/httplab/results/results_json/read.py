@@ -176,9 +176,11 @@ def profile_from_dict(data: dict[str, Any]) -> RunProfile:
 
 
 def host_stalls_from_dict(data: dict[str, Any]) -> HostStalls:
-    """Its fields; the derived share and cost are left to the record."""
-    return HostStalls(**{name: data[name] for name in HostStalls.__dataclass_fields__
-                         if name in data})
+    """Its fields, each CPU's record among them (none in an older file); the derived share
+    and cost are left to the record."""
+    fields = {name: data[name] for name in HostStalls.__dataclass_fields__ if name in data}
+    return HostStalls(**{**fields, "cpus": tuple(host_stalls_from_dict(record)
+                                                 for record in data.get("cpus", ()))})
 
 
 def latency_result_from_dict(data: dict[str, Any]) -> LatencyResult:

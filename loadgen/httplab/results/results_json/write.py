@@ -286,13 +286,16 @@ def profile_to_dict(profile: RunProfile) -> dict[str, Any]:
 
 
 def host_stalls_to_dict(stalls: HostStalls) -> dict[str, Any]:
-    """The stall meter's figures, then (derived) the share of the run stalled and its cost."""
+    """The stall meter's figures, each CPU's as their own (older files have none), then
+    (derived) the share of the run stalled and its cost."""
     return {"place": stalls.place, "interval_us": stalls.interval_us,
             "threshold_us": stalls.threshold_us, "samples": stalls.samples,
             "p99_us": stalls.p99_us, "p999_us": stalls.p999_us, "max_us": stalls.max_us,
             "stalled_s": stalls.stalled_s, "covered_s": stalls.covered_s,
             "meter_cpu_s": stalls.meter_cpu_s, "unavailable": stalls.unavailable,
-            "priority": stalls.priority,
+            "priority": stalls.priority, "cpu": stalls.cpu, "role": stalls.role,
+            "steal_s": stalls.steal_s,
+            "cpus": [host_stalls_to_dict(record) for record in stalls.cpus],
             "stalled_share": stalls.stalled_share, "meter_cores": stalls.meter_cores}
 
 
