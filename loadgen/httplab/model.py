@@ -469,6 +469,9 @@ class Settings:
     protocols: tuple[str, ...] = ()
     streams: int = 1
     keepalive: bool = True
+    # REPLICA: ("1", "2") when make calibrate measured each server twice, as two identical
+    # variants (an A/A); empty otherwise, older runs too.
+    replicas: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -714,6 +717,7 @@ class RunKind(str, Enum):
 
     BENCH = "bench"  # make bench and make sweep: closed-loop cells (wrk, h2load)
     LATENCY = "latency"  # make latency: fixed-rate steps (oha) and each server's maximum
+    CALIBRATE = "calibrate"  # make calibrate: a bench's cells, each server twice (an A/A)
 
 
 @dataclass(frozen=True)
@@ -731,7 +735,10 @@ class BenchResult:
 
     @property
     def kind(self) -> RunKind:
-        return RunKind.BENCH if self.latency is None else RunKind.LATENCY
+        if self.latency is not None:
+            return RunKind.LATENCY
+        calibrates = self.settings is not None and len(self.settings.replicas) > 1
+        return RunKind.CALIBRATE if calibrates else RunKind.BENCH
 
     def server(self, name: str) -> ServerRecord | None:
         return next((server for server in self.servers if server.name == name), None)

@@ -113,6 +113,7 @@ def settings_to_dict(settings: Settings) -> dict[str, Any]:
         "transports": list(settings.transports),
         "protocols": list(settings.protocols), "streams": settings.streams,
         "keepalive": settings.keepalive,
+        **({"replicas": list(settings.replicas)} if settings.replicas else {}),
     }
 
 
