@@ -93,6 +93,14 @@ LATENCY_SETTINGS = (
     ("url", "", "measure a server you started (http://127.0.0.1:9000/) instead of the lab's: "
                 "no start and no conformance check, one GET must answer 2xx"),
 )
+# make calibrate: the bench's settings with these defaults (one server, five rounds, no
+# ceiling and no h2load), but IMAGE: it draws its charts in its page only, never over the
+# committed ones. Each server it measures runs twice in every round (an A/A).
+CALIBRATE_DEFAULTS = {"servers": "netty", "repeat": "5", "ceiling": "0", "fairness": "0"}
+CALIBRATE_LEFT_OUT = ("image",)
+CALIBRATE_FLAGS = tuple((flag, CALIBRATE_DEFAULTS.get(flag, default), meaning)
+                        for flag, default, meaning in BENCH_SETTINGS
+                        if flag not in CALIBRATE_LEFT_OUT)
 LATENCY_LEFT_OUT = ("fairness", "loadgen-hosts")
 LATENCY_FLAGS = tuple(row for row in BENCH_SETTINGS if row[0] not in LATENCY_LEFT_OUT) \
     + LATENCY_SETTINGS

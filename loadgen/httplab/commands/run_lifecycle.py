@@ -37,10 +37,11 @@ ServerDone = Callable[[ServerOutcome], None]
 
 @dataclass(frozen=True)
 class Destination:
-    """Where a run goes: its results folder, its headline chart, and the lab it ran from."""
+    """Where a run goes: its results folder, its headline chart (None: charts in its page
+    only), and the lab it ran from."""
 
     results_root: Path
-    image: Path
+    image: Path | None
     repo: Path
 
     @classmethod

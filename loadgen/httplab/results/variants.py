@@ -117,9 +117,9 @@ def _point_of(comparison: VariantComparison) -> tuple:
 
 def _bench_pair(result: BenchResult, axis: str, base: str, other: str) -> list[VariantComparison]:
     comparisons = []
-    for cell in _measured_cells(result, other):
-        twin = next((one for one in _measured_cells(result, base)
-                     if _point(one) == _point(cell)), None)
+    for cell in measured_cells(result, other):
+        twin = next((one for one in measured_cells(result, base)
+                     if cell_point(one) == cell_point(cell)), None)
         comparisons += [] if twin is None else [
             VariantComparison(Variant.of_key(other).name, axis, base, other, metric, figures,
                               cell.workload, cell.threads, cell.connections)
@@ -147,12 +147,12 @@ def _latency_pair(result: BenchResult, axis: str, base: str,
 
 
 def rates_by_round(cell: Cell) -> dict[int, float]:
-    return dict(zip(_rounds(cell), (run.requests_per_sec for run in cell.runs)))
+    return dict(zip(round_numbers(cell), (run.requests_per_sec for run in cell.runs)))
 
 
 def cpu_by_round(cell: Cell) -> dict[int, float | None]:
     """The server's CPU µs per completed request in each round, as the tables count it."""
-    return dict(zip(_rounds(cell), (per_request(usage.cpu_seconds, run.requests, US_PER_S)
+    return dict(zip(round_numbers(cell), (per_request(usage.cpu_seconds, run.requests, US_PER_S)
                                     for run, usage in zip(cell.runs, cell.resources))))
 
 
@@ -168,16 +168,16 @@ def maxima_by_round(result: BenchResult, server: str) -> dict[int, float | None]
     return {} if rate is None else dict(enumerate(rate.rounds, start=1))
 
 
-def _rounds(cell: Cell) -> tuple[int, ...]:
+def round_numbers(cell: Cell) -> tuple[int, ...]:
     """Each run's round; a file older than rounds numbers them in order."""
     return cell.rounds or tuple(range(1, len(cell.runs) + 1))
 
 
-def _point(cell: Cell) -> tuple[Workload, int, int]:
+def cell_point(cell: Cell) -> tuple[Workload, int, int]:
     return cell.workload, cell.threads, cell.connections
 
 
-def _measured_cells(result: BenchResult, server: str) -> list[Cell]:
+def measured_cells(result: BenchResult, server: str) -> list[Cell]:
     return [cell for cell in result.cells
             if cell.server == server and cell.status is CellStatus.OK and cell.runs]
 

@@ -74,7 +74,7 @@ def render_compare_page(base: BenchResult, new: BenchResult, base_ref: RunRef,
     """The page; for runs that cannot be compared, the line saying why and no tables."""
     reason = incomparable_reason(base, new)
     notes, tables, advice = [], [], None
-    if reason is None and base.kind is RunKind.BENCH:
+    if reason is None and base.kind is not RunKind.LATENCY:
         notes, tables = comparability_notes(base, new), [bench_table(base, new)]
         advice = RERUN_ADVICE if _unknown(tables) else None
     elif reason is None:
