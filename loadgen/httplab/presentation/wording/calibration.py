@@ -51,8 +51,8 @@ def drift_sentence(result: BenchResult) -> str:
                 for noise in pair.drifting]
     if drifting:
         return (f"The host drifts within a round: the A/A interval of {', '.join(drifting)} "
-                f"does not hold 1, so two identical servers measured minutes apart differed "
-                f"by more than its noise; more rounds will not cure that, a quieter host will.")
+                f"does not hold 1: identical servers measured minutes apart differed beyond the "
+                f"noise, which more rounds will not cure.")
     if all(noise.holds_one is None for pair in pairs for noise in pair.noise):
         return (f"No A/A interval: it needs {MIN_ROUNDS} rounds or more "
                 f"(this run paired {max(n.figures.rounds for p in pairs for n in p.noise)}).")
