@@ -68,6 +68,16 @@ def test_results_json_records_the_replicas_and_compares_them(calibrated):
     compared = {(one["axis"], one["base"], one["other"], one["metric"])
                 for one in data["variants_compared"]}
     assert ("REPLICA", "alpha", "alpha+replica2", "requests_per_sec") in compared
+    (pair,) = data["calibration"]
+    assert (pair["base"], pair["other"], pair["threads"], pair["connections"]) == (
+        "alpha", "alpha+replica2", 2, 10)
+    rate = pair["figures"][0]
+    assert (rate["metric"], rate["log_sd"], rate["holds_one"], rate["rounds"]) == (
+        "requests_per_sec", 0.0, True, 3)
+    assert rate["expected_half_width"] == {"3": 0.0, "5": 0.0, "10": 0.0}
+    assert rate["rounds_for"] == {"0.05": 3, "0.1": 3}
+    assert [one["metric"] for one in pair["figures"]] == [
+        "requests_per_sec", "cpu_us_per_request", "latency_p99_us"]
 
 
 def test_make_report_rebuilds_the_calibration_from_its_raw_files(calibrated, tmp_path):

@@ -9,7 +9,8 @@ waiting sets (littles_law_bound), on db and queries the database's figures
 its fairness figures and its bottleneck verdict (limited_by); per step of a latency run: its
 costs per answered request and its verdict; last, when the run measured a framework under
 two or more variants, the variants compared (variants_compared: each figure's paired
-estimate, its interval and q-value, results/variants.py). JSON has no
+estimate, its interval and q-value, results/variants.py); and for make calibrate the host's
+noise (calibration: each A/A cell's figures, results/calibration.py). JSON has no
 infinity: an infinite fairness spread is the string "inf". Per record of host stalls: the
 share of the run stalled and the stall meter's own cores; per run and step its foreign CPU
 (foreign_cpu_cores: the host's busy cores that neither the server, the load tool nor the
@@ -27,6 +28,8 @@ from httplab.model import (BenchResult, Cell, CellWarning, DatabaseRecord, Engin
                            SustainedRate, ThreadRequestRate, Workload, WrkRun)
 from httplab.raw_files import resources_to_dict
 from httplab.results.bottleneck import Bottleneck, cell_bottleneck
+from httplab.results.calibration import (PRECISIONS, ROUNDS_SHOWN, MetricNoise, ReplicaPair,
+                                         replica_pairs)
 from httplab.results.closed_loop_check import HIGH, LOW, CellCheck, check_cell
 from httplab.results.database_figures import DatabaseFigures, database_figures
 from httplab.results.fairness import Fairness, cell_fairness
@@ -52,7 +55,7 @@ def results_json_text(result: BenchResult) -> str:
 
 
 def result_to_dict(result: BenchResult) -> dict[str, Any]:
-    comparisons = variant_comparisons(result)
+    comparisons, pairs = variant_comparisons(result), replica_pairs(result)
     return {
         "format_version": result.format_version, "created_utc": result.created_utc,
         "settings": _optional(settings_to_dict, result.settings),
@@ -66,7 +69,28 @@ def result_to_dict(result: BenchResult) -> dict[str, Any]:
                                                                                result),
         **({"variants_compared": [variant_comparison_to_dict(one) for one in comparisons]}
            if comparisons else {}),
+        **({"calibration": [replica_pair_to_dict(pair) for pair in pairs]}
+           if pairs else {}),
     }
+
+
+def replica_pair_to_dict(pair: ReplicaPair) -> dict[str, Any]:
+    """Derived: one A/A cell of make calibrate, each figure's noise."""
+    return {"base": pair.base, "other": pair.other, "workload": workload_to_dict(pair.workload),
+            "threads": pair.threads, "connections": pair.connections,
+            "figures": [metric_noise_to_dict(noise) for noise in pair.noise]}
+
+
+def metric_noise_to_dict(noise: MetricNoise) -> dict[str, Any]:
+    """A figure's A/A: the paired SD of its log ratios, the half-width expected after each
+    of ROUNDS_SHOWN rounds, the rounds each of PRECISIONS needs (null: more than 1000, or
+    unknown), whether the A/A interval holds 1, and the paired ratio itself."""
+    return {"metric": noise.metric.value, "log_sd": noise.log_sd,
+            "expected_half_width": {str(rounds): noise.half_width_at(rounds)
+                                    for rounds in ROUNDS_SHOWN},
+            "rounds_for": {f"{precision:g}": noise.rounds_for(precision)
+                           for precision in PRECISIONS},
+            "holds_one": noise.holds_one, **paired_ratio_to_dict(noise.figures)}
 
 
 def variant_comparison_to_dict(comparison: VariantComparison) -> dict[str, Any]:
