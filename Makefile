@@ -72,7 +72,7 @@ sweep: venv $(if $(filter local,$(BACKEND)),jars) ## Every server at 16 to 1024 
 latency: venv $(if $(URL),oha,$(if $(filter local,$(BACKEND)),jars oha)) ## Latency at fixed rates, and the highest rate under SLO_P99 (image/result-latency.png)
 	$(HTTPLAB) latency $(call user_flags,$(LATENCY_SETTINGS))
 
-calibrate: venv $(if $(filter local,$(BACKEND)),jars) ## The host's own noise before a long run: one server (SERVERS=netty) twice per round, an A/A, REPEAT=5
+calibrate: venv $(if $(filter local,$(BACKEND)),jars) ## The host's own noise before a long run: one server twice per round (an A/A), the rounds a ±5 % needs
 	$(HTTPLAB) calibrate $(call user_flags,$(filter-out IMAGE,$(BENCH_SETTINGS)))
 
 report: venv ## Rebuild results.{json,md,csv}, the page index.html and the charts from raw wrk text (FROM, OUT, IMAGE)

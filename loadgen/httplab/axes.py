@@ -1,10 +1,10 @@
 """The variant axes: the settings a framework can be measured under, each taking one value
 or a comma list (every combination measured, rounds interleaved), and the variant key
 that names a framework under its values (netty, armeria@default, netty@jdk17,
-tomcat@virtual, netty+profiled, netty+replica2). The one place that says each axis's values, its default, how its value
-shows in a key, and where a run's settings record it: adding an axis is an entry here
-and its realisation in the manifest and the runner; no renderer names an axis. Pure; a
-leaf."""
+tomcat@virtual, netty+profiled, netty+replica2). The one place that says each axis's
+values, its default, how its value shows in a key, and where a run's settings record it:
+adding an axis is an entry here and its realisation in the manifest and the runner; no
+renderer names an axis. Pure; a leaf."""
 
 from __future__ import annotations
 

@@ -144,4 +144,17 @@ def settings_markdown() -> str:
     left_out = " and ".join(f"`{variable(flag)}`" for flag in LATENCY_LEFT_OUT)
     return (f"{SETTINGS_DOC_HEADER}\n## make bench\n\n{settings_table(BENCH_SETTINGS)}\n"
             f"## make latency\n\nThe settings of `make bench` apply, but {left_out}, which "
-            f"`make latency` refuses. Its own:\n\n{settings_table(LATENCY_SETTINGS)}")
+            f"`make latency` refuses. Its own:\n\n{settings_table(LATENCY_SETTINGS)}\n"
+            f"## make calibrate\n\nThe settings of `make bench` apply, but "
+            f"{' and '.join(f'`{variable(flag)}`' for flag in CALIBRATE_LEFT_OUT)}, with "
+            f"defaults of its own: {_assignments(calibrate_defaults())}.\n")
+
+
+def _assignments(settings: tuple[tuple[str, str, str], ...]) -> str:
+    """'`SERVERS=netty`, `REPEAT=5`'."""
+    return ", ".join(f"`{variable(flag)}={default}`" for flag, default, _ in settings)
+
+
+def calibrate_defaults() -> tuple[tuple[str, str, str], ...]:
+    """The settings whose defaults make calibrate changes, as it takes them."""
+    return tuple(row for row in CALIBRATE_FLAGS if row[0] in CALIBRATE_DEFAULTS)

@@ -6,9 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from httplab.bench_settings import (BENCH_SETTINGS, CALIBRATE_DEFAULTS, CALIBRATE_FLAGS,
-                                    CHOICES, DEFAULT_IMAGE, IMAGE_HELP, LATENCY_FLAGS,
-                                    LATENCY_LEFT_OUT, settings_text)
+from httplab.bench_settings import (BENCH_SETTINGS, CALIBRATE_FLAGS, CHOICES, DEFAULT_IMAGE,
+                                    IMAGE_HELP, LATENCY_FLAGS, LATENCY_LEFT_OUT,
+                                    calibrate_defaults, settings_text)
 from httplab.plan_error import PlanError
 from httplab.commands.common import EXIT_OK, EXIT_USAGE, say
 from httplab.manifest import ManifestError
@@ -128,7 +128,7 @@ def _report(args: argparse.Namespace) -> int:
 
 def _listed_settings(args: argparse.Namespace) -> tuple[tuple[str, str, str], ...]:
     if args.calibrate:
-        return tuple(row for row in CALIBRATE_FLAGS if row[0] in CALIBRATE_DEFAULTS)
+        return calibrate_defaults()
     return LATENCY_FLAGS if args.latency else BENCH_SETTINGS
 
 
