@@ -1,6 +1,6 @@
 """A run's page, results/<run>/index.html: its header (when, the lab commit, the host, the
-backend and engines, the settings as results.md's "Run:" line says them, the shared-CPUs
-notice and the warnings), the summary (summary.py), the charts (plotly/charts.py), every
+backend and engines, the settings as results.md's "Run:" line says them, how many
+comparisons of variants the run made, the shared-CPUs notice and the warnings), the summary (summary.py), the charts (plotly/charts.py), every
 table of results.md (markdown_html.py) and links to every file of the run (raw_links.py).
 Pure: the caller passes results.md's text, the names of the run folder's files, and
 writes the page.
@@ -22,6 +22,7 @@ from httplab.presentation.wording.warnings import warning_item
 from httplab.presentation.wording.settings import describe_settings
 from httplab.presentation.wording.formatting import MISSING
 from httplab.presentation.wording.runtime import jvm_text
+from httplab.presentation.wording.variants import comparisons_counted
 from httplab.presentation.html.assets import ChartLibrary
 from httplab.presentation.plotly.charts import run_charts
 from httplab.presentation.html.markdown_html import markdown_html
@@ -34,6 +35,7 @@ from httplab.presentation.wording.calibration import (CALIBRATION_HEADER, CALIBR
                                                       drift_sentence)
 from httplab.presentation.wording.latency import cost_rate_sentence, rate_text, slo_text
 from httplab.results.store import STAMP_FORMAT
+from httplab.results.variants import variant_comparisons
 from httplab.results.warning_groups import WarningGroup, warning_groups
 from httplab.run_layout import RESULTS_MD
 
@@ -91,7 +93,9 @@ def header_facts(result: BenchResult) -> tuple[Fact, ...]:
         facts.append(Fact("Backend", settings.backend))
     facts += [Fact(f"Engine ({engine.role})", engine_text(engine)) for engine in result.engines]
     run = KIND_PAGES[result.kind].settings(result)
-    return (*facts, Fact("Settings", run))
+    comparisons = variant_comparisons(result)
+    counted = [Fact("Comparisons", comparisons_counted(comparisons))] if comparisons else []
+    return (*facts, Fact("Settings", run), *counted)
 
 
 def software_text(host: HostInfo) -> str:

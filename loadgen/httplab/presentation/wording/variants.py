@@ -111,9 +111,12 @@ def comparisons_counted(comparisons: Sequence[VariantComparison]) -> str:
     if not made:
         return (f"No comparison in this run has the {MIN_ROUNDS} paired rounds an interval "
                 f"needs.")
+    named = sum(clear_difference(one.figures) for one in comparisons)
     return (f"This run made {made} comparisons ({counts}): about "
             f"{excluded_by_chance(made):.1f} of their {CONFIDENCE:.0%} intervals "
-            f"would exclude 1 by chance alone. A difference is named only when its q-value "
+            f"would exclude 1 by chance alone, and {named} "
+            f"{'stands' if named == 1 else 'stand'} out of the noise. A "
+            f"difference is named only when its q-value "
             f"(Benjamini–Hochberg, among the comparisons of the same figure) is below "
             f"{FDR_LEVEL:g}.")
 

@@ -28,6 +28,7 @@ from tests.database_sample import database_sample_result
 from tests.latency_profile_sample import latency_profile_sample_result
 from tests.latency_sample import latency_sample_result
 from tests.profile_sample import profile_sample_result
+from tests.variants_sample import PROFILE_RUN
 from tests.sample_results import sample_result, workloads_sample_result
 
 LIBRARY = ChartLibrary("4.1.1")
@@ -178,6 +179,13 @@ def test_the_header_says_when_where_and_how_in_results_md_s_words():
         "Settings": describe_settings(result.settings)}
     assert engine_text(EngineRecord("default", "server")) == "default"
     assert when_text("not a stamp") == "not a stamp"
+
+
+def test_a_run_with_variants_says_in_its_header_how_many_comparisons_it_made():
+    facts = {fact.term: fact.value for fact in header_facts(read_results(PROFILE_RUN))}
+    assert facts["Comparisons"].startswith(
+        "This run made 4 comparisons (2 of Requests/sec, 2 of CPU per request): about 0.2 of "
+        "their 95% intervals would exclude 1 by chance alone, and 1 stands out of the noise.")
 
 
 class _Page(HTMLParser):

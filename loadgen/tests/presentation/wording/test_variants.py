@@ -84,7 +84,7 @@ def test_the_run_says_how_many_comparisons_it_made_and_what_chance_alone_gives()
                                          PairedRatio(1.1, None, None, 2)))
     assert comparisons_counted(comparisons).startswith(
         "This run made 3 comparisons (2 of Requests/sec, 1 of CPU per request): about 0.2 of "
-        "their 95% intervals would exclude 1 by chance alone.")
+        "their 95% intervals would exclude 1 by chance alone, and 0 stand out of the noise.")
 
 
 def test_a_run_without_an_interval_says_so_instead_of_counting():
