@@ -28,4 +28,5 @@ def run_calibrate(settings: Mapping[str, str], repo: Path, results_dir: Path | N
 
 
 def calibrate(plan: BenchPlan, backend: Backend, results_root: Path, repo: Path) -> int:
+    """Runs a calibration plan (make_calibration_plan's) on a backend; its exit code."""
     return run_lifecycle(BenchSteps(plan), backend, Destination(results_root, None, repo))

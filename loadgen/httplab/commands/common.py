@@ -35,8 +35,9 @@ def finish(result: BenchResult, out_dir: Path, image: Path | None) -> int:
     image = _chart_named(result, image)
     say(f"results in {out_dir}" + (f", chart in {image}" if image else ""))
     say(f"read the run first in a browser: {out_dir / RUN_PAGE}")
-    if drift_sentence(result):
-        say(drift_sentence(result))
+    drift = drift_sentence(result)  # make calibrate's: whether its A/A held 1
+    if drift:
+        say(drift)
     if result.warnings:
         say(f"warnings: {kinds_in_words(warning_groups(result))}; listed under Warnings above and "
             f"in {out_dir / RESULTS_MD}")
