@@ -13,6 +13,10 @@ from httplab.axes import JDK, PROTOCOL
 
 PRIMER_CONNECTIONS = 8
 DEFAULT_CV_THRESHOLD = 0.05
+AUTO_REPEAT = "auto"
+# METRIC: the figure REPEAT=auto narrows (make latency: the max sustainable rate, or the CPU
+# per request at the common rate).
+ROUND_METRICS = ("requests_per_sec", "cpu_per_request")
 BACKENDS = ("docker", "local")
 BASE_IMAGE_CHOICES = ("auto", "official", "local")
 DEFAULT_IMAGE = Path("image") / "result1.png"
@@ -26,7 +30,16 @@ BENCH_SETTINGS = (
     ("threads", "10,5", "wrk threads; one run per value"),
     ("connections", "500", "wrk connections; several (16,128,500) measure each server at each"),
     ("duration", "10s", "per run: 10s, 2m, 1h"),
-    ("repeat", "1", "rounds: each starts, warms and measures every server again (rotated)"),
+    ("repeat", "1", "rounds: each starts, warms and measures every server again (rotated); "
+                    f"{AUTO_REPEAT}: at least 3, more while a pair of variants compared is "
+                    "measured less precisely than PRECISION"),
+    ("precision", "5", f"REPEAT={AUTO_REPEAT}: the half-width, in %, that every compared "
+                       "pair's 95 % interval must narrow to (5: ±5 %)"),
+    ("max-repeat", "10", f"REPEAT={AUTO_REPEAT}: the most rounds it runs (at least 3)"),
+    ("metric", ROUND_METRICS[0], f"REPEAT={AUTO_REPEAT}: the figure narrowed: "
+                                 f"{' or '.join(ROUND_METRICS)} (make latency: the max "
+                                 "sustainable rate, or the CPU per request at the common "
+                                 "rate)"),
     ("primer", "5s", f"unmeasured run at {PRIMER_CONNECTIONS} connections first; 0 for none"),
     ("warmup", "10s", "unmeasured run at full settings before the measured ones; 0 for none"),
     ("server-cpus", "", "cpuset for the server, e.g. 1 (empty: every CPU)"),

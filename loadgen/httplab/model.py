@@ -234,7 +234,9 @@ class HostStalls:
     """How late the stall meter (a process beside the run, never the server's) woke while a
     run was measured: the host's own stalls, which froze the server and the load tool too.
     Read from raw/<stem>.stalls.json, pooled with each load generator engine's
-    raw/<stem>.stalls.<N>.json; `unavailable` says why there are no figures."""
+    raw/<stem>.stalls.<N>.json; `unavailable` says why there are no figures. A meter of
+    each CPU leaves each CPU's own record in `cpus` (the figures above pool them); a record
+    made before that has none."""
 
     interval_us: int = 0  # the meter's sleep
     threshold_us: int = 0  # a wake-up this late or later counts as a stall
@@ -251,6 +253,10 @@ class HostStalls:
     # host itself stalls), or "normal (why)": then its lateness also counts the wait for CPUs
     # the measured run kept busy, so it says nothing of the host's own stalls.
     priority: str = ""
+    cpu: int | None = None  # the CPU one record metered; None: pooled, or one unpinned meter
+    role: str = ""  # what ran on that CPU: "server", "load tool", "server and load tool"
+    steal_s: float | None = None  # the CPU's steal time over the run (/proc/stat); pooled: summed
+    cpus: tuple[HostStalls, ...] = ()  # each CPU's record, where each CPU had a meter
 
     @property
     def real_time(self) -> bool:
@@ -394,6 +400,11 @@ class Cell:
     # EXECUTOR=virtual: one per measured run, in the order of runs (None: not recorded).
     pinned: tuple[PinnedRun | None, ...] = ()
 
+    @property
+    def round_numbers(self) -> tuple[int, ...]:
+        """Each run's round; a file older than rounds numbers them in order."""
+        return self.rounds or tuple(range(1, len(self.runs) + 1))
+
 
 class WarningKind(str, Enum):
     """What a warning says about a cell's figure."""
@@ -469,9 +480,23 @@ class Settings:
     protocols: tuple[str, ...] = ()
     streams: int = 1
     keepalive: bool = True
+    # REPEAT=auto: the rule that chose how many rounds ran (`repeat` holds how many did);
+    # None: a fixed REPEAT, or an older run.
+    auto_repeat: AutoRepeat | None = None
     # REPLICA: ("1", "2") when make calibrate measured each server twice, as two identical
     # variants (an A/A); empty otherwise, older runs too.
     replicas: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class AutoRepeat:
+    """REPEAT=auto: rounds were added after the third while some compared pair's interval
+    of `metric` (METRIC's name) was wider than ±precision (a fraction: 0.05 is ±5 %), up to
+    max_repeat rounds."""
+
+    precision: float
+    max_repeat: int
+    metric: str
 
 
 @dataclass(frozen=True)

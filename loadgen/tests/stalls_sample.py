@@ -26,6 +26,17 @@ def meter_json(lateness_us: list[int], threshold_us: int = 1000, seconds: float 
             "stopped_by": "SIGTERM", "cpu_s": loop_cpu_s + 0.06, "loop_cpu_s": loop_cpu_s}
 
 
+def per_cpu_meter_json(lateness_by_cpu: dict[int, list[int]], roles: dict[int, str] | None = None,
+                       steal_s: float | None = 0.0, place: str = "host") -> dict:
+    """What the meter writes with a meter per CPU, each waking with its lateness values."""
+    roles = roles or {}
+    return {"format": 2, "place": place, "started": {"monotonic_s": 100.0, "wall_s": 1.7e9},
+            "ended": {"monotonic_s": 120.0, "wall_s": 1.7e9 + 20}, "stopped_by": "SIGTERM",
+            "cpus": [{**meter_json(lateness), "place": place, "cpu": cpu,
+                      "role": roles.get(cpu, ""), "steal_s": steal_s}
+                     for cpu, lateness in lateness_by_cpu.items()]}
+
+
 CLEAN = [50] * 1990 + [200] * 10  # 2000 wake-ups, none a stall
 # 2000 wake-ups of 20 s; every 300 ms one 38 ms late (66 of them), as a busy loop makes
 STALLED = [50] * 1934 + [38_000] * 66

@@ -1,10 +1,12 @@
 """Runs with variants for the tests of variants compared: the committed PROFILE=0,1 run
 (a measurement: make bench PROFILE=0,1 SERVERS=netty,undertow REPEAT=3), and a make latency
-run with Netty measured with and without the profiler (test data, built by hand)."""
+run with Netty measured with and without the profiler (test data, built by hand); the
+PROFILE run as if REPEAT=auto had run it."""
 
 from dataclasses import replace
 
-from httplab.model import StepPurpose, SustainedRate
+from httplab.model import AutoRepeat, StepPurpose, SustainedRate
+from httplab.results.store import read_results
 
 from tests.conftest import TESTS_DIR
 from tests.latency_sample import COST, cost_steps, latency_sample_result, step, usage
@@ -27,3 +29,10 @@ def latency_run_with_a_profiled_netty():
                       maxima=maxima)
     return replace(result, latency=latency,
                    settings=replace(result.settings, profile=(False, True)))
+
+
+def profile_run_as_auto(precision: float = 0.05, max_repeat: int = 3):
+    """The committed PROFILE=0,1 run as if REPEAT=auto had run its 3 rounds."""
+    result = read_results(PROFILE_RUN)
+    rule = AutoRepeat(precision, max_repeat, "requests_per_sec")
+    return replace(result, settings=replace(result.settings, auto_repeat=rule))

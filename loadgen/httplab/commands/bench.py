@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from httplab.commands.auto_rounds import auto_rounds
 from httplab.commands.common import interrupt_on_sigterm
 from httplab.commands.run_lifecycle import (Destination, RunRecord, ServerDone, make_backend,
                                             run_lifecycle)
@@ -15,7 +16,8 @@ from httplab.paths import servers_dir
 from httplab.results.assemble import assemble
 from httplab.running.backends.base import Backend
 from httplab.running.hostinfo import usable_cpu_set
-from httplab.running.plan import BenchPlan, make_plan, settings_of, with_database
+from httplab.running.plan import (BenchPlan, make_plan, settings_of, with_database,
+                                  with_rounds_run)
 from httplab.running.preflight import preflight
 from httplab.running.progress import Progress
 from httplab.running.run_context import RunContext
@@ -53,8 +55,11 @@ class BenchSteps:
         return True
 
     def run(self, context: RunContext, record: RunRecord, server_done: ServerDone) -> None:
-        Runner(context, WrkCells(context), server_done).run()
+        another_round = auto_rounds(self.plan.auto_repeat, lambda: self.result(record),
+                                    context.progress)
+        Runner(context, WrkCells(context), server_done, another_round).run()
 
     def result(self, record: RunRecord) -> BenchResult:
-        return assemble(record.outcomes, with_database(settings_of(self.plan), record.outcomes),
+        settings = with_database(settings_of(self.plan), record.outcomes)
+        return assemble(record.outcomes, with_rounds_run(settings, record.outcomes),
                         record.host, record.stamp, record.commit, record.engines)

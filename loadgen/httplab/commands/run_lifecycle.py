@@ -119,7 +119,9 @@ def run_lifecycle(steps: RunKindSteps, backend: Backend, where: Destination) -> 
             return EXIT_FAILED
         record = _open_run(backend, where)
         context = RunContext(backend, steps.plan, record.run_dir / RAW, progress,
-                             host_stall_meter(backend.load_generators, steps.plan.loadgen_cpus),
+                             host_stall_meter(backend.load_generators, steps.plan.loadgen_cpus,
+                                              steps.plan.server_cpus,
+                                              steps.plan.server_host is None),
                              tls=tls)
         try:
             steps.run(context, record, lambda outcome: _server_done(steps, record, where,

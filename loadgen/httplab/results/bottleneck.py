@@ -22,9 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from httplab.model import BenchResult, Cell, CellWarning, ResourceUsage, WarningKind
+from httplab.model import BenchResult, Cell, CellWarning, HostStalls, ResourceUsage, WarningKind
 from httplab.results.foreign_cpu import cell_foreign_cores
-from httplab.results.host_load import host_load_notes, longest_stall_us
+from httplab.results.host_load import host_load_notes, longest_stall
 from httplab.results.stability import cell_name
 from httplab.results.stats import median_of_known
 
@@ -99,7 +99,7 @@ class CpuFigures:
     tool: str = "wrk"  # the load generator, as the verdict's figures name it
     database: float | None = None  # the database's cores; None without one, or unmeasured
     foreign: float | None = None  # the host's busy cores no part of the run used
-    stall_max_us: float | None = None  # the host's longest stall, by the stall meter
+    stall: HostStalls | None = None  # the stall meter's record of the longest stall
 
     @property
     def database_saturated(self) -> bool:
@@ -125,7 +125,7 @@ def judge(cpu: CpuFigures) -> Bottleneck:
 
 
 def _host_notes(cpu: CpuFigures) -> str:
-    return host_load_notes(cpu.foreign, cpu.host_cores, cpu.stall_max_us)
+    return host_load_notes(cpu.foreign, cpu.host_cores, cpu.stall)
 
 
 def _limit(cpu: CpuFigures) -> Limit:
@@ -178,7 +178,7 @@ def cell_cpu_figures(cell: Cell, result: BenchResult) -> CpuFigures | None:
         _median(cell.resources, "host_busy_cores"), host_cores,
         bool(settings and settings.loadgen_hosts),
         database=median_of_known(database_usage(usage, "cpu_cores") for usage in cell.resources),
-        foreign=cell_foreign_cores(cell), stall_max_us=longest_stall_us(cell.host_stalls))
+        foreign=cell_foreign_cores(cell), stall=longest_stall(cell.host_stalls))
 
 
 def database_usage(usage: ResourceUsage, field: str) -> float | None:

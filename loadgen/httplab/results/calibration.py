@@ -23,7 +23,7 @@ from httplab.model import BenchResult, Cell, HostInfo, RunKind, Workload
 from httplab.results.paired_ratio import PairedRatio, paired_ratio
 from httplab.results.precision import expected_half_width, rounds_for
 from httplab.results.variants import (cell_point, cpu_by_round, measured_cells, rates_by_round,
-                                      round_numbers, variant_pairs)
+                                      variant_pairs)
 
 ROUNDS_SHOWN = (3, 5, 10)  # the rounds whose expected half-width a calibration states
 PRECISIONS = (0.05, 0.10)  # the half-widths whose rounds needed it states
@@ -124,7 +124,7 @@ def cell_noise(first: Cell, replica: Cell) -> tuple[MetricNoise, ...]:
 
 def p99_by_round(cell: Cell) -> dict[int, float | None]:
     """Each round's p99 in µs, as the tables show it per run."""
-    return dict(zip(round_numbers(cell), (run.latency.percentile(P99) for run in cell.runs)))
+    return dict(zip(cell.round_numbers, (run.latency.percentile(P99) for run in cell.runs)))
 
 
 def newest_calibration(results: Iterable[BenchResult], host: HostInfo

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from httplab.model import BenchResult, RateStep
 from httplab.results.bottleneck import Bottleneck, CpuFigures, judge_known, server_machine_cores
-from httplab.results.host_load import longest_stall_us
+from httplab.results.host_load import longest_stall
 from httplab.results.latency_steps import step_rules
 
 LOAD_TOOL = "load tool"  # how the figures name it when the run did not record the tool
@@ -28,7 +28,7 @@ def step_cpu_figures(step: RateStep, result: BenchResult) -> CpuFigures | None:
         return None
     rules = step_rules(result.latency, result.settings, host_cores)
     return replace(rules.cpu_figures(step.resources), tool=load_tool_name(result),
-                   stall_max_us=longest_stall_us((step.host_stalls,)))
+                   stall=longest_stall((step.host_stalls,)))
 
 
 def step_bottleneck(step: RateStep, result: BenchResult) -> Bottleneck:

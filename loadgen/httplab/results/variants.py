@@ -20,6 +20,7 @@ from httplab.axes import AXES, Variant
 from httplab.model import (PLAINTEXT, BenchResult, Cell, CellStatus, RunKind, Settings,
                            StepPurpose, Workload)
 from httplab.results.false_discovery import q_values
+from httplab.results.host_load import cell_host_rounds, server_host_rounds
 from httplab.results.paired_ratio import PairedRatio, paired_ratio
 from httplab.results.stats import per_request
 from httplab.results.step_figures import US_PER_S, step_figures
@@ -128,31 +129,36 @@ def _bench_pair(result: BenchResult, axis: str, base: str, other: str) -> list[V
 
 
 def cell_ratios(base: Cell, other: Cell) -> dict[ComparedMetric, PairedRatio]:
-    """A bench cell's figures against the same point's under the base variant."""
+    """A bench cell's figures against the same point's under the base variant, without
+    the rounds the host decided on either side."""
+    left_out = cell_host_rounds(base) | cell_host_rounds(other)
     return {ComparedMetric.REQUESTS_PER_SEC: paired_ratio(rates_by_round(base),
-                                                          rates_by_round(other)),
+                                                          rates_by_round(other), left_out),
             ComparedMetric.CPU_PER_REQUEST: paired_ratio(cpu_by_round(base),
-                                                         cpu_by_round(other))}
+                                                         cpu_by_round(other), left_out)}
 
 
 def _latency_pair(result: BenchResult, axis: str, base: str,
                   other: str) -> list[VariantComparison]:
     steps = result.latency.steps_of(other)
     workload = steps[0].workload if steps else PLAINTEXT
+    left_out = (server_host_rounds(result.latency, base)
+                | server_host_rounds(result.latency, other))
     return [VariantComparison(Variant.of_key(other).name, axis, base, other, metric,
-                              paired_ratio(per_round(result, base), per_round(result, other)),
+                              paired_ratio(per_round(result, base), per_round(result, other),
+                                           left_out),
                               workload)
             for metric, per_round in ((ComparedMetric.COMMON_RATE_COST, costs_by_round),
                                       (ComparedMetric.MAX_SUSTAINABLE_RATE, maxima_by_round))]
 
 
 def rates_by_round(cell: Cell) -> dict[int, float]:
-    return dict(zip(round_numbers(cell), (run.requests_per_sec for run in cell.runs)))
+    return dict(zip(cell.round_numbers, (run.requests_per_sec for run in cell.runs)))
 
 
 def cpu_by_round(cell: Cell) -> dict[int, float | None]:
     """The server's CPU µs per completed request in each round, as the tables count it."""
-    return dict(zip(round_numbers(cell), (per_request(usage.cpu_seconds, run.requests, US_PER_S)
+    return dict(zip(cell.round_numbers, (per_request(usage.cpu_seconds, run.requests, US_PER_S)
                                     for run, usage in zip(cell.runs, cell.resources))))
 
 
@@ -166,11 +172,6 @@ def maxima_by_round(result: BenchResult, server: str) -> dict[int, float | None]
     """make latency: each round's max sustainable rate (None: nothing held)."""
     rate = next((one for one in result.latency.maxima if one.server == server), None)
     return {} if rate is None else dict(enumerate(rate.rounds, start=1))
-
-
-def round_numbers(cell: Cell) -> tuple[int, ...]:
-    """Each run's round; a file older than rounds numbers them in order."""
-    return cell.rounds or tuple(range(1, len(cell.runs) + 1))
 
 
 def cell_point(cell: Cell) -> tuple[Workload, int, int]:

@@ -69,6 +69,9 @@ def make_latency_plan(settings: Mapping[str, str], known: tuple[ServerManifest, 
     if typed["url"].strip() and any(bench.profile):
         raise PlanError("PROFILE does not apply with URL=: the lab profiles only the servers "
                         "it starts; set PROFILE=0")
+    if typed["url"].strip() and bench.auto_repeat is not None:
+        raise PlanError("REPEAT=auto does not apply with URL=: one server compares no pair of "
+                        "variants; set REPEAT to a number of rounds (REPEAT=3)")
     if typed["url"].strip() and bench.protocols != (H1,):
         raise PlanError("PROTOCOL does not apply with URL=: the URL is requested as given, "
                         "over plaintext HTTP/1.1")

@@ -6,7 +6,7 @@ from typing import TextIO
 
 from httplab.running.latency_plan import LatencyPlan
 from httplab.running.progress import (START_AND_VERIFY_S, Progress, format_seconds,
-                                      profiler_text)
+                                      profiler_text, rounds_text)
 
 
 def latency_seconds(plan: LatencyPlan) -> int:
@@ -36,7 +36,7 @@ class LatencyProgress(Progress):
         target = plan.url or ", ".join(server.key for server in bench.servers)
         rates = ("auto: from 1000/s, x2 until a step breaks, then halved to within 5 %"
                  if plan.rates.auto else ", ".join(f"{rate:g}" for rate in plan.rates.fixed))
-        repeats = f" x {bench.repeat} rounds" if bench.repeat > 1 else ""
+        repeats = rounds_text(bench)
         phases = ", ".join(f"{phase.name} {phase.duration}" for phase in bench.phases)
         self.say(f"httplab latency: {target} on backend {backend}{repeats}; rates {rates}; "
                  f"target p99 <= {plan.slo_p99_us / 1000:g} ms; each step "

@@ -14,10 +14,11 @@ from httplab.axes import (AXES, EXECUTOR, H1, HTTP2_PROTOCOLS, JDK, PROFILE, PRO
                           SETTINGS, TLS_PROTOCOLS, TRANSPORT, Axis)
 from httplab.plan_error import PlanError
 from httplab.manifest import ServerManifest
-from httplab.model import PLAINTEXT, PROFILE_EVENTS, Settings, Workload
+from httplab.model import PLAINTEXT, PROFILE_EVENTS, AutoRepeat, Settings, Workload
 from httplab.outcomes import ServerOutcome
 from httplab.run_layout import RAW, database_log
 from httplab.running.engines import Engine, Topology, make_topology, split_load
+from httplab.running.repeat_plan import check_pairs, parse_rounds
 from httplab.workloads import answers, parse_workloads, request_path
 
 _DURATION = re.compile(r"^(\d+)(s|m|h)?$")
@@ -45,7 +46,6 @@ def target_urls(servers: tuple[ServerManifest, ...], address: str = LOOPBACK,
 
 
 WORKER_SETTINGS = SETTINGS.values
-MAX_REPEAT = 1000
 # HTTP/2 streams per connection: servers advertise 100 to 250 concurrent streams by default.
 MAX_STREAMS = 100
 
@@ -82,7 +82,8 @@ class BenchPlan:
     connections: tuple[int, ...]  # one point, or a sweep
     duration: str  # as wrk takes it: "10s"
     duration_s: int
-    repeat: int = 1  # rounds: each starts every server again and measures each cell once
+    repeat: int = 1  # rounds (at most, with auto_repeat): each starts every server again
+    auto_repeat: AutoRepeat | None = None  # REPEAT=auto's rule; None: `repeat` rounds
     phases: tuple[Phase, ...] = ()  # primer, then warm-up; absent when set to 0
     server_cpus: str | None = None  # a cpuset such as "1" or "0-3,6"
     loadgen_cpus: str | None = None
@@ -224,13 +225,6 @@ def format_cpuset(cpus: frozenset[int]) -> str:
     return ",".join(str(cpu) for cpu in sorted(cpus))
 
 
-def parse_repeat(text: str) -> int:
-    text = text.strip()
-    if not text.isdigit() or not 1 <= int(text) <= MAX_REPEAT:
-        raise PlanError(f"REPEAT must be a whole number from 1 to {MAX_REPEAT}; got {text!r}")
-    return int(text)
-
-
 def parse_positive_list(name: str, text: str, maximum: int) -> tuple[int, ...]:
     """'10,5' -> (10, 5); each a whole number from 1 to maximum."""
     values = []
@@ -302,10 +296,11 @@ def make_plan(settings: Mapping[str, str], known: tuple[ServerManifest, ...],
     cpus = len(cpuset_members(server_cpus)) if server_cpus else len(available_cpus) or None
     chosen = with_ceiling(select_servers(typed["servers"], known), known,
                           parse_ceiling(typed["ceiling"]))
+    repeat, auto_repeat = parse_rounds(typed)
     plan = BenchPlan(
         expand_variants(chosen, axes, cpus),
         thread_counts, connection_counts,
-        duration_text, duration_s, parse_repeat(typed["repeat"]),
+        duration_text, duration_s, repeat, auto_repeat,
         make_phases(typed["primer"], typed["warmup"]), server_cpus,
         parse_cpuset("LOADGEN_CPUS", typed["loadgen-cpus"], available_cpus), worker_settings,
         parse_switch("FAIRNESS", typed["fairness"], "h2load after each measured run"),
@@ -319,6 +314,7 @@ def make_plan(settings: Mapping[str, str], known: tuple[ServerManifest, ...],
         streams=parse_streams(typed["streams"], axes[PROTOCOL.setting]),
         replicas=axes[REPLICA.setting])
     check_topology(plan)
+    check_pairs(plan.servers, plan.auto_repeat)
     return plan
 
 
@@ -426,6 +422,7 @@ def settings_of(plan: BenchPlan) -> Settings:
                     profile_event=plan.profile_event if any(plan.profile) else None,
                     jdks=plan.jdks, executors=plan.executors, transports=plan.transports,
                     protocols=plan.protocols, streams=plan.streams,
+                    auto_repeat=plan.auto_repeat,
                     replicas=plan.replicas if len(plan.replicas) > 1 else ())
 
 
@@ -440,3 +437,12 @@ def with_database(settings: Settings, outcomes: list[ServerOutcome]) -> Settings
         return settings
     log_files = f"{RAW}/{database_log(SERVER_PLACEHOLDER)}"
     return replace(settings, database=replace(database, log_file=log_files))
+
+
+def with_rounds_run(settings: Settings, outcomes: list[ServerOutcome]) -> Settings:
+    """REPEAT=auto: the settings with the rounds that ran so far as their repeat (a fixed
+    REPEAT's settings as they are)."""
+    if settings.auto_repeat is None:
+        return settings
+    rounds = [one.repeat for outcome in outcomes for one in (*outcome.cells, *outcome.steps)]
+    return replace(settings, repeat=max(rounds, default=1))

@@ -1,4 +1,5 @@
-"""One line per step of a bench, with the time left, so long runs show where they are."""
+"""One line per step of a bench, with the time left, so long runs show where they are;
+with REPEAT=auto, one line after each round saying why another runs or none does."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ import sys
 import time
 from typing import TextIO
 
-from httplab.model import PLAINTEXT
+from httplab.model import PLAINTEXT, AutoRepeat
+from httplab.results.adaptive_rounds import PairPrecision, RoundsDecision, RoundsWhy
+from httplab.results.paired_ratio import MIN_ROUNDS
 from httplab.running.plan import BenchPlan
 
 # Rough per-server costs besides the load itself, for the estimate only.
@@ -20,6 +23,64 @@ def profiler_text(plan: BenchPlan) -> str:
     if not profiled:
         return ""
     return f"; async-profiler in {', '.join(profiled)} (PROFILE_EVENT={plan.profile_event})"
+
+
+ROUND_WHY = {
+    RoundsWhy.TOO_FEW: f"an interval needs {MIN_ROUNDS} rounds: another round",
+    RoundsWhy.TOO_WIDE: "wider than ±{precision}: another round",
+    RoundsWhy.NARROW: "every pair within ±{precision}: no more rounds",
+    RoundsWhy.LIMIT: "still wider than ±{precision} at MAX_REPEAT: no more rounds",
+    RoundsWhy.NO_PAIR: "no pair of variants measured on both sides: no more rounds",
+}
+
+
+def rounds_text(plan: BenchPlan) -> str:
+    """' x 3 rounds', ' x 3 to 10 rounds (REPEAT=auto: ...)', or nothing for one round."""
+    rule = plan.auto_repeat
+    if rule is not None:
+        return (f" x {MIN_ROUNDS} to {rule.max_repeat} rounds (REPEAT=auto: more while a pair's "
+                f"{rule.metric} is wider than ±{percent_text(rule.precision)})")
+    return f" x {plan.repeat} rounds" if plan.repeat > 1 else ""
+
+
+def round_decision_line(decision: RoundsDecision, rule: AutoRepeat) -> str:
+    """After a round of REPEAT=auto: the widest pair, how far its interval reaches, the rounds
+    its spread still needs, and whether another round runs."""
+    done = f"httplab: round {decision.rounds} of at most {rule.max_repeat} done"
+    why = ROUND_WHY[decision.why].format(precision=percent_text(rule.precision))
+    pair = decision.widest
+    widest = "" if pair is None else f"; the widest pair: {pair_text(pair, rule)}"
+    return f"{done}: {why}{widest}"
+
+
+def pair_text(pair: PairPrecision, rule: AutoRepeat) -> str:
+    """'alpha@jdk17 against alpha (requests_per_sec, 10 threads, 500 connections): ±7.3 % over
+    4 paired rounds, about 3 more rounds expected at its spread (8.0 % from round to
+    round)'."""
+    one = pair.comparison
+    point = "" if one.threads is None else f", {one.threads} threads, {one.connections} " \
+                                           "connections"
+    workload = "" if one.workload.is_plaintext else f", {one.workload.label}"
+    reach = "no interval yet" if pair.half_width is None else f"±{percent_text(pair.half_width)}"
+    return (f"{one.other} against {one.base} ({rule.metric}{workload}{point}): {reach} over "
+            f"{pair.rounds} paired rounds, {expected_text(pair)}")
+
+
+def expected_text(pair: PairPrecision) -> str:
+    """How many more paired rounds the pair's spread (its log ratios' sd) is expected to
+    need for the precision asked."""
+    if pair.log_sd is None:
+        return "its spread not known yet"
+    spread = f"at its spread ({percent_text(pair.log_sd)} from round to round)"
+    if pair.rounds_expected is None:
+        return f"more than 1000 rounds expected {spread}"
+    more = max(pair.rounds_expected - pair.rounds, 0)
+    return f"about {more} more round{'s' if more != 1 else ''} expected {spread}"
+
+
+def percent_text(fraction: float) -> str:
+    """0.05 -> '5.0 %'."""
+    return f"{fraction * 100:.1f} %"
 
 
 def format_seconds(seconds: float) -> str:
@@ -41,7 +102,7 @@ class Progress:
         plan = self.plan
         names = ", ".join(server.key for server in plan.servers)
         threads = ", ".join(str(count) for count in plan.threads)
-        repeats = f" x {plan.repeat} rounds" if plan.repeat > 1 else ""
+        repeats = rounds_text(plan)
         phases = ", ".join(f"{phase.name} {phase.duration}" for phase in plan.phases)
         connections = ", ".join(str(count) for count in plan.connections)
         fairness = "; h2load after each run (fairness)" if plan.fairness else ""
@@ -51,7 +112,8 @@ class Progress:
                  f"{threads} x {connections} connections x {plan.duration}{repeats} on backend "
                  f"{backend}; before measuring{' each workload' if workloads else ''}: "
                  f"{phases or 'nothing (cold)'}{fairness}{profiler_text(plan)}")
-        self.say(f"httplab: {format_seconds(plan.load_seconds)} of load; about "
+        most = " at most" if plan.auto_repeat else ""
+        self.say(f"httplab:{most} {format_seconds(plan.load_seconds)} of load; about "
                  f"{format_seconds(self.remaining_s)} in all, plus any image or jar build")
 
     def step(self, index: int, server: str, message: str) -> None:

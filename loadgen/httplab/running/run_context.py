@@ -43,8 +43,10 @@ class RunContext:
         return self.plan.loadgen_cpus
 
     def of_rounds(self, round_number: int) -> str:
-        """How progress names a round: not at all when there is only one."""
-        return f" (round {round_number} of {self.rounds})" if self.rounds > 1 else ""
+        """How progress names a round: not at all when there is only one; with REPEAT=auto,
+        of the most it may run."""
+        most = "at most " if self.plan.auto_repeat else ""
+        return f" (round {round_number} of {most}{self.rounds})" if self.rounds > 1 else ""
 
 
 @dataclass(frozen=True)

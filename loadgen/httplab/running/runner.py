@@ -76,13 +76,20 @@ def workload_label(context: RunContext, workload: Workload) -> str:
         else f" [{workload.label}]"
 
 
+# After the given round, whether to run another (REPEAT=auto's rule, asked by the command).
+AnotherRound = Callable[[int], bool]
+
+
 class Runner:
     """Starts, verifies, primes, warms and stops each server; what it measures once a
-    server is ready is the Measures' part."""
+    server is ready is the Measures' part. Rounds run up to the plan's repeat; when
+    another_round is given, it is asked after each, and the run stops when it says no."""
 
     def __init__(self, context: RunContext, measures: Measures,
-                 on_server_done: Callable[[ServerOutcome], None]):
+                 on_server_done: Callable[[ServerOutcome], None],
+                 another_round: AnotherRound | None = None):
         self.context, self.measures, self.on_server_done = context, measures, on_server_done
+        self.another_round = another_round
         self._warmer = Measurer(context)
         self._database: StartedDatabase | None = None  # the running server's, while it runs
         self._profiler: ServerProfiler | None = None  # PROFILE=1: the running server's
@@ -106,6 +113,8 @@ class Runner:
                 outcome = self._run_server(index, manifest, round_number)
                 outcomes.append(outcome)
                 self.on_server_done(outcome)
+            if self.another_round and not self.another_round(round_number):
+                break
         return outcomes
 
     def _log_file(self, manifest: ServerManifest) -> str:

@@ -4,11 +4,13 @@ it, never around a primer or warm-up.
 
 It runs on this machine, as the lab's own process (`sys.executable -m ...`), and writes
 raw/<stem>.stalls.json itself: with BACKEND=local and the Docker backend here, that is where
-the server and the load tool run. With LOADGEN_HOSTS it runs in the load generator's place
-on each of their engines too, around the same run (started before this machine's, stopped
-after it): a container of the wrk image (which holds python3 and this package), pinned to
-the load tool's CPUs when LOADGEN_CPUS names them, its JSON brought back on its standard
-output as raw/<stem>.stalls.<N>.json. The container is removed whatever happens: the
+the server and the load tool run. It meters each CPU either may run on, a meter pinned to
+each, and records what ran there (stall_cpus.py). With LOADGEN_HOSTS it runs in the load
+generator's place on each of their engines too, around the same run (started before this
+machine's, stopped after it): a container of the wrk image (which holds python3 and this
+package), pinned to the load tool's CPUs when LOADGEN_CPUS names them (a meter on each of
+the container's CPUs), its JSON brought back on its standard output as
+raw/<stem>.stalls.<N>.json. The container is removed whatever happens: the
 engine removes it (`docker run --rm`) once the meter ends, on SIGTERM after the run, on
 Ctrl-C, or by itself SELF_STOP_MARGIN_S after the run should have ended (a harness killed
 outright); one that did not end is removed by its name, the run's load generators' name
@@ -35,12 +37,13 @@ from pathlib import Path
 from typing import TypeVar
 
 import httplab
-from httplab.loadtools.stall_meter.__main__ import READY_LINE
+from httplab.loadtools.stall_meter.__main__ import HERE, READY_LINE
 from httplab.run_layout import STALLS_SUFFIX, RunFiles
 from httplab.running.backends.docker_loadgen import loadgen_container_name
 from httplab.running.docker.compose import WRK_IMAGE
 from httplab.running.docker.remote import ENGINE_TIMEOUT_S, engine_env
 from httplab.running.engines import Engine
+from httplab.running.stall_cpus import LOAD_TOOL, cpu_roles, meter_arguments, side_cpus
 
 T = TypeVar("T")
 METER_MODULE = "httplab.loadtools.stall_meter"
@@ -48,7 +51,6 @@ METER_MODULE = "httplab.loadtools.stall_meter"
 SELF_STOP_MARGIN_S = 120
 STOP_WAIT_S = 10  # for it to write its JSON after SIGTERM
 READY_WAIT_S = 10  # for Python to start it on a loaded host, before the run goes on anyway
-HERE = "host"
 # Of each second, the real-time time a meter's container may take: the meter needs under
 # 1 % of a core; beyond its share the kernel would throttle it, which would read as stalls.
 REAL_TIME_SHARE_US = 50_000
@@ -60,14 +62,16 @@ StallMeter = Callable[[Path, float], AbstractContextManager]
 class HostStallMeter(AbstractContextManager):
     """The meter as a process of this machine, around one run."""
 
-    def __init__(self, out: Path, duration_s: float, place: str = HERE):
-        self.out, self.place = out, place
+    def __init__(self, out: Path, duration_s: float, place: str = HERE,
+                 cpus: dict[int, str] | None = None):
+        self.out, self.place, self.cpus = out, place, cpus or {}
         self.bound_s = duration_s + SELF_STOP_MARGIN_S
         self.process: subprocess.Popen | None = None
 
     def command(self) -> list[str]:
+        """Its command: a meter on each CPU of `cpus` (every CPU it may use, without)."""
         return [sys.executable, "-m", METER_MODULE, "--duration-s", str(self.bound_s),
-                "--out", str(self.out), "--place", self.place]
+                "--out", str(self.out), "--place", self.place, *meter_arguments(self.cpus)]
 
     def __enter__(self) -> HostStallMeter:
         self.out.unlink(missing_ok=True)
@@ -134,7 +138,7 @@ class EngineStallMeter:
         return ["run", "--rm", "--name", self.container, "--network", "none", "--user", "0",
                 "--cap-add", "SYS_NICE", *share, *pinning, "--entrypoint", "python3",
                 WRK_IMAGE, "-m", METER_MODULE, "--duration-s", str(self.bound_s),
-                "--place", self.place, *note]
+                "--place", self.place, "--role", LOAD_TOOL, *note]
 
     def launch(self) -> None:
         """Started, with a real-time share unless the engine refused one."""
@@ -248,13 +252,17 @@ def _tail(text: str, length: int = 200) -> str:
     return text if len(text) <= length else "..." + text[-length:].partition(" ")[2]
 
 
-def host_stall_meter(load_generators: tuple[Engine, ...] = (),
-                     cpus: str | None = None) -> StallMeter:
-    """The meters of a run's measured loads: this machine's, and each load generator
-    engine's (pinned to `cpus`, the load tool's, when set), started before this machine's
-    and stopped after it."""
+def host_stall_meter(load_generators: tuple[Engine, ...] = (), cpus: str | None = None,
+                     server_cpus: str | None = None, server_here: bool = True) -> StallMeter:
+    """The meters of a run's measured loads: this machine's, one on each CPU the server
+    (when `server_here`, on `server_cpus` when set) or the load tool (when here, on `cpus`
+    when set) may use, and each load generator engine's (pinned to `cpus`), started before
+    this machine's and stopped after it."""
+    usable = frozenset(os.sched_getaffinity(0))
+    roles = cpu_roles(side_cpus(server_cpus, server_here, usable),
+                      side_cpus(cpus, not load_generators, usable), usable)
     if not load_generators:
-        return lambda out, duration_s: HostStallMeter(out, duration_s)
+        return lambda out, duration_s: HostStallMeter(out, duration_s, cpus=roles)
     refused: dict[str, str] = {}
 
     @contextmanager
@@ -264,7 +272,7 @@ def host_stall_meter(load_generators: tuple[Engine, ...] = (),
                 EngineStallMeter(engine, index, files.engine_stalls(index), duration_s, cpus,
                                  refused)
                 for index, engine in enumerate(load_generators, start=1)]) as engines, \
-                HostStallMeter(out, duration_s, engines.host_place()):
+                HostStallMeter(out, duration_s, engines.host_place(), roles):
             yield
     return every_meter
 

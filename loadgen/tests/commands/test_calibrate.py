@@ -94,3 +94,9 @@ def test_fewer_than_three_rounds_stop_before_any_load(repeat):
     with pytest.raises(PlanError, match=f"make calibrate needs REPEAT=3 or more: .*got "
                                         f"REPEAT={repeat}$"):
         make_calibration_plan(plan_settings(MANIFEST.name, repeat=repeat), (MANIFEST,))
+
+
+def test_repeat_auto_is_refused_before_any_load():
+    with pytest.raises(PlanError, match="^make calibrate takes a fixed REPEAT \\(3 or more\\), "
+                                        "not REPEAT=auto: "):
+        make_calibration_plan(plan_settings(MANIFEST.name, repeat="auto"), (MANIFEST,))

@@ -4,11 +4,17 @@ a server that fails to start. No oha, no JVM: each step copies a captured oha ru
 
 from __future__ import annotations
 
-from httplab.commands.latency import latency
-from httplab.model import EngineRecord, StepPurpose, StepVerdict
+import io
+
+from httplab.checking.conformance import CheckResult, Verification
+from httplab.commands.latency import LatencySteps, latency
+from httplab.commands.run_lifecycle import RunRecord
+from httplab.model import EngineRecord, HostInfo, StepPurpose, StepVerdict
 from httplab.results.store import read_results
 from httplab.run_layout import LATEST, RESULTS_JSON
 from httplab.running.latency_plan import make_latency_plan
+from httplab.running.latency_progress import LatencyProgress
+from httplab.running.run_context import RunContext
 
 import httplab.running.runner as runner_module
 from tests.support.fake_backend import FakeDatabase, FakeOhaBackend
@@ -107,3 +113,50 @@ def test_a_latency_run_on_another_machine_records_its_engine_as_a_bench_does(tmp
     settings = {"backend": "docker", "server-host": "ssh://lab@server"}
     _, result = _run(tmp_path, RemoteServerBackend({MANIFEST.key: 3000.0}), **settings)
     assert result.engines == (RemoteServerBackend.ENGINE,)
+
+
+class CheckedAtOnce(FakeOhaBackend):
+    def verify(self, started, workloads=()):
+        """Passed at once: the checks take a second a start and are not this test's."""
+        return Verification((CheckResult("answers", True),))
+
+
+def test_repeat_auto_stops_the_search_once_the_maxima_agree_and_costs_as_many_rounds(tmp_path):
+    """Both variants hold the same rates every round: the maxima's intervals have no width
+    after the third round, the search stops there, and the cost pass runs as many."""
+    backend = CheckedAtOnce({MANIFEST.key: 3000.0, f"{MANIFEST.key}@jdk17": 3000.0})
+    result, progress = _steps_run(tmp_path, backend, repeat="auto", jdk="17,25",
+                                  **{"max-repeat": "5"})
+    assert (result.settings.repeat, result.settings.auto_repeat.max_repeat) == (3, 5)
+    assert sorted({rate.server: len(rate.rounds) for rate in result.latency.maxima}.values()) \
+        == [3, 3]
+    cost_rounds = {step.repeat for step in result.latency.steps
+                   if step.purpose is StepPurpose.COST}
+    assert cost_rounds == {1, 2, 3}
+    assert "round 3 of at most 5 done: every pair within ±5.0 %: no more rounds" in progress
+
+
+def test_repeat_auto_on_the_cost_searches_three_rounds_and_narrows_the_cost_pass(tmp_path):
+    """METRIC=cpu_per_request without COST_RATE: the cost pass measures the rule's figure;
+    the fake measures no CPU, so no pair has it on both sides and it stops at the third."""
+    backend = CheckedAtOnce({MANIFEST.key: 3000.0, f"{MANIFEST.key}@jdk17": 3000.0})
+    result, progress = _steps_run(tmp_path, backend, repeat="auto", jdk="17,25",
+                                  metric="cpu_per_request")
+    assert {len(rate.rounds) for rate in result.latency.maxima} == {3}
+    assert "round 3 of at most 10 done: no pair of variants measured on both sides" in progress
+    assert progress.count("httplab: round ") == 3  # the cost pass's rounds only
+
+
+def _steps_run(tmp_path, backend, **settings):
+    """make latency's steps on the real Runner, without the lifecycle's files and charts:
+    its result and progress."""
+    typed = {"servers": MANIFEST.name, "ceiling": "0", "primer": "0", "warmup": "0",
+             "step-warmup": "0", "duration": "1s", **settings}
+    plan = make_latency_plan(typed, (MANIFEST,), frozenset({0, 1}))
+    steps, output = LatencySteps(plan), io.StringIO()
+    record = RunRecord(tmp_path, "2026-11-28T00-00-00Z", None, HostInfo(cores=2), (),
+                       backend.versions())
+    (tmp_path / "raw").mkdir()
+    steps.run(RunContext(backend, plan.bench, tmp_path / "raw", LatencyProgress(plan, output)),
+              record, record.outcomes.append)
+    return steps.result(record), output.getvalue()

@@ -1,6 +1,7 @@
 """collect.py and latency_steps.py read each measured run's and step's host stalls from the
 stall meter's raw/<stem>.stalls.json; a run without one has none, one that cannot be read
-says so; results.json keeps them and reads them back."""
+says so; results.json keeps them, each CPU's among them, and reads them back (an older file,
+without each CPU's, reads as it did); a step's verdict reads the worst CPU."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from httplab.model import ResourceUsage
+from httplab.model import ResourceUsage, StepVerdict
 from httplab.presentation.json.results import JsonExporter
 from httplab.raw_files import resources_to_dict
 from httplab.results.collect import cells_from_outcomes, find_raw_files, read_stalls
@@ -21,7 +22,7 @@ from httplab.results.results_json.read import result_from_dict
 from tests.conftest import FIXTURES
 from tests.latency_sample import latency_sample_result
 from tests.sample_results import sample_result
-from tests.stalls_sample import CLEAN, STALLED, STALLED_HOST, meter_json
+from tests.stalls_sample import CLEAN, STALLED, STALLED_HOST, meter_json, per_cpu_meter_json
 
 
 @pytest.fixture
@@ -105,3 +106,43 @@ def test_host_stalls_round_trip_through_results_json():
         written = JsonExporter().render(result)
         assert result_from_dict(json.loads(written)) == result
     assert '"stalled_share": 0.1254' in JsonExporter().render(bench)
+
+
+PER_CPU_HOST = replace(STALLED_HOST, cpus=(
+    replace(STALLED_HOST, cpu=0, role="server", max_us=300, stalled_s=0.0, steal_s=0.0),
+    replace(STALLED_HOST, cpu=1, role="load tool", steal_s=0.02)), steal_s=0.02)
+
+
+def test_each_cpus_stalls_round_trip_through_results_json():
+    result = latency_sample_result()
+    steps = result.latency.steps
+    result = replace(result, latency=replace(result.latency, steps=(
+        replace(steps[0], host_stalls=PER_CPU_HOST), *steps[1:])))
+    written = json.loads(JsonExporter().render(result))
+    cpus = written["latency"]["steps"][0]["host_stalls"]["cpus"]
+    assert [(cpu["cpu"], cpu["role"], cpu["steal_s"], cpu["cpus"]) for cpu in cpus] == [
+        (0, "server", 0.0, []), (1, "load tool", 0.02, [])]
+    assert result_from_dict(written) == result
+
+
+def test_results_written_before_meters_per_cpu_read_with_none():
+    result = latency_sample_result()
+    steps = result.latency.steps
+    result = replace(result, latency=replace(result.latency, steps=(
+        replace(steps[0], host_stalls=STALLED_HOST), *steps[1:])))
+    written = json.loads(JsonExporter().render(result))
+    for field in ("cpus", "cpu", "role", "steal_s"):
+        del written["latency"]["steps"][0]["host_stalls"][field]
+    assert result_from_dict(written).latency.steps[0].host_stalls == STALLED_HOST
+
+
+def test_a_latency_step_reads_each_cpus_stalls_and_the_worst_decides(raw):
+    stem = "netty-q5000"
+    shutil.copy(FIXTURES / "oha" / "netty-5000.json", raw / f"{stem}.oha.json")
+    (raw / f"{stem}.stalls.json").write_text(json.dumps(per_cpu_meter_json(
+        {0: CLEAN, 1: STALLED}, {0: "server", 1: "load tool"})))
+    (outcome,) = find_step_outcomes(raw, 5000.0, "5000")
+    step = read_step(outcome, StepRules(5000.0, 2.0, 2.0, 2.0))
+    assert [record.cpu for record in step.host_stalls.cpus] == [0, 1]
+    assert step.verdict is StepVerdict.HOST
+    assert "the host stalled up to 38 ms on CPU 1 (load tool) (12.5% of the step)" in step.reason

@@ -10,11 +10,13 @@ from dataclasses import replace
 
 import pytest
 
+from httplab.model import StepPurpose, StepVerdict
 from httplab.results.store import read_results
 from httplab.results.variants import (ComparedMetric, axis_orders, variant_comparisons,
                                       variant_pairs)
 
 from tests.profile_sample import profile_sample_result
+from tests.stalls_sample import STALLED_HOST
 from tests.variants_sample import PROFILE_RUN, latency_run_with_a_profiled_netty
 
 T_975_DF2 = 4.303  # Student's t, 0.975 quantile, 2 degrees of freedom (3 rounds)
@@ -133,3 +135,38 @@ def test_the_committed_profile_run_says_netty_lost_requests_to_the_profiler():
                                                                                   0.88)
     assert (netty.among, round(netty.q_value, 3)) == (2, 0.017)
     assert round(undertow.ratio, 3) == 1.088 and undertow.low < 1 < undertow.high
+
+
+# -- rounds the host decided (issue 44): left out of the pairing, on either side ---------
+
+def _with_host_runs(result, server: str, rounds: set[int]):
+    """The run with `server`'s runs of these rounds stalled enough to be the host's."""
+    cells = tuple(replace(cell, host_stalls=tuple(
+        STALLED_HOST if number in rounds else None for number in cell.round_numbers))
+        if cell.server == server else cell for cell in result.cells)
+    return replace(result, cells=cells)
+
+
+def test_a_bench_round_the_host_decided_on_either_side_is_left_out_of_the_pairing():
+    result = _with_host_runs(_with_host_runs(read_results(PROFILE_RUN), "netty+profiled", {2}),
+                             "netty", {3})
+    figures = {c.metric: c.figures for c in variant_comparisons(result)
+               if c.framework == "netty"}
+    for metric in (ComparedMetric.REQUESTS_PER_SEC, ComparedMetric.CPU_PER_REQUEST):
+        assert figures[metric].lost_to_host == (2, 3) and figures[metric].rounds == 1
+    clean = {c.metric: c.figures for c in variant_comparisons(read_results(PROFILE_RUN))
+             if c.framework == "netty"}
+    assert clean[ComparedMetric.REQUESTS_PER_SEC].lost_to_host == ()
+    assert clean[ComparedMetric.REQUESTS_PER_SEC].rounds == 3
+
+
+def test_a_latency_round_whose_cost_step_was_the_hosts_is_left_out_of_the_pairing():
+    result = latency_run_with_a_profiled_netty()
+    steps = tuple(replace(one, verdict=StepVerdict.HOST)
+                  if one.server == "netty+profiled" and one.purpose is StepPurpose.COST
+                  and one.repeat == 2 else one for one in result.latency.steps)
+    stalled = replace(result, latency=replace(result.latency, steps=steps))
+    cost, maximum = variant_comparisons(stalled)
+    assert cost.figures.lost_to_host == (2,) and cost.figures.rounds == 2
+    assert maximum.figures.lost_to_host == (2,)  # the server's round, for both figures
+    assert variant_comparisons(result)[0].figures.lost_to_host == ()

@@ -41,7 +41,7 @@ from httplab.running.stall_metering import (HERE, REAL_TIME_SHARE_US, EngineStal
 from httplab.running.wrk_cells import WrkCells
 from httplab.results.collect import cells_from_outcomes, read_stalls
 from httplab.run_layout import STALLS_SUFFIX, RunFiles
-from httplab.results.host_load import host_load_notes
+from httplab.results.host_load import host_load_notes, longest_stall
 from httplab.results.step_verdict import StepJudgement, judge_step
 from httplab.results.sustained import search_outcome
 from httplab.running.rate_search import RateSpec, next_rate
@@ -177,7 +177,9 @@ def test_a_wrk_run_on_a_stalled_cpu_is_metered_as_stalled(tmp_path):
         url_of.close()
     stalls = read_stalls(out)
     assert stalls.max_us >= 30_000 and stalls.stalled_share > 0.05
-    assert "; the host stalled up to" in host_load_notes(None, 2, stalls.max_us)
+    assert "; the host stalled up to" in host_load_notes(None, 2, longest_stall((stalls,)))
+    assert host_load_notes(None, 2, longest_stall((stalls,))).endswith(
+        f"on CPU {max(os.sched_getaffinity(0))} (server and load tool)")  # it alone metered
 
 
 def metered_oha_step(tmp_path: Path, name: str, stalled: bool) -> StepJudgement:
@@ -297,7 +299,8 @@ def test_an_engine_that_gives_no_real_time_share_gets_the_meter_without_it(
     for run in ("a", "b"):
         with meter(tmp_path / f"{run}.stalls.json", 1):
             time.sleep(0.1)
-        assert json.loads((tmp_path / f"{run}.stalls.1.json").read_text())["samples"] > 0
+        record = json.loads((tmp_path / f"{run}.stalls.1.json").read_text())
+        assert all(cpu["samples"] > 0 for cpu in record["cpus"]) and record["cpus"]
     first, second, third = _calls(docker_log, "run")
     assert "--cpu-rt-runtime" in first and "--cpu-rt-runtime" not in second + third
     note = third[third.index("--real-time-note") + 1]  # refused once: never asked again

@@ -1,14 +1,17 @@
 """The stall meter as a process: `python3 -m httplab.loadtools.stall_meter --duration-s 60
---out raw/<stem>.stalls.json`. It sleeps --interval-ms in a loop and records how late each
-wake-up was, until its duration is over or it gets SIGTERM or SIGINT; then it writes one
-JSON (to --out, or standard output): what it measured, its histogram, its own CPU seconds
-and when it ran. Standard library only, as the wrk image has no more.
+--out raw/<stem>.stalls.json --cpu 0=server --cpu 1="load tool"`. One child per CPU
+(per_cpu.py), pinned there, sleeps --interval-ms in a loop and records how late each
+wake-up was, until its duration is over or the process gets SIGTERM or SIGINT; then it
+writes one JSON (to --out, or standard output): each CPU's record (what it measured, its
+histogram, its own CPU seconds, when it ran, what ran on that CPU and the CPU's steal time
+over the run from /proc/stat). Without --cpu it meters every CPU it may run on, each with
+--role. Standard library only, as the wrk image has no more.
 
-It asks to run as a real-time task (SCHED_FIFO at the lowest priority, 1) where it may (as
-root): above every ordinary process, it is then late only when the host itself stalls (the
-hypervisor takes the CPU, a real-time task or an interrupt holds it), not when the run it
-measures keeps every CPU busy, which would delay an ordinary sleeper by up to seconds on
-a 2-core host. Its JSON says how it ran."""
+Each child asks to run as a real-time task (SCHED_FIFO at the lowest priority, 1) where it
+may (as root): above every ordinary process, it is then late only when its CPU itself
+stalls (the hypervisor takes it, a real-time task or an interrupt holds it), not when the
+run it measures keeps every CPU busy, which would delay an ordinary sleeper by up to
+seconds on a 2-core host. Its record says how it ran."""
 
 from __future__ import annotations
 
@@ -21,21 +24,16 @@ import time
 from pathlib import Path
 
 from httplab.loadtools.stall_meter.histogram import SUB_BUCKET_BITS, bucket_bounds, bucket_of
+from httplab.loadtools.stall_meter.per_cpu import Stop, meter_each_cpu
+from httplab.loadtools.stall_meter.steal import read_steal_ticks, steal_seconds, ticks_per_second
 
-FORMAT = 1  # of the JSON it writes; report.py reads it
+FORMAT = 2  # of the JSON it writes, each CPU's record inside; report.py reads it
+CPU_RECORD_FORMAT = 1  # of each CPU's record, once the whole file's format (one meter)
 READY_LINE = "stall meter: measuring"  # on stderr, once SIGTERM and SIGINT end it with a record
 DEFAULT_INTERVAL_MS = 10.0  # under 1 % of a core here even on a busy host (docs/method.md)
 DEFAULT_THRESHOLD_MS = 1.0  # a wake-up this late or later is a stall
 REAL_TIME = "SCHED_FIFO 1"  # how it runs where it may (report.py reads it)
-
-
-class _Stop:
-    """Set by SIGTERM or SIGINT: the loop ends at its next wake-up."""
-
-    signal_name: str | None = None
-
-    def __call__(self, signum, _frame) -> None:
-        self.signal_name = signal.Signals(signum).name
+HERE = "host"  # its place on the lab's machine (a load generator's engine names its own)
 
 
 def _clock() -> dict[str, float]:
@@ -53,7 +51,7 @@ def real_time_priority(note: str | None = None) -> str:
 
 
 def measure(interval_ms: float, duration_s: float, threshold_ms: float,
-            stop: _Stop, place: str = "host", priority: str = "normal") -> dict:
+            stop: Stop, place: str = HERE, priority: str = "normal") -> dict:
     """Sleeps and records until the duration is over or stop is set. The loop counts each
     lateness in µs exactly (a few hundred distinct values in a run) and leaves the
     buckets to the end: the less it does per wake-up, the less it costs."""
@@ -73,7 +71,7 @@ def measure(interval_ms: float, duration_s: float, threshold_ms: float,
         counts[late_us] = counts.get(late_us, 0) + 1
         if late_us >= threshold_us:
             stalled_us, stalls = stalled_us + late_us, stalls + 1
-    return {"format": FORMAT, "place": place, "priority": priority,
+    return {"format": CPU_RECORD_FORMAT, "place": place, "priority": priority,
             "interval_us": interval_ns // 1000,
             "threshold_us": threshold_us,
             "samples": sum(counts.values()), "max_us": max(max(counts, default=0), 0),
@@ -99,6 +97,35 @@ def _cpu(startup_cpu_s: float) -> dict[str, float]:
     return {"cpu_s": cpu_s, "loop_cpu_s": cpu_s - startup_cpu_s}
 
 
+def chosen_cpus(asked: list[str], role: str, allowed: set[int]) -> dict[int, str]:
+    """Each CPU to meter with what runs there: --cpu's 'N=role' (or 'N', with `role`)
+    among the CPUs this process may run on, or every one of those with `role`."""
+    cpus = {}
+    for text in asked:
+        cpu, _, own_role = text.partition("=")
+        cpus[int(cpu)] = own_role or role
+    chosen = {cpu: cpus[cpu] for cpu in sorted(cpus) if cpu in allowed}
+    return chosen or {cpu: role for cpu in sorted(allowed)}
+
+
+def measure_every_cpu(args: argparse.Namespace, stop: Stop) -> dict:
+    """Every chosen CPU's record, with its steal time over the run, in one JSON."""
+    cpus = chosen_cpus(args.cpu, args.role, os.sched_getaffinity(0))
+
+    def measure_on(cpu: int, role: str) -> dict:
+        priority = real_time_priority(args.real_time_note)
+        return {**measure(args.interval_ms, args.duration_s, args.threshold_ms, stop,
+                          args.place, priority), "cpu": cpu, "role": role}
+
+    started, steal_before = _clock(), read_steal_ticks()
+    print(READY_LINE, file=sys.stderr, flush=True)
+    records = meter_each_cpu(cpus, measure_on, stop)
+    steal = steal_seconds(steal_before, read_steal_ticks(), ticks_per_second())
+    return {"format": FORMAT, "place": args.place, "started": started, "ended": _clock(),
+            "stopped_by": stop.signal_name or "duration",
+            "cpus": [{**record, "steal_s": steal.get(record["cpu"])} for record in records]}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 -m httplab.loadtools.stall_meter",
                                      description=__doc__.splitlines()[0])
@@ -107,17 +134,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="the longest it runs; SIGTERM or SIGINT end it sooner")
     parser.add_argument("--threshold-ms", type=float, default=DEFAULT_THRESHOLD_MS)
     parser.add_argument("--out", type=Path, help="where the JSON goes (default: stdout)")
-    parser.add_argument("--place", default="host", help="where it runs, as its JSON says")
+    parser.add_argument("--place", default=HERE, help="where it runs, as its JSON says")
+    parser.add_argument("--cpu", action="append", default=[],
+                        help="N or N=what runs there, once per CPU (default: every CPU it "
+                             "may run on)")
+    parser.add_argument("--role", default="", help="what runs on a CPU --cpu names no role of")
     parser.add_argument("--real-time-note",
                         help="why it may not run as a real-time task, said if it does not")
     args = parser.parse_args(argv)
-    stop = _Stop()
+    stop = Stop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, stop)
-    priority = real_time_priority(args.real_time_note)
-    print(READY_LINE, file=sys.stderr, flush=True)
-    text = json.dumps(measure(args.interval_ms, args.duration_s, args.threshold_ms, stop,
-                              args.place, priority)) + "\n"
+    text = json.dumps(measure_every_cpu(args, stop)) + "\n"
     if args.out is None:
         sys.stdout.write(text)
     else:

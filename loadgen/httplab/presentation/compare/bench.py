@@ -1,53 +1,57 @@
 """Compare two bench runs cell by cell: is a difference in Requests/sec real, or noise? Pure.
 
-Cells are matched on (server, workload, threads, connections). Each side's repeats are summarized
-(median, minimum, maximum) and the ratio is new median / base median.
+Cells are matched on (server, workload, threads, connections). Each side's runs are
+summarized (median, minimum, maximum) as figures of their own; the ratio is the estimate of
+results/unpaired_ratio.py, exp(mean log new - mean log base), at the centre of its 95 %
+Welch interval on the logarithms, with its p-value.
 
-The noise rule, kept simple so anyone can check it by eye:
+The verdict:
 
-* n >= 2 on both sides: "faster" when every new run beat every base run
-  (new minimum > base maximum), "slower" when every new run lost to every base run
-  (new maximum < base minimum), otherwise "no change": the ranges overlap, so the
-  difference is within the run-to-run noise.
+* n >= 2 on both sides: each cell's p-value is counted among the compare's other cells
+  (Benjamini-Hochberg, results/false_discovery.py), and the cell is "faster" or "slower"
+  only when its q-value is below 0.05; otherwise "not distinguishable" from the noise of
+  the two runs, which is not "no change".
 * n = 1 on either side: "noise unknown". One run says nothing about its spread, so the
   ratio is shown but not judged.
 
-Why this is enough: if nothing really changed, all runs are interchangeable, and the chance
-that the two ranges do not overlap by luck alone is 2 / C(2n, n): 1 in 3 with 2 repeats
-each, 1 in 10 with 3, 1 in 126 with 5. So REPEAT=3 or more is worth asking for.
-
-The verdict is also said in words, as a run's variants compared say theirs
-(wording/variants.py), the range being the new runs over the base runs, lowest to highest:
-"new is 10 % faster (8 to 12 %)", "no difference detectable at this noise: the range of the
-runs spans -5 to +4 %".
+It is said in words too, as a run's variants compared say theirs (wording/variants.py):
+"new is 10 % faster (8 to 12 %)", "not distinguishable from the noise among 14 comparisons:
+the interval spans -5 to +4 %".
 
 Cells that cannot be compared are named plainly: "missing in base" / "missing in new"
 (the cell is not in that run) and "failed in base" / "failed in new" / "failed in both".
-A cell that has no measured run counts as failed.
+A cell that has no measured run counts as failed; one with a run at 0 req/s has no
+logarithm and is not judged.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from httplab.presentation.wording.formatting import MISSING, aligned_rows
-from httplab.presentation.wording.variants import runs_sentence
+from httplab.presentation.wording.variants import (clear_difference, counted_sentence,
+                                                    format_interval, format_q, runs_sentence)
 from httplab.model import PLAINTEXT, BenchResult, Cell, CellStatus, Workload
+from httplab.results.paired_ratio import CONFIDENCE
 from httplab.results.stats import Metric, Summary, cell_summary, requests_per_sec
+from httplab.results.unpaired_ratio import UnpairedRatio, counted, unpaired_ratio
 
 CellKey = tuple[str, Workload, int, int]  # server, workload, threads, connections
 RERUN_ADVICE = ("Some cells were measured only once, so their noise is unknown: "
                 "rerun both benches with REPEAT=3 or more.")
+COMPARE_MADE = "The two runs make"  # the subject of counted_sentence
+REQUESTS_PER_SEC = "Requests/sec"
 
 
 class Verdict(str, Enum):
     FASTER = "faster"
     SLOWER = "slower"
-    NO_CHANGE = "no change"
+    NOT_DISTINGUISHABLE = "not distinguishable"
     NOISE_UNKNOWN = "noise unknown"
+    ZERO = "not judged (a run at 0)"
     MISSING_IN_BASE = "missing in base"
     MISSING_IN_NEW = "missing in new"
     FAILED_IN_BASE = "failed in base"
@@ -73,32 +77,49 @@ class CellComparison:
     new_side: Side
     base: Summary | None  # None unless base_side is MEASURED
     new: Summary | None
-    ratio: float | None  # new.median / base.median, None when either is unknown
+    figures: UnpairedRatio | None  # None unless both sides are MEASURED
     verdict: Verdict
     workload: Workload = PLAINTEXT
+
+    @property
+    def ratio(self) -> float | None:
+        """The estimate, new over base; None when either side is unknown."""
+        return None if self.figures is None else self.figures.ratio
 
 
 def compare_results(base: BenchResult, new: BenchResult,
                     metric: Metric = requests_per_sec) -> tuple[CellComparison, ...]:
-    """One comparison per cell of either run: base's order first, then cells only in new."""
+    """One comparison per cell of either run, base's order first, then cells only in new;
+    the cells' verdicts counted among one another."""
     base_cells, new_cells = _cells_by_key(base), _cells_by_key(new)
     keys = list(dict.fromkeys([*base_cells, *new_cells]))
-    return tuple(compare_cell(key, base_cells.get(key), new_cells.get(key),
-                              _label(key[0], base, new), metric)
-                 for key in keys)
+    return counted_cells([compare_cell(key, base_cells.get(key), new_cells.get(key),
+                                       _label(key[0], base, new), metric)
+                          for key in keys])
 
 
 def compare_cell(key: CellKey, base: Cell | None, new: Cell | None, label: str,
                  metric: Metric = requests_per_sec) -> CellComparison:
+    """One cell, its verdict uncounted (its own family of one: its q-value its p-value)."""
     base_side, new_side = side_of(base), side_of(new)
-    base_summary = cell_summary(base, metric) if base_side is Side.MEASURED else None
-    new_summary = cell_summary(new, metric) if new_side is Side.MEASURED else None
+    measured = base_side is Side.MEASURED and new_side is Side.MEASURED
+    figures = unpaired_ratio([metric(run) for run in base.runs],
+                             [metric(run) for run in new.runs]) if measured else None
     server, workload, threads, connections = key
     return CellComparison(
         server=server, label=label, threads=threads, connections=connections, workload=workload,
-        base_side=base_side, new_side=new_side, base=base_summary, new=new_summary,
-        ratio=median_ratio(base_summary, new_summary),
-        verdict=verdict_of(base_side, new_side, base_summary, new_summary))
+        base_side=base_side, new_side=new_side,
+        base=cell_summary(base, metric) if base_side is Side.MEASURED else None,
+        new=cell_summary(new, metric) if new_side is Side.MEASURED else None,
+        figures=figures, verdict=verdict_of(base_side, new_side, figures))
+
+
+def counted_cells(comparisons: Sequence[CellComparison]) -> tuple[CellComparison, ...]:
+    """The comparisons with their q-values among one another, and the verdicts they give."""
+    family = counted([one.figures for one in comparisons])
+    return tuple(replace(one, figures=figures,
+                         verdict=verdict_of(one.base_side, one.new_side, figures))
+                 for one, figures in zip(comparisons, family))
 
 
 def side_of(cell: Cell | None) -> Side:
@@ -109,14 +130,7 @@ def side_of(cell: Cell | None) -> Side:
     return Side.MEASURED
 
 
-def median_ratio(base: Summary | None, new: Summary | None) -> float | None:
-    if base is None or new is None or base.median == 0:
-        return None
-    return new.median / base.median
-
-
-def verdict_of(base_side: Side, new_side: Side, base: Summary | None,
-               new: Summary | None) -> Verdict:
+def verdict_of(base_side: Side, new_side: Side, figures: UnpairedRatio | None) -> Verdict:
     # Missing is named before failed: a cell absent from a run says more than how it ended.
     if base_side is Side.MISSING:
         return Verdict.MISSING_IN_BASE
@@ -126,28 +140,31 @@ def verdict_of(base_side: Side, new_side: Side, base: Summary | None,
         return Verdict.FAILED_IN_BOTH
     if base_side is Side.FAILED:
         return Verdict.FAILED_IN_BASE
-    if new_side is Side.FAILED or base is None or new is None:
+    if new_side is Side.FAILED or figures is None:
         return Verdict.FAILED_IN_NEW
-    return noise_verdict(base, new)
+    return noise_verdict(figures)
 
 
-def noise_verdict(base: Summary, new: Summary) -> Verdict:
-    """The module docstring's noise rule."""
-    if base.n < 2 or new.n < 2:
+def noise_verdict(figures: UnpairedRatio) -> Verdict:
+    """The module docstring's rule, on the figures as counted so far."""
+    if figures.ratio is None:
+        return Verdict.ZERO
+    if not figures.has_interval:
         return Verdict.NOISE_UNKNOWN
-    if new.minimum > base.maximum:
-        return Verdict.FASTER
-    if new.maximum < base.minimum:
-        return Verdict.SLOWER
-    return Verdict.NO_CHANGE
+    if not clear_difference(figures):
+        return Verdict.NOT_DISTINGUISHABLE
+    return Verdict.FASTER if figures.ratio > 1 else Verdict.SLOWER
+
+
+INTERVAL = f"{CONFIDENCE:.0%} interval"
 
 
 def render_comparison(comparisons: Sequence[CellComparison]) -> str:
-    """A plain-text table of Requests/sec (with a Workload column when some cell's is not
-    plaintext), a line counting the verdicts, and advice to repeat when some cell was
-    measured only once."""
+    """How many comparisons the two runs make, a plain-text table of Requests/sec (with a
+    Workload column when some cell's is not plaintext), a line counting the verdicts, and
+    advice to repeat when some cell was measured only once."""
     header = ("Server", "Threads", "Conns", "Base req/s median [min–max]",
-              "New req/s median [min–max]", "Ratio", "Verdict")
+              "New req/s median [min–max]", "Ratio", INTERVAL, "q", "Verdict")
     rows = [_row(comparison) for comparison in comparisons]
     if any(not comparison.workload.is_plaintext for comparison in comparisons):
         header = header[:1] + ("Workload",) + header[1:]
@@ -155,10 +172,34 @@ def render_comparison(comparisons: Sequence[CellComparison]) -> str:
                 for row, comparison in zip(rows, comparisons)]
     lines = aligned_rows([header, *rows])
     lines.insert(1, "-" * len(lines[0]))
+    made = cells_made(comparisons)
+    lines = [made, ""] + lines if made else lines
     lines.append(verdict_counts(comparisons))
     if any(_measured_once(comparison) for comparison in comparisons):
         lines.append(RERUN_ADVICE)
     return "\n".join(lines) + "\n"
+
+
+def comparisons_made(families: Mapping[str, Sequence[UnpairedRatio | None]]) -> str | None:
+    """counted_sentence over each figure's comparisons with an interval (families: by the
+    figure's name); None when none has one."""
+    made = {figure: [one for one in ratios if one and one.p_value is not None]
+            for figure, ratios in families.items()}
+    by_figure = {figure: len(ratios) for figure, ratios in made.items() if ratios}
+    named = sum(clear_difference(one) for ratios in made.values() for one in ratios)
+    return counted_sentence(COMPARE_MADE, by_figure, named) if by_figure else None
+
+
+def cells_made(comparisons: Sequence[CellComparison]) -> str | None:
+    """How many comparisons of Requests/sec the cells make (comparisons_made)."""
+    return comparisons_made({REQUESTS_PER_SEC: [one.figures for one in comparisons]})
+
+
+def figures_text(figures: UnpairedRatio | None) -> tuple[str, str, str]:
+    """The estimate ('1.10x'), its interval and its q-value, each MISSING when unknown."""
+    if figures is None:
+        return MISSING, MISSING, MISSING
+    return format_ratio(figures.ratio), format_interval(figures), format_q(figures)
 
 
 IN_WORDS = "In words (new against base):"
@@ -175,8 +216,8 @@ def cells_in_words(comparisons: Sequence[CellComparison]) -> list[str]:
 
 def cell_sentences(comparisons: Sequence[CellComparison]) -> list[str]:
     """'Netty t10 c500: new is 10 % faster (8 to 12 %)' for each cell the rule judged."""
-    sentences = ((_cell_name(one), runs_sentence(one.ratio, one.base, one.new, False))
-                 for one in comparisons)
+    sentences = ((_cell_name(one), runs_sentence(one.figures, False))
+                 for one in comparisons if one.figures is not None)
     return [f"{what}: {sentence}" for what, sentence in sentences if sentence]
 
 
@@ -186,7 +227,7 @@ def _cell_name(comparison: CellComparison) -> str:
 
 
 def verdict_counts(comparisons: Sequence[CellComparison]) -> str:
-    """'2 faster, 1 no change, 1 missing in new', in the order of Verdict."""
+    """'2 faster, 1 not distinguishable, 1 missing in new', in the order of Verdict."""
     if not comparisons:
         return "No cells to compare."
     counts = Counter(comparison.verdict for comparison in comparisons)
@@ -211,7 +252,7 @@ def _row(comparison: CellComparison) -> tuple[str, ...]:
     return (comparison.label, str(comparison.threads), str(comparison.connections),
             format_summary(comparison.base_side, comparison.base),
             format_summary(comparison.new_side, comparison.new),
-            format_ratio(comparison.ratio), comparison.verdict.value)
+            *figures_text(comparison.figures), comparison.verdict.value)
 
 
 def _measured_once(comparison: CellComparison) -> bool:

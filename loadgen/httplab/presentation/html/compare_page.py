@@ -1,7 +1,8 @@
 """compare.html, make compare's page: the two runs side by side, what differs between them
-besides the software, then per cell (per server for latency runs) each run's value and
-spread, the ratio and the verdict, as `httplab compare` prints them (compare/bench.py,
-compare/latency.py, whose rules this only shows). Pure: commands/compare.py writes it."""
+besides the software, how many comparisons they make, then per cell (per server for latency
+runs) each run's value and spread, the estimate with its interval and q-value, and the
+verdict, as `httplab compare` prints them (compare/bench.py, compare/latency.py, whose rules
+this only shows). Pure: commands/compare.py writes it."""
 
 from __future__ import annotations
 
@@ -10,15 +11,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from httplab.model import BenchResult, RunKind
-from httplab.presentation.compare.bench import (IN_WORDS, RERUN_ADVICE, CellComparison,
-                                                Verdict, cell_sentences, comparability_notes,
-                                                compare_results, format_ratio, format_summary,
-                                                verdict_counts)
+from httplab.presentation.compare.bench import (IN_WORDS, INTERVAL, RERUN_ADVICE,
+                                                CellComparison, Verdict, cell_sentences,
+                                                cells_made, comparability_notes,
+                                                compare_results, figures_text,
+                                                format_summary, verdict_counts)
 from httplab.presentation.compare.latency import RERUN_ADVICE as LATENCY_RERUN_ADVICE
 from httplab.presentation.compare.latency import (COST_RATE_WORDS, COST_WORDS, MAXIMUM_WORDS,
                                                   RATE_WORDS, ServerComparison, compare_costs,
                                                   compare_maxima, latency_comparability_notes,
-                                                  server_sentences)
+                                                  server_sentences, servers_made)
 from httplab.presentation.compare.runs import incomparable_reason
 from httplab.presentation.html.run_list import date_text, run_kind, settings_brief
 from httplab.presentation.html.templating import render
@@ -49,7 +51,9 @@ class ComparedRow:
     base_spread: str
     new_value: str
     new_spread: str
-    ratio: str
+    ratio: str  # the estimate
+    interval: str
+    q: str
     verdict: str
 
     @property
@@ -64,7 +68,7 @@ class ComparedTable:
     key_columns: tuple[str, ...]
     value: str  # what the value columns hold: "median", "max", "µs median"
     rows: tuple[ComparedRow, ...]
-    counts: str  # "2 faster, 1 no change."
+    counts: str  # "2 faster, 1 not distinguishable."
     words: tuple[str, ...] = ()  # each judged figure in words, as make compare prints them
     words_intro: str = IN_WORDS
 
@@ -73,16 +77,20 @@ def render_compare_page(base: BenchResult, new: BenchResult, base_ref: RunRef,
                         new_ref: RunRef) -> str:
     """The page; for runs that cannot be compared, the line saying why and no tables."""
     reason = incomparable_reason(base, new)
-    notes, tables, advice = [], [], None
+    notes, tables, made, advice = [], [], None, None
     if reason is None and base.kind is not RunKind.LATENCY:
-        notes, tables = comparability_notes(base, new), [bench_table(base, new)]
-        advice = RERUN_ADVICE if _unknown(tables) else None
+        comparisons = compare_results(base, new)
+        notes, tables = comparability_notes(base, new), [bench_table(comparisons)]
+        made, advice = cells_made(comparisons), RERUN_ADVICE if _unknown(tables) else None
     elif reason is None:
-        notes, tables = latency_comparability_notes(base, new), latency_tables(base, new)
+        maxima, costs = compare_maxima(base, new), compare_costs(base, new)
+        notes, tables = (latency_comparability_notes(base, new),
+                         latency_tables(base, new, maxima, costs))
+        made = servers_made(maxima, costs)
         advice = LATENCY_RERUN_ADVICE if _unknown(tables) else None
     runs = [_run_facts(base), _run_facts(new)]
     return render("compare.html.j2", base=base_ref, new=new_ref, runs=runs, reason=reason,
-                  notes=notes, tables=tables, advice=advice)
+                  notes=notes, made=made, tables=tables, advice=advice, interval=INTERVAL)
 
 
 def _unknown(tables: Sequence[ComparedTable]) -> bool:
@@ -98,8 +106,7 @@ def _run_facts(result: BenchResult) -> dict[str, str]:
             "Host": result.host.describe(), "Warnings": str(len(result.warnings))}
 
 
-def bench_table(base: BenchResult, new: BenchResult) -> ComparedTable:
-    comparisons = compare_results(base, new)
+def bench_table(comparisons: Sequence[CellComparison]) -> ComparedTable:
     with_workload = any(not one.workload.is_plaintext for one in comparisons)
     keys = ("Server", "Workload", "Threads", "Connections") if with_workload else (
         "Server", "Threads", "Connections")
@@ -114,7 +121,7 @@ def _bench_row(one: CellComparison, with_workload: bool) -> ComparedRow:
     base_value, base_spread = _side(one.base, format_summary(one.base_side, None), 0)
     new_value, new_spread = _side(one.new, format_summary(one.new_side, None), 0)
     return ComparedRow(keys, base_value, base_spread, new_value, new_spread,
-                       format_ratio(one.ratio), one.verdict.value)
+                       *figures_text(one.figures), one.verdict.value)
 
 
 def _side(summary: Summary | None, absent: str, digits: int,
@@ -129,14 +136,15 @@ def _side(summary: Summary | None, absent: str, digits: int,
             f"{summary.minimum:,.{digits}f}–{summary.maximum:,.{digits}f}, n={summary.n}")
 
 
-def latency_tables(base: BenchResult, new: BenchResult) -> list[ComparedTable]:
+def latency_tables(base: BenchResult, new: BenchResult, maxima: Sequence[ServerComparison],
+                   costs: Sequence[ServerComparison]) -> list[ComparedTable]:
     rate = f"common rate: base {cost_rate_text(base)}, new {cost_rate_text(new)}"
     return [_latency_table("maxima", f"Max sustainable rate at "
                            f"{slo_text(new.latency.slo_p99_us)} (req/s: the lowest of each "
                            "run's rounds, and their spread)", "max",
-                           compare_maxima(base, new), 0, (MAXIMUM_WORDS, False)),
+                           maxima, 0, (MAXIMUM_WORDS, False)),
             _latency_table("costs", f"Server CPU per request at the common rate ({rate})",
-                           "µs median", compare_costs(base, new), 1, (COST_RATE_WORDS, True))]
+                           "µs median", costs, 1, (COST_RATE_WORDS, True))]
 
 
 def _latency_table(key: str, title: str, value: str, comparisons: Sequence[ServerComparison],
@@ -145,14 +153,14 @@ def _latency_table(key: str, title: str, value: str, comparisons: Sequence[Serve
     rows = tuple(ComparedRow((one.label,),
                              *_side(one.base, MISSING, digits, one.base_value),
                              *_side(one.new, MISSING, digits, one.new_value),
-                             format_ratio(one.ratio), one.verdict)
+                             *figures_text(one.figures), one.verdict)
                  for one in comparisons)
     words = server_sentences(comparisons, *figure)
     return ComparedTable(key, title, ("Server",), value, rows, _counts(rows), tuple(words))
 
 
 def _counts(rows: Sequence[ComparedRow]) -> str:
-    """'1 higher, 2 no change.', in the order the verdicts first appear."""
+    """'1 higher, 2 not distinguishable.', in the order the verdicts first appear."""
     if not rows:
         return "No servers to compare."
     counts = Counter(row.verdict for row in rows)

@@ -1,11 +1,13 @@
 """What results.md adds when a run measured a framework under two or more variants
 (SETTINGS=original,default, PROFILE=0,1): each figure of a variant against its base, the
 paired estimate, its interval over the paired rounds, its q-value and the verdict in words
-(results/variants.py, wording/variants.py). Pure."""
+(results/variants.py, wording/variants.py); with REPEAT=auto, the precision each pair
+reached (auto_repeat.py). Pure."""
 
 from __future__ import annotations
 
 from httplab.model import BenchResult, RunKind
+from httplab.presentation.markdown.auto_repeat import rounds_reached_section
 from httplab.presentation.markdown.table import markdown_table
 from httplab.presentation.wording.formatting import MISSING
 from httplab.presentation.wording.variants import (ESTIMATE_SAID, METRIC_LABELS,
@@ -34,7 +36,7 @@ def variants_section(result: BenchResult) -> list[str]:
         header, rows = _without_points(header, workloads), [
             _without_points(row, workloads) for row in rows]
     return ["", VARIANTS_INTRO, "", comparisons_counted(comparisons), "",
-            *markdown_table(header, rows)]
+            *markdown_table(header, rows), *rounds_reached_section(result, comparisons)]
 
 
 def _without_points(row: tuple[str, ...], workloads: bool) -> tuple[str, ...]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from httplab.axes import EXECUTOR, JDK, TRANSPORT
 from httplab.model import PLAINTEXT, DatabaseRecord, LatencyResult, Settings
+from httplab.presentation.wording.auto_repeat import precision_text
 from httplab.presentation.wording.formatting import MISSING
 from httplab.presentation.wording.latency import slo_text
 
@@ -18,7 +19,8 @@ def describe_settings(settings: Settings) -> str:
     text = (f"wrk with {spoken_list(settings.connections)} connections, threads "
             f"{spoken_list(settings.threads)}, {settings.duration_s:g} s per run, against "
             f"{settings.url}; backend {settings.backend}")
-    text += f"; {settings.repeat} measured run{'s' if settings.repeat > 1 else ''} per cell"
+    text += (f"; {settings.repeat} measured run{'s' if settings.repeat > 1 else ''} per cell"
+             f"{auto_repeat_text(settings)}")
     warmups = [f"{name} {seconds:g} s" for name, seconds in
                (("primer", settings.primer_s), ("warm-up", settings.warmup_s)) if seconds]
     text += f", after {' and '.join(warmups)} (not measured)" if warmups else ", no warm-up"
@@ -70,11 +72,22 @@ def describe_latency_run(latency: LatencyResult, settings: Settings | None) -> s
                    if settings else "")
 
 
+def auto_repeat_text(settings: Settings) -> str:
+    """' (REPEAT=auto: ±5.0 % on requests_per_sec, at most 10 rounds)'; nothing for a fixed
+    REPEAT."""
+    rule = settings.auto_repeat
+    if rule is None:
+        return ""
+    return (f" (REPEAT=auto: {precision_text(rule.precision)} on {rule.metric}, at most "
+            f"{rule.max_repeat} rounds)")
+
+
 def _protocol(settings: Settings, step_warmup_s: float, users_server: bool) -> str:
     step = f"; {settings.duration_s:g} s measured per step"
     if step_warmup_s:
         step += f", after {step_warmup_s:g} s unmeasured at its rate"
-    rounds = f"; {settings.repeat} round{'s' if settings.repeat > 1 else ''}"
+    rounds = f"; {settings.repeat} round{'s' if settings.repeat > 1 else ''}" \
+        f"{auto_repeat_text(settings)}"
     warmups = [f"{name} {seconds:g} s" for name, seconds in
                (("primer", settings.primer_s), ("warm-up", settings.warmup_s)) if seconds]
     start = f", each server started, then {' and '.join(warmups)} (not measured)" if warmups else ""

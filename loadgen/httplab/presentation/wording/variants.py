@@ -1,20 +1,20 @@
 """A difference between two variants (or two runs) in one sentence: "B is 12 % faster (6 to
 18 %)", "B costs 12 % more CPU per request (4 to 21 %)", or "not distinguishable from the
 noise among 12 comparisons: the interval spans -9 to +14 %"; with too few rounds, how many
-are needed. The figure is the paired estimate, the centre of its interval (for make compare,
-its own estimate and the range its rule judged by). A difference is said only when it is
-clear among the run's comparisons of the same figure: its q-value below the false-discovery
-level (results/false_discovery.py). Pure."""
+are needed. The figure is the estimate at its interval's centre: the paired one of a run's
+variants, or make compare's unpaired one of two runs (results/unpaired_ratio.py). A
+difference is said only when it is clear among the comparisons of the same figure: its
+q-value below the false-discovery level (results/false_discovery.py). Pure."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from httplab.model import BenchResult
 from httplab.presentation.wording.formatting import MISSING
 from httplab.results.false_discovery import FDR_LEVEL, discovered, excluded_by_chance
 from httplab.results.paired_ratio import CONFIDENCE, MIN_ROUNDS, PairedRatio
-from httplab.results.stats import Summary
+from httplab.results.unpaired_ratio import UnpairedRatio
 from httplab.results.variants import ComparedMetric, VariantComparison
 
 METRIC_LABELS = {
@@ -47,20 +47,19 @@ def paired_verdict(subject: str, figures: PairedRatio, metric: ComparedMetric) -
                                metric.is_cost, clear_difference(figures), figures.among)
 
 
-def clear_difference(figures: PairedRatio) -> bool:
+def clear_difference(figures: PairedRatio | UnpairedRatio) -> bool:
     """Clear among the comparisons it was counted with; one never counted is its own family
     of one, its q-value its p-value."""
     return discovered(figures.q_value if figures.among else figures.p_value)
 
 
 def difference_sentence(subject: str, ratio: float, low: float, high: float, is_cost: bool,
-                        clear: bool, among: int | None = None,
-                        range_name: str = "interval") -> str:
-    """subject's figure against the base's: ratio, and the range (low to high) it could be
-    in; clear: whether the difference stands out of the noise among `among` comparisons;
-    range_name says what that range is ("interval", "range of the runs")."""
+                        clear: bool, among: int | None = None) -> str:
+    """subject's figure against the base's: ratio, and the interval (low to high) it could
+    be in; clear: whether the difference stands out of the noise among `among`
+    comparisons."""
     if not clear:
-        return (f"{NOT_DISTINGUISHABLE}{_among(among)}: the {range_name} spans "
+        return (f"{NOT_DISTINGUISHABLE}{_among(among)}: the interval spans "
                 f"{_signed(low - 1)} to {_signed(high - 1)} %")
     more = ratio > 1
     if is_cost:
@@ -72,26 +71,22 @@ def difference_sentence(subject: str, ratio: float, low: float, high: float, is_
             f"{_percent(bounds[1])} %)")
 
 
-RUNS_RANGE = "range of the runs"  # make compare's: new's runs over base's, lowest to highest
 RUNS_SUBJECT = "new"
 
 
-def runs_sentence(ratio: float | None, base: Summary | None, new: Summary | None,
-                  is_cost: bool) -> str | None:
-    """make compare's verdict on two runs in the same words: its range is the lowest new
-    run over the highest base run to the highest over the lowest, which lies wholly above
-    (or below) 1 exactly when its rule says faster (or slower). None when a side is
-    missing or measured once, or a run measured nothing."""
-    if ratio is None or base is None or new is None or min(base.n, new.n) < 2:
+def runs_sentence(figures: UnpairedRatio, is_cost: bool, rate_steps: bool = False) -> str | None:
+    """make compare's verdict on two runs in the same words, over its Welch interval; None
+    without an interval (a side measured once, or a figure of 0). rate_steps: the figure is
+    one of the rates offered (a max sustainable rate), which every round may share."""
+    if figures.ratio is None or not figures.has_interval:
         return None
-    if base.minimum <= 0 or new.minimum <= 0:
-        return None
-    low, high = new.minimum / base.maximum, new.maximum / base.minimum
-    return difference_sentence(RUNS_SUBJECT, ratio, low, high, is_cost,
-                               low > 1 or high < 1, range_name=RUNS_RANGE)
+    if rate_steps and figures.low == figures.high == 1:
+        return SAME_STEP
+    return difference_sentence(RUNS_SUBJECT, figures.ratio, figures.low, figures.high,
+                               is_cost, clear_difference(figures), figures.among)
 
 
-def format_interval(figures: PairedRatio) -> str:
+def format_interval(figures: PairedRatio | UnpairedRatio) -> str:
     """'0.75–0.88×', or MISSING without an interval."""
     if not figures.has_interval:
         return MISSING
@@ -99,20 +94,28 @@ def format_interval(figures: PairedRatio) -> str:
 
 
 def comparisons_counted(comparisons: Sequence[VariantComparison]) -> str:
-    """What a run's many comparisons mean together: how many (those with an interval), how
-    many of their intervals would exclude 1 by chance alone, and the rule that decides which
-    are named."""
+    """What a run's many comparisons mean together (counted_sentence), or that none has the
+    rounds an interval needs."""
     by_metric = {}
     for one in (one for one in comparisons if one.figures.p_value is not None):
-        by_metric[one.metric] = by_metric.get(one.metric, 0) + 1
-    counts = ", ".join(f"{count} of {METRIC_LABELS[metric]}" for metric, count
-                       in by_metric.items())
-    made = sum(by_metric.values())
-    if not made:
+        label = METRIC_LABELS[one.metric]
+        by_metric[label] = by_metric.get(label, 0) + 1
+    if not by_metric:
         return (f"No comparison in this run has the {MIN_ROUNDS} paired rounds an interval "
                 f"needs.")
     named = sum(clear_difference(one.figures) for one in comparisons)
-    return (f"This run made {made} comparisons ({counts}): about "
+    return counted_sentence("This run made", by_metric, named)
+
+
+def counted_sentence(made_by: str, by_figure: Mapping[str, int], named: int) -> str:
+    """How many comparisons were made (by_figure: how many of each figure, all with an
+    interval), how many of their intervals would exclude 1 by chance alone, how many
+    (named) stand out of the noise, and the rule that decides which are named. made_by:
+    'This run made'."""
+    made = sum(by_figure.values())
+    counts = ", ".join(f"{count} of {figure}" for figure, count in by_figure.items())
+    plural = "s" if made != 1 else ""
+    return (f"{made_by} {made} comparison{plural} ({counts}): about "
             f"{excluded_by_chance(made):.1f} of their {CONFIDENCE:.0%} intervals "
             f"would exclude 1 by chance alone, and {named} "
             f"{'stands' if named == 1 else 'stand'} out of the noise. A "
@@ -121,7 +124,7 @@ def comparisons_counted(comparisons: Sequence[VariantComparison]) -> str:
             f"{FDR_LEVEL:g}.")
 
 
-def format_q(figures: PairedRatio) -> str:
+def format_q(figures: PairedRatio | UnpairedRatio) -> str:
     """'0.003', '< 0.001', or MISSING without a p-value."""
     if figures.q_value is None:
         return MISSING

@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from httplab.model import (BenchResult, Cell, CellStatus, CellWarning, DatabaseRecord,
+from httplab.bench_settings import AUTO_REPEAT
+from httplab.model import (AutoRepeat, BenchResult, Cell, CellStatus, CellWarning, DatabaseRecord,
                            EngineRecord, FairnessRun, HostInfo, HostStalls, HotFrame, Latency,
                            LatencyResult, RateStep, RunProfile, ServerRecord, Settings,
                            SocketErrors, StepPurpose, StepVerdict, SustainedRate,
@@ -72,8 +73,10 @@ def warnings_of_sentences(result: BenchResult, sentences: list[str]) -> tuple[Ce
 def settings_from_dict(data: dict[str, Any]) -> Settings:
     """Versions 1-5 wrote one connection count; 6 a list (one point, or a sweep). Before 9
     there was no database, before 10 no profile, before 13 no JDK asked, before 14 no
-    executor, before 15 no transport asked; replicas only in make calibrate's runs."""
+    executor, before 15 no transport asked, before 18 no REPEAT=auto; replicas only in make
+    calibrate's runs."""
     connections = data["connections"]
+    data = _with_auto_repeat(data)
     return Settings(**{
         **data, "servers": tuple(data["servers"]), "threads": tuple(data["threads"]),
         "connections": (connections,) if isinstance(connections, int) else tuple(connections),
@@ -88,6 +91,19 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
         "transports": tuple(data.get("transports", ())),
         "protocols": tuple(data.get("protocols", ())), "streams": data.get("streams", 1),
         "keepalive": data.get("keepalive", True), "replicas": tuple(data.get("replicas", ()))})
+
+
+def _with_auto_repeat(data: dict[str, Any]) -> dict[str, Any]:
+    """REPEAT=auto (version 18): "repeat" is "auto", beside the rounds it ran and its rule;
+    without it, a fixed REPEAT's rounds."""
+    if data.get("repeat") != AUTO_REPEAT:
+        return data
+    rest = {key: value for key, value in data.items() if key not in AUTO_REPEAT_KEYS}
+    return {**rest, "repeat": data["rounds"],
+            "auto_repeat": AutoRepeat(data["precision"], data["max_repeat"], data["metric"])}
+
+
+AUTO_REPEAT_KEYS = ("rounds", "precision", "max_repeat", "metric")
 
 
 def server_from_dict(data: dict[str, Any]) -> ServerRecord:
@@ -161,9 +177,11 @@ def profile_from_dict(data: dict[str, Any]) -> RunProfile:
 
 
 def host_stalls_from_dict(data: dict[str, Any]) -> HostStalls:
-    """Its fields; the derived share and cost are left to the record."""
-    return HostStalls(**{name: data[name] for name in HostStalls.__dataclass_fields__
-                         if name in data})
+    """Its fields, each CPU's record among them (none in an older file); the derived share
+    and cost are left to the record."""
+    fields = {name: data[name] for name in HostStalls.__dataclass_fields__ if name in data}
+    return HostStalls(**{**fields, "cpus": tuple(host_stalls_from_dict(record)
+                                                 for record in data.get("cpus", ()))})
 
 
 def latency_result_from_dict(data: dict[str, Any]) -> LatencyResult:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-FORMAT_VERSION = 17
+FORMAT_VERSION = 18
 # Later versions added fields (3: each server's log file; 4: each run's round and the CPU
 # figures beside the server's; 5: each run's end time, latency sample count and whether its
 # histogram was exact, and for a run over several load generators each one's own run and
@@ -33,7 +33,12 @@ FORMAT_VERSION = 17
 # geometric mean of the rounds' paired ratios, its interval's centre) where it was the ratio
 # of the medians, with its p-value, q-value among the run's comparisons of the same figure,
 # the spread of its log ratios and the rounds left out (one side only, or the host's), all
-# derived again from the rounds by make report; older files read
+# derived again from the rounds by make report; and each record of host stalls its CPU,
+# what ran there (role), its steal time and, pooled, each CPU's own record (cpus); 18:
+# REPEAT=auto, the settings' repeat "auto" beside the rounds it ran, its precision,
+# max_repeat and metric (a file without them ran a fixed REPEAT), and derived, how its
+# rounds ended (rounds_reached: why no more ran, each pair's half-width reached over its
+# paired rounds); older files read
 # with their defaults (plaintext, no
 # database, no profile, no host stalls, no JDK asked, no pinned virtual threads, each
 # warning's kind recovered from its sentence).

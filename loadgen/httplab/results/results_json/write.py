@@ -9,8 +9,10 @@ waiting sets (littles_law_bound), on db and queries the database's figures
 its fairness figures and its bottleneck verdict (limited_by); per step of a latency run: its
 costs per answered request and its verdict; last, when the run measured a framework under
 two or more variants, the variants compared (variants_compared: each figure's paired
-estimate, its interval and q-value, results/variants.py); and for make calibrate the host's
-noise (calibration: each A/A cell's figures, results/calibration.py). JSON has no
+estimate, its interval and q-value, results/variants.py), and with REPEAT=auto how its
+rounds ended (rounds_reached: why no more ran, and each pair's precision reached,
+results/adaptive_rounds.py); and for make calibrate the host's noise (calibration: each A/A
+cell's figures, results/calibration.py). JSON has no
 infinity: an infinite fairness spread is the string "inf". Per record of host stalls: the
 share of the run stalled and the stall meter's own cores; per run and step its foreign CPU
 (foreign_cpu_cores: the host's busy cores that neither the server, the load tool nor the
@@ -22,11 +24,13 @@ import json
 import math
 from typing import Any
 
-from httplab.model import (BenchResult, Cell, CellWarning, DatabaseRecord, EngineRecord,
+from httplab.bench_settings import AUTO_REPEAT
+from httplab.model import (AutoRepeat, BenchResult, Cell, CellWarning, DatabaseRecord, EngineRecord,
                            FairnessRun, HostInfo, HostStalls, HotFrame, Latency, LatencyResult,
                            RateStep, RunProfile, ServerRecord, Settings, SocketErrors,
                            SustainedRate, ThreadRequestRate, Workload, WrkRun)
 from httplab.raw_files import resources_to_dict
+from httplab.results.adaptive_rounds import PairPrecision, RoundsReached, rounds_reached
 from httplab.results.bottleneck import Bottleneck, cell_bottleneck
 from httplab.results.calibration import (PRECISIONS, ROUNDS_SHOWN, MetricNoise, ReplicaPair,
                                          replica_pairs)
@@ -69,9 +73,28 @@ def result_to_dict(result: BenchResult) -> dict[str, Any]:
                                                                                result),
         **({"variants_compared": [variant_comparison_to_dict(one) for one in comparisons]}
            if comparisons else {}),
+        **_optional_entry("rounds_reached", rounds_reached_to_dict,
+                          rounds_reached(result, comparisons)),
         **({"calibration": [replica_pair_to_dict(pair) for pair in pairs]}
            if pairs else {}),
     }
+
+
+def rounds_reached_to_dict(reached: RoundsReached) -> dict[str, Any]:
+    """Derived, REPEAT=auto: why no more rounds ran, after how many, and each pair the rule
+    narrowed with the half-width it reached (a fraction) over its paired rounds."""
+    decision = reached.decision
+    return {"stopped": decision.why.value, "rounds": decision.rounds,
+            "pairs": [pair_precision_to_dict(pair) for pair in reached.pairs]}
+
+
+def pair_precision_to_dict(pair: PairPrecision) -> dict[str, Any]:
+    one = pair.comparison
+    return {"base": one.base, "other": one.other, "metric": one.metric.value,
+            "workload": workload_to_dict(one.workload), "threads": one.threads,
+            "connections": one.connections, "half_width": pair.half_width,
+            "rounds": pair.rounds, "narrowed": pair.narrowed, "log_sd": pair.log_sd,
+            "rounds_expected": pair.rounds_expected}
 
 
 def replica_pair_to_dict(pair: ReplicaPair) -> dict[str, Any]:
@@ -123,7 +146,8 @@ def settings_to_dict(settings: Settings) -> dict[str, Any]:
     return {
         "servers": list(settings.servers), "threads": list(settings.threads),
         "connections": list(settings.connections), "duration_s": settings.duration_s,
-        "backend": settings.backend, "url": settings.url, "repeat": settings.repeat,
+        "backend": settings.backend, "url": settings.url,
+        **repeat_to_dict(settings.repeat, settings.auto_repeat),
         "primer_s": settings.primer_s, "primer_connections": settings.primer_connections,
         "warmup_s": settings.warmup_s, "cv_threshold": settings.cv_threshold,
         "server_cpus": settings.server_cpus, "loadgen_cpus": settings.loadgen_cpus,
@@ -139,6 +163,17 @@ def settings_to_dict(settings: Settings) -> dict[str, Any]:
         "keepalive": settings.keepalive,
         **({"replicas": list(settings.replicas)} if settings.replicas else {}),
     }
+
+
+def repeat_to_dict(repeat: int, rule: AutoRepeat | None) -> dict[str, Any]:
+    """A fixed REPEAT's rounds; or "auto", the rounds it ran and its rule."""
+    if rule is None:
+        return {"repeat": repeat}
+    return {"repeat": AUTO_REPEAT, "rounds": repeat, **auto_repeat_to_dict(rule)}
+
+
+def auto_repeat_to_dict(rule: AutoRepeat) -> dict[str, Any]:
+    return {"precision": rule.precision, "max_repeat": rule.max_repeat, "metric": rule.metric}
 
 
 def database_record_to_dict(database: DatabaseRecord) -> dict[str, Any]:
@@ -276,13 +311,16 @@ def profile_to_dict(profile: RunProfile) -> dict[str, Any]:
 
 
 def host_stalls_to_dict(stalls: HostStalls) -> dict[str, Any]:
-    """The stall meter's figures, then (derived) the share of the run stalled and its cost."""
+    """The stall meter's figures, each CPU's as their own (older files have none), then
+    (derived) the share of the run stalled and its cost."""
     return {"place": stalls.place, "interval_us": stalls.interval_us,
             "threshold_us": stalls.threshold_us, "samples": stalls.samples,
             "p99_us": stalls.p99_us, "p999_us": stalls.p999_us, "max_us": stalls.max_us,
             "stalled_s": stalls.stalled_s, "covered_s": stalls.covered_s,
             "meter_cpu_s": stalls.meter_cpu_s, "unavailable": stalls.unavailable,
-            "priority": stalls.priority,
+            "priority": stalls.priority, "cpu": stalls.cpu, "role": stalls.role,
+            "steal_s": stalls.steal_s,
+            "cpus": [host_stalls_to_dict(record) for record in stalls.cpus],
             "stalled_share": stalls.stalled_share, "meter_cores": stalls.meter_cores}
 
 
@@ -397,3 +435,8 @@ def sustained_rate_to_dict(rate: SustainedRate) -> dict[str, Any]:
 def _optional(write, record):
     """write(record), or None when there is no record."""
     return None if record is None else write(record)
+
+
+def _optional_entry(key: str, write, record) -> dict[str, Any]:
+    """{key: write(record)}, or nothing when there is no record."""
+    return {} if record is None else {key: write(record)}

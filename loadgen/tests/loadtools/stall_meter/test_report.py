@@ -8,7 +8,7 @@ import pytest
 from httplab.loadtools.stall_meter.report import (StallReportError, host_stalls,
                                                    percentile_us, pooled_host_stalls)
 
-from tests.stalls_sample import CLEAN, STALLED, meter_json
+from tests.stalls_sample import CLEAN, STALLED, meter_json, per_cpu_meter_json
 
 
 @pytest.mark.parametrize("lateness, p99, p999, max_us, stalled_s, share", [
@@ -38,7 +38,9 @@ def test_a_percentile_is_its_bucket_top_and_none_without_samples():
     assert host_stalls(meter_json([1001, 1001])).p99_us == 1001  # capped at the maximum
 
 
-@pytest.mark.parametrize("data", [{}, {"format": 2}, {"format": 1}, {"format": 1, "max_us": 1}])
+@pytest.mark.parametrize("data", [{}, {"format": 3}, {"format": 1}, {"format": 1, "max_us": 1},
+                                  {"format": 2}, {"format": 2, "cpus": []},
+                                  {"format": 2, "cpus": [{"format": 1}]}])
 def test_what_the_meter_did_not_write_is_refused(data):
     with pytest.raises(StallReportError):
         host_stalls(data)
@@ -80,3 +82,40 @@ def test_meters_none_of_them_real_time_pool_as_ordinary_saying_why_each():
 def test_meters_not_measured_alike_are_not_pooled(other):
     with pytest.raises(StallReportError):
         pooled_host_stalls([at("host", CLEAN), other])
+
+
+def test_a_meter_per_cpu_keeps_each_cpus_record_and_pools_them():
+    data = per_cpu_meter_json({0: CLEAN, 1: STALLED}, {0: "server", 1: "load tool"},
+                              steal_s=0.25)
+    stalls = host_stalls(data)
+    assert stalls.cpu is None and stalls.role == "" and stalls.place == "host"
+    assert stalls.samples == 4000 and stalls.max_us == 38_000 and stalls.steal_s == 0.5
+    assert stalls.stalled_share == pytest.approx(0.1254 / 2)  # pooled: diluted by CPU 0
+    clean, stalled = stalls.cpus
+    assert (clean.cpu, clean.role, clean.max_us, clean.stalled_share) == (0, "server", 200, 0)
+    assert (stalled.cpu, stalled.role, stalled.max_us) == (1, "load tool", 38_000)
+    assert stalled.stalled_share == pytest.approx(0.1254) and stalled.steal_s == 0.25
+    assert not stalled.cpus
+
+
+def test_a_file_before_per_cpu_meters_reads_as_it_did():
+    stalls = host_stalls(meter_json(STALLED))
+    assert stalls.cpus == () and stalls.cpu is None and stalls.steal_s is None
+    assert stalls.max_us == 38_000 and stalls.stalled_share == pytest.approx(0.1254)
+
+
+def test_a_file_per_cpu_pools_with_an_engines_older_file_each_a_record_each_place_named_once():
+    host = per_cpu_meter_json({0: CLEAN, 1: CLEAN}, steal_s=None)
+    pooled = pooled_host_stalls([host, at("load generator 1 (ssh://b)", STALLED)])
+    assert pooled.place == "host; load generator 1 (ssh://b)" and pooled.samples == 6000
+    assert [record.cpu for record in pooled.cpus] == [0, 1, None] and pooled.steal_s is None
+    assert pooled.cpus[2].place == "load generator 1 (ssh://b)"
+    assert pooled.max_us == 38_000
+
+
+def test_an_ordinary_cpus_meter_is_named_with_its_cpu():
+    data = per_cpu_meter_json({0: CLEAN, 1: STALLED})
+    data["cpus"][1]["priority"] = "normal (refused)"
+    pooled = host_stalls(data)
+    assert pooled.max_us == 200 and pooled.place == (
+        "host; not real-time, left out: host CPU 1: normal (refused)")

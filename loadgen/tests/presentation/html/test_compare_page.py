@@ -57,7 +57,7 @@ def text_rows(text: str) -> list[list[str]]:
     return rows
 
 
-# faster, no change, slower, failed in new, failed in base, missing in new, missing in base
+# faster, not distinguishable, slower, failed in new, failed in base, missing in new, missing in base
 BENCH_PAIR = (bench(cell([100, 102, 101]), cell([200, 210], threads=5),
                     cell([300, 301, 302], "undertow"), cell([50, 52], "undertow", 5),
                     cell([], "vertx"), cell([70, 72], "armeria")),
@@ -83,9 +83,10 @@ def test_ratios_and_verdicts_are_the_printed_comparisons(pair):
     tables = page_tables(page_of(base, new))
     compared = [table for table in tables if "compared" in table.classes]
     assert compared and all("sortable" in table.classes for table in compared)
-    assert all(table.headers[-2:] == ["Ratio", "Verdict"] for table in compared)
-    shown = [row.cells[-2:] for table in compared for row in table.rows]
-    assert shown == [row[-2:] for row in text_rows(text)]
+    assert all(table.headers[-4:] == ["Ratio", "95% interval", "q", "Verdict"]
+               for table in compared)
+    shown = [row.cells[-4:] for table in compared for row in table.rows]
+    assert shown == [row[-4:] for row in text_rows(text)]
 
 
 @pytest.mark.parametrize("pair", PAIRS.values(), ids=PAIRS.keys())
@@ -111,21 +112,34 @@ def test_rows_are_marked_by_what_the_verdict_means():
     [table] = [table for table in page_tables(page_of(base, new)) if "compared" in table.classes]
     tones = {row.cells[-1]: row.classes for row in table.rows}
     assert tones["faster"] == {"better"} and tones["slower"] == {"worse"}
-    assert tones["failed in new"] == {"failed"} and tones["no change"] == set()
+    assert tones["failed in new"] == {"failed"} and tones["not distinguishable"] == set()
 
 
 def test_each_side_shows_its_median_and_spread():
     base, new = BENCH_PAIR
     [table] = [table for table in page_tables(page_of(base, new)) if "compared" in table.classes]
     assert table.headers == ["Server", "Threads", "Connections", "Base median", "Base min–max",
-                             "New median", "New min–max", "Ratio", "Verdict"]
+                             "New median", "New min–max", "Ratio", "95% interval", "q",
+                             "Verdict"]
     assert table.rows[0].cells == ["Netty", "10", "500", "101", "100–102, n=3", "111",
-                                   "110–112, n=3", "1.10x", "faster"]
+                                   "110–112, n=3", "1.10x", "1.08–1.12×", "< 0.001", "faster"]
     assert [row.cells[3:] for row in table.rows[3:]] == [
-        ["51", "50–52, n=2", "failed", "", "—", "failed in new"],
-        ["failed", "", "61", "60–62, n=2", "—", "failed in base"],
-        ["71", "70–72, n=2", "—", "", "—", "missing in new"],
-        ["—", "", "81", "80–82, n=2", "—", "missing in base"]]
+        ["51", "50–52, n=2", "failed", "", "—", "—", "—", "failed in new"],
+        ["failed", "", "61", "60–62, n=2", "—", "—", "—", "failed in base"],
+        ["71", "70–72, n=2", "—", "", "—", "—", "—", "missing in new"],
+        ["—", "", "81", "80–82, n=2", "—", "—", "—", "missing in base"]]
+
+
+@pytest.mark.parametrize("pair", [BENCH_PAIR, PAIRS["latency"]], ids=["bench", "latency"])
+def test_the_page_says_how_many_comparisons_as_the_text_does(pair):
+    text = render_run_comparison(*pair, "a", "b")
+    [made] = re.findall(r'<p id="comparisons-made">([^<]*)</p>', page_of(*pair))
+    assert html.unescape(made).startswith("The two runs make ")
+    assert html.unescape(made) + "\n" in text
+
+
+def test_a_page_without_an_interval_counts_no_comparison():
+    assert 'id="comparisons-made"' not in page_of(*PAIRS["once"])
 
 
 @pytest.mark.parametrize("base, new, notes", [

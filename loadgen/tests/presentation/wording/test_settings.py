@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+from httplab.model import AutoRepeat
 from httplab.presentation.wording.settings import describe_settings
 
 from tests.sample_results import sample_result
@@ -21,3 +22,11 @@ def test_an_axis_the_run_chose_is_named_with_its_values(chosen, said):
     settings = sample_result().settings
     assert said not in describe_settings(settings)
     assert said in describe_settings(replace(settings, **chosen))
+
+
+def test_a_run_of_repeat_auto_says_its_rule_beside_the_rounds_it_ran():
+    settings = replace(sample_result().settings, repeat=4,
+                       auto_repeat=AutoRepeat(0.05, 10, "requests_per_sec"))
+    assert "; 4 measured runs per cell (REPEAT=auto: ±5.0 % on requests_per_sec, at most 10 " \
+           "rounds)" in describe_settings(settings)
+    assert "REPEAT=auto" not in describe_settings(sample_result().settings)

@@ -1,13 +1,16 @@
 """The verdict on a variant against its base, in words (wording/variants.py), table-driven:
 faster, slower, costlier, cheaper, not distinguishable from the noise among the run's
-comparisons, and too few rounds; how the rounds left out are said."""
+comparisons, and too few rounds; how the rounds left out are said; make compare's verdict on
+two runs in the same words, and the comparisons counted in the same sentence."""
 
 import pytest
 
-from httplab.presentation.wording.variants import (comparisons_counted, difference_sentence,
-                                                    format_interval, format_q, paired_verdict,
-                                                    rounds_text)
+from httplab.presentation.wording.variants import (SAME_STEP, comparisons_counted,
+                                                    counted_sentence, format_interval,
+                                                    format_q, paired_verdict, rounds_text,
+                                                    runs_sentence)
 from httplab.results.paired_ratio import PairedRatio
+from httplab.results.unpaired_ratio import UnpairedRatio
 from httplab.results.variants import ComparedMetric, VariantComparison
 
 RATE, CPU = ComparedMetric.REQUESTS_PER_SEC, ComparedMetric.CPU_PER_REQUEST
@@ -53,12 +56,6 @@ def test_a_comparison_never_counted_is_its_own_family_of_one():
         "B is 15 % faster (2 to 30 %)")
 
 
-def test_the_range_is_named_as_the_caller_says():
-    assert difference_sentence("new", 1.0, 0.95, 1.05, False, False,
-                               range_name="range of the runs") == (
-        "not distinguishable from the noise: the range of the runs spans -5 to +5 %")
-
-
 def test_the_interval_and_q_as_the_tables_show_them():
     assert format_interval(PairedRatio(0.83, 0.748, 0.883, 3)) == "0.75–0.88×"
     assert format_interval(PairedRatio(0.83, None, None, 2)) == "—"
@@ -92,3 +89,26 @@ def test_a_run_without_an_interval_says_so_instead_of_counting():
                                PairedRatio(1.1, None, None, 2))]
     assert comparisons_counted(alone) == (
         "No comparison in this run has the 3 paired rounds an interval needs.")
+
+
+@pytest.mark.parametrize("figures, is_cost, rate_steps, sentence", [
+    (UnpairedRatio(1.1, 1.08, 1.12, 3, 3, p_value=0.001, q_value=0.004, among=14), False,
+     False, "new is 10 % faster (8 to 12 %)"),
+    (UnpairedRatio(0.9, 0.88, 0.92, 3, 3, p_value=0.001), True, False,
+     "new costs 10 % less CPU per request (8 to 12 %)"),
+    (UnpairedRatio(1.03, 0.95, 1.04, 3, 3, p_value=0.01, q_value=0.2, among=14), False, False,
+     "not distinguishable from the noise among 14 comparisons: the interval spans -5 to +4 %"),
+    (UnpairedRatio(1.0, 1.0, 1.0, 2, 2, p_value=1.0, q_value=1.0, among=3), False, True,
+     SAME_STEP),
+    (UnpairedRatio(1.1, None, None, 1, 3), False, False, None),
+    (UnpairedRatio(None, None, None, 3, 3), False, False, None),
+], ids=["faster", "cheaper", "not distinguishable among 14", "the same rate step",
+        "noise unknown", "a figure of 0"])
+def test_make_compares_verdict_in_the_same_words(figures, is_cost, rate_steps, sentence):
+    assert runs_sentence(figures, is_cost, rate_steps) == sentence
+
+
+def test_the_comparisons_counted_are_one_sentence_for_a_run_and_for_two():
+    assert counted_sentence("The two runs make", {"Requests/sec": 1}, 1).startswith(
+        "The two runs make 1 comparison (1 of Requests/sec): about 0.1 of their 95% intervals "
+        "would exclude 1 by chance alone, and 1 stands out of the noise.")

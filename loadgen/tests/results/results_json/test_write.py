@@ -27,6 +27,7 @@ from tests.sample_results import sample_result
 # Each record of the model that results.json holds, and the function that writes it.
 WRITERS = {
     model.BenchResult: write.result_to_dict, model.Settings: write.settings_to_dict,
+    model.AutoRepeat: write.auto_repeat_to_dict,
     model.DatabaseRecord: write.database_record_to_dict, model.HostInfo: write.host_to_dict,
     model.ServerRecord: write.server_to_dict, model.EngineRecord: write.engine_to_dict,
     model.Workload: write.workload_to_dict, model.Cell: write.cell_to_dict,
