@@ -45,7 +45,7 @@ PROFILER_AGENT := $(shell cd loadgen && $(PYTHON) -c 'from httplab.paths import 
 OHA_VERSION := $(shell sed -n 's/^OHA_VERSION = "\([^"]*\)".*/\1/p' loadgen/httplab/loadtools/oha/command.py)
 OHA_ROOT := .tools/oha
 
-.PHONY: help bench sweep latency report compare test golden jars jdks oha venv base-images servers-table docs-settings clean
+.PHONY: help bench sweep latency calibrate report compare test golden jars jdks oha venv base-images servers-table docs-settings clean
 # make sweep: the concurrency sweep's own points, before the user's settings (which win).
 SWEEP_SETTINGS := --threads=10 --connections=16,64,256,500,1024
 
@@ -56,6 +56,8 @@ help: venv ## List the targets, and the settings with their defaults
 	@$(HTTPLAB) settings
 	@echo "Settings of make latency (besides those of make bench but FAIRNESS and LOADGEN_HOSTS):"
 	@$(HTTPLAB) settings --latency | grep -E '^  (RATES|SLO_P99|COST_RATE|STEP_WARMUP|URL)='
+	@echo "Settings of make calibrate: those of make bench but IMAGE, with its own defaults for:"
+	@$(HTTPLAB) settings --calibrate
 	@echo "Settings of make report: FROM (default results/latest), OUT (default FROM), IMAGE"
 	@echo "Settings of make compare: BASE=<run dir> NEW=<run dir>, e.g. BASE=results/<stamp> NEW=results/latest; OUT (the folder of compare.html, default results/compare/<base>-vs-<new>)"
 	@echo "Settings of make test: PYTEST_ARGS, e.g. PYTEST_ARGS='-k parser'"
@@ -69,6 +71,9 @@ sweep: venv $(if $(filter local,$(BACKEND)),jars) ## Every server at 16 to 1024 
 # oha runs on the host with BACKEND=local or URL=, in the wrk image otherwise.
 latency: venv $(if $(URL),oha,$(if $(filter local,$(BACKEND)),jars oha)) ## Latency at fixed rates, and the highest rate under SLO_P99 (image/result-latency.png)
 	$(HTTPLAB) latency $(call user_flags,$(LATENCY_SETTINGS))
+
+calibrate: venv $(if $(filter local,$(BACKEND)),jars) ## The host's own noise before a long run: one server twice per round (an A/A), the rounds a ±5 % needs
+	$(HTTPLAB) calibrate $(call user_flags,$(filter-out IMAGE,$(BENCH_SETTINGS)))
 
 report: venv ## Rebuild results.{json,md,csv}, the page index.html and the charts from raw wrk text (FROM, OUT, IMAGE)
 	$(HTTPLAB) report $(call user_flags,$(REPORT_SETTINGS))

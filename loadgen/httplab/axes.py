@@ -1,10 +1,10 @@
 """The variant axes: the settings a framework can be measured under, each taking one value
 or a comma list (every combination measured, rounds interleaved), and the variant key
 that names a framework under its values (netty, armeria@default, netty@jdk17,
-tomcat@virtual, netty+profiled). The one place that says each axis's values, its default, how its value
-shows in a key, and where a run's settings record it: adding an axis is an entry here
-and its realisation in the manifest and the runner; no renderer names an axis. Pure; a
-leaf."""
+tomcat@virtual, netty+profiled, netty+replica2). The one place that says each axis's
+values, its default, how its value shows in a key, and where a run's settings record it:
+adding an axis is an entry here and its realisation in the manifest and the runner; no
+renderer names an axis. Pure; a leaf."""
 
 from __future__ import annotations
 
@@ -105,8 +105,13 @@ PROFILE = Axis("PROFILE", ("0", "1"), "0", "+", tokens=(("1", "profiled"),),
                settings_field="profile",
                accepts="1 (async-profiler in every JVM server during its measured runs), "
                        "0 (none) or 0,1 (each framework both ways)")
+# make calibrate's A/A: the same server started, warmed and measured again as a second
+# variant, so that the ratio of two identical variants shows the host's own noise. Not a
+# setting of make bench; "2" alone has a part in a key (netty+replica2).
+REPLICA = Axis("REPLICA", ("1", "2"), "1", "+", prefix="replica", settings_field="replicas",
+               accepts="1 (the server once) or 1,2 (make calibrate: the server twice, an A/A)")
 # In key order: a key's parts follow this order.
-AXES = (SETTINGS, JDK, EXECUTOR, TRANSPORT, PROTOCOL, PROFILE)
+AXES = (SETTINGS, JDK, EXECUTOR, TRANSPORT, PROTOCOL, PROFILE, REPLICA)
 AXIS_BY_SETTING = {axis.setting: axis for axis in AXES}
 _PART = re.compile(r"([@+])([^@+]+)")
 
@@ -148,7 +153,8 @@ class Variant:
         return cls(name, _normal(values))
 
     def value(self, setting: str) -> str:
-        """Its value on an axis (SETTINGS, JDK, EXECUTOR, TRANSPORT, PROTOCOL, PROFILE)."""
+        """Its value on an axis (SETTINGS, JDK, EXECUTOR, TRANSPORT, PROTOCOL, PROFILE,
+        REPLICA)."""
         return dict(self.values).get(setting, AXIS_BY_SETTING[setting].default)
 
     @property

@@ -106,6 +106,14 @@ LATENCY_SETTINGS = (
     ("url", "", "measure a server you started (http://127.0.0.1:9000/) instead of the lab's: "
                 "no start and no conformance check, one GET must answer 2xx"),
 )
+# make calibrate: the bench's settings with these defaults (one server, five rounds, no
+# ceiling and no h2load), but IMAGE: it draws its charts in its page only, never over the
+# committed ones. Each server it measures runs twice in every round (an A/A).
+CALIBRATE_DEFAULTS = {"servers": "netty", "repeat": "5", "ceiling": "0", "fairness": "0"}
+CALIBRATE_LEFT_OUT = ("image",)
+CALIBRATE_FLAGS = tuple((flag, CALIBRATE_DEFAULTS.get(flag, default), meaning)
+                        for flag, default, meaning in BENCH_SETTINGS
+                        if flag not in CALIBRATE_LEFT_OUT)
 LATENCY_LEFT_OUT = ("fairness", "loadgen-hosts")
 LATENCY_FLAGS = tuple(row for row in BENCH_SETTINGS if row[0] not in LATENCY_LEFT_OUT) \
     + LATENCY_SETTINGS
@@ -149,4 +157,17 @@ def settings_markdown() -> str:
     left_out = " and ".join(f"`{variable(flag)}`" for flag in LATENCY_LEFT_OUT)
     return (f"{SETTINGS_DOC_HEADER}\n## make bench\n\n{settings_table(BENCH_SETTINGS)}\n"
             f"## make latency\n\nThe settings of `make bench` apply, but {left_out}, which "
-            f"`make latency` refuses. Its own:\n\n{settings_table(LATENCY_SETTINGS)}")
+            f"`make latency` refuses. Its own:\n\n{settings_table(LATENCY_SETTINGS)}\n"
+            f"## make calibrate\n\nThe settings of `make bench` apply, but "
+            f"{' and '.join(f'`{variable(flag)}`' for flag in CALIBRATE_LEFT_OUT)}, with "
+            f"defaults of its own: {_assignments(calibrate_defaults())}.\n")
+
+
+def _assignments(settings: tuple[tuple[str, str, str], ...]) -> str:
+    """'`SERVERS=netty`, `REPEAT=5`'."""
+    return ", ".join(f"`{variable(flag)}={default}`" for flag, default, _ in settings)
+
+
+def calibrate_defaults() -> tuple[tuple[str, str, str], ...]:
+    """The settings whose defaults make calibrate changes, as it takes them."""
+    return tuple(row for row in CALIBRATE_FLAGS if row[0] in CALIBRATE_DEFAULTS)

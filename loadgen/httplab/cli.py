@@ -6,8 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from httplab.bench_settings import (BENCH_SETTINGS, CHOICES, DEFAULT_IMAGE, IMAGE_HELP,
-                                    LATENCY_FLAGS, LATENCY_LEFT_OUT, settings_text)
+from httplab.bench_settings import (BENCH_SETTINGS, CALIBRATE_FLAGS, CHOICES, DEFAULT_IMAGE,
+                                    IMAGE_HELP, LATENCY_FLAGS, LATENCY_LEFT_OUT,
+                                    calibrate_defaults, settings_text)
 from httplab.plan_error import PlanError
 from httplab.commands.common import EXIT_OK, EXIT_USAGE, say
 from httplab.manifest import ManifestError
@@ -42,6 +43,15 @@ def _add_latency(sub) -> None:
     latency.add_argument("--results-dir", type=Path, default=None, help="default: REPO/results")
 
 
+def _add_calibrate(sub) -> None:
+    calibrate = sub.add_parser("calibrate", help="the host's own noise: one server measured "
+                                                 "twice in every round (an A/A), before a "
+                                                 "long run")
+    _add_settings(calibrate, CALIBRATE_FLAGS)
+    calibrate.add_argument("--results-dir", type=Path, default=None,
+                           help="default: REPO/results")
+
+
 def _add_report(sub) -> None:
     report = sub.add_parser("report", help="rebuild results from raw wrk text, running nothing")
     report.add_argument("--from", dest="source", type=Path, default=None,
@@ -69,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     _add_bench(sub)
     _add_latency(sub)
+    _add_calibrate(sub)
     _add_report(sub)
     _add_compare(sub)
     servers = sub.add_parser("servers", help="print the servers table (from the manifests) "
@@ -77,6 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
                          help="rewrite the table in REPO/README.md instead (make servers-table)")
     settings = sub.add_parser("settings", help="list the bench settings with their defaults")
     settings.add_argument("--latency", action="store_true", help="make latency's own settings")
+    settings.add_argument("--calibrate", action="store_true",
+                          help="the settings whose defaults make calibrate changes")
     settings.add_argument("--markdown", action="store_true",
                           help="both lists as docs/settings.md (make docs-settings)")
     return parser
@@ -87,6 +100,13 @@ def _bench(args: argparse.Namespace) -> int:
 
     settings = {flag: getattr(args, flag.replace("-", "_")) for flag, _, _ in BENCH_SETTINGS}
     return run_bench(settings, args.repo, args.results_dir)
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    from httplab.commands.calibrate import run_calibrate
+
+    settings = {flag: getattr(args, flag.replace("-", "_")) for flag, _, _ in CALIBRATE_FLAGS}
+    return run_calibrate(settings, args.repo, args.results_dir)
 
 
 def _latency(args: argparse.Namespace) -> int:
@@ -106,6 +126,12 @@ def _report(args: argparse.Namespace) -> int:
                   servers_dir(args.repo))
 
 
+def _listed_settings(args: argparse.Namespace) -> tuple[tuple[str, str, str], ...]:
+    if args.calibrate:
+        return calibrate_defaults()
+    return LATENCY_FLAGS if args.latency else BENCH_SETTINGS
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -113,6 +139,8 @@ def main(argv: list[str] | None = None) -> int:
             return _bench(args)
         if args.command == "latency":
             return _latency(args)
+        if args.command == "calibrate":
+            return _calibrate(args)
         if args.command == "report":
             return _report(args)
         if args.command == "compare":
@@ -125,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
             print(settings_markdown(), end="")
             return EXIT_OK
         if args.command == "settings":
-            print(settings_text(LATENCY_FLAGS if args.latency else BENCH_SETTINGS), end="")
+            print(settings_text(_listed_settings(args)), end="")
             return EXIT_OK
         from httplab.commands.servers import servers
 

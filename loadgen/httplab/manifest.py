@@ -14,8 +14,8 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from httplab.axes import (EXECUTOR, JDK, OWN_TRANSPORT, POOL, PROFILE, PROTOCOL, SETTINGS, TRANSPORT,
-                          VIRTUAL, Axis, Variant)
+from httplab.axes import (EXECUTOR, JDK, OWN_TRANSPORT, POOL, PROFILE, PROTOCOL, REPLICA, SETTINGS,
+                          TRANSPORT, VIRTUAL, Axis, Variant)
 from httplab.worker_counts import CPUS, WorkerCountError, worker_count
 
 MANIFEST_FILE = "server.toml"
@@ -135,6 +135,7 @@ class ServerManifest:
     protocol: str = PROTOCOL.default  # PROTOCOL: what it speaks on its port in this variant
     protocols: tuple[str, ...] = (PROTOCOL.default,)  # what it can, and the page that says so
     protocols_source: str = ""
+    replica: str = REPLICA.default  # REPLICA: the same server again, make calibrate's A/A
 
     @property
     def transport(self) -> str:
@@ -156,12 +157,14 @@ class ServerManifest:
                                         EXECUTOR.setting: self.executor,
                                         TRANSPORT.setting: self.asked_transport,
                                         PROTOCOL.setting: self.protocol,
-                                        PROFILE.setting: "1" if self.profiled else "0"})
+                                        PROFILE.setting: "1" if self.profiled else "0",
+                                        REPLICA.setting: self.replica})
 
     def on_axis(self, setting: str, value: str, cpus: int | None) -> ServerManifest:
         """This server at one axis's value (SETTINGS, JDK, EXECUTOR, TRANSPORT, PROTOCOL,
-        PROFILE), as the runner realises it; the reference (no JVM, no worker setting) stays as
-        it is but for PROTOCOL, which it serves as the ceiling of each."""
+        PROFILE, REPLICA), as the runner realises it; the reference (no JVM, no worker
+        setting) stays as it is but for PROTOCOL, which it serves as the ceiling of each, and
+        REPLICA: a replica is the same server started again, whatever it is."""
         if setting == SETTINGS.setting:
             return self.for_setting(value, cpus)
         if setting == JDK.setting:
@@ -174,6 +177,8 @@ class ServerManifest:
             return replace(self, protocol=value)
         if setting == PROFILE.setting:
             return self.for_profile(value == "1")
+        if setting == REPLICA.setting:
+            return replace(self, replica=value)
         raise ValueError(f"not a variant axis: {setting!r}")
 
     @property
@@ -278,6 +283,7 @@ class ServerManifest:
         notes += [_EXECUTOR_NAMES[VIRTUAL]] if self.executor == VIRTUAL else []
         notes += [self.asked_transport] if self.asked_transport else []
         notes += [] if self.protocol == PROTOCOL.default else [self.protocol]
+        notes += [] if self.replica == REPLICA.default else [f"replica {self.replica}"]
         return f"{self.display_name} ({', '.join(notes)})" if notes else self.display_name
 
     def expected_workers(self, cpus: int | None = None) -> int:

@@ -483,6 +483,9 @@ class Settings:
     # REPEAT=auto: the rule that chose how many rounds ran (`repeat` holds how many did);
     # None: a fixed REPEAT, or an older run.
     auto_repeat: AutoRepeat | None = None
+    # REPLICA: ("1", "2") when make calibrate measured each server twice, as two identical
+    # variants (an A/A); empty otherwise, older runs too.
+    replicas: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -739,6 +742,7 @@ class RunKind(str, Enum):
 
     BENCH = "bench"  # make bench and make sweep: closed-loop cells (wrk, h2load)
     LATENCY = "latency"  # make latency: fixed-rate steps (oha) and each server's maximum
+    CALIBRATE = "calibrate"  # make calibrate: a bench's cells, each server twice (an A/A)
 
 
 @dataclass(frozen=True)
@@ -756,7 +760,10 @@ class BenchResult:
 
     @property
     def kind(self) -> RunKind:
-        return RunKind.BENCH if self.latency is None else RunKind.LATENCY
+        if self.latency is not None:
+            return RunKind.LATENCY
+        calibrates = self.settings is not None and len(self.settings.replicas) > 1
+        return RunKind.CALIBRATE if calibrates else RunKind.BENCH
 
     def server(self, name: str) -> ServerRecord | None:
         return next((server for server in self.servers if server.name == name), None)

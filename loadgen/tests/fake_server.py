@@ -151,9 +151,10 @@ class FakeServer(socketserver.ThreadingTCPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, answer: Answer, leave_open: bool = False):
-        """leave_open: never close a connection, even one not kept alive (HTTP/1.0)."""
-        super().__init__(("127.0.0.1", 0), _Handler)
+    def __init__(self, answer: Answer, leave_open: bool = False, port: int = 0):
+        """leave_open: never close a connection, even one not kept alive (HTTP/1.0); port 0:
+        any free one."""
+        super().__init__(("127.0.0.1", port), _Handler)
         self.answer, self.leave_open = answer, leave_open
         self._thread = threading.Thread(target=self.serve_forever, daemon=True)
 

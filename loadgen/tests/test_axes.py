@@ -19,6 +19,14 @@ def test_a_key_names_its_framework_and_axis_values_and_back(key, variant):
     assert Variant.of_key(key) == variant and variant.key == key
 
 
+def test_a_replica_is_named_in_its_key_after_every_other_part_and_reads_back():
+    replica = Variant.of("netty", JDK="17", PROFILE="1", REPLICA="2")
+    assert replica.key == "netty@jdk17+profiled+replica2"
+    assert Variant.of_key(replica.key) == replica
+    assert Variant.of("netty", REPLICA="1").key == "netty", "the first replica is the server"
+    assert replica.on_axis("REPLICA", "1") == Variant.of("netty", JDK="17", PROFILE="1")
+
+
 def test_a_default_value_has_no_part_of_the_key():
     assert Variant.of("netty", SETTINGS="original", JDK="25", PROFILE="0").key == "netty"
 
@@ -44,7 +52,7 @@ def test_on_axis_changes_one_value():
     assert variant.on_axis("PROFILE", "0").key == "netty@jdk17"
     assert variant.on_axis("JDK", "25").axes == {"SETTINGS": "original", "JDK": "25",
                                                  "EXECUTOR": "pool", "TRANSPORT": "", "PROTOCOL": "h1",
-                                                 "PROFILE": "1"}
+                                                 "PROFILE": "1", "REPLICA": "1"}
     assert variant.on_axis("EXECUTOR", "virtual").key == "netty@jdk17@virtual+profiled"
     assert variant.on_axis("TRANSPORT", "io_uring").key == "netty@jdk17@io_uring+profiled"
     assert variant.on_axis("TRANSPORT", "epoll").key == "netty@jdk17@epoll+profiled"
@@ -81,11 +89,12 @@ def test_the_values_a_run_recorded_are_read_as_text_and_an_older_run_has_the_def
     settings = Settings(servers=(), threads=(1,), connections=(1,), duration_s=1.0,
                         backend="docker", worker_settings=("original", "default"),
                         profile=(False, True), jdks=("17", "25"), executors=("pool", "virtual"),
-                        transports=("epoll", "io_uring"), protocols=("h1", "h2"))
+                        transports=("epoll", "io_uring"), protocols=("h1", "h2"),
+                        replicas=("1", "2"))
     assert {axis.setting: axis.recorded(settings) for axis in AXES} == {
         "SETTINGS": ("original", "default"), "JDK": ("17", "25"),
         "EXECUTOR": ("pool", "virtual"), "TRANSPORT": ("epoll", "io_uring"),
-        "PROTOCOL": ("h1", "h2"), "PROFILE": ("0", "1")}
+        "PROTOCOL": ("h1", "h2"), "PROFILE": ("0", "1"), "REPLICA": ("1", "2")}
     older = Settings(servers=(), threads=(1,), connections=(1,), duration_s=1.0,
                      backend="docker")
     assert JDK.recorded(older) == ("25",) and JDK.recorded(None) == ("25",)

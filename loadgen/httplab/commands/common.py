@@ -9,6 +9,7 @@ from pathlib import Path
 
 from httplab.model import BenchResult, Cell, RunKind, StepVerdict
 from httplab.presentation.publish import headline_chart_path
+from httplab.presentation.wording.calibration import drift_sentence
 from httplab.results.stability import cell_name
 from httplab.run_layout import RESULTS_MD, RUN_PAGE
 from httplab.results.warning_groups import kinds_in_words, warning_groups
@@ -34,6 +35,9 @@ def finish(result: BenchResult, out_dir: Path, image: Path | None) -> int:
     image = _chart_named(result, image)
     say(f"results in {out_dir}" + (f", chart in {image}" if image else ""))
     say(f"read the run first in a browser: {out_dir / RUN_PAGE}")
+    drift = drift_sentence(result)  # make calibrate's: whether its A/A held 1
+    if drift:
+        say(drift)
     if result.warnings:
         say(f"warnings: {kinds_in_words(warning_groups(result))}; listed under Warnings above and "
             f"in {out_dir / RESULTS_MD}")

@@ -14,11 +14,14 @@ from typing import Protocol
 
 from httplab.checking.url_check import UrlCheckError
 from httplab.commands.common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, finish, say
-from httplab.model import BenchResult, EngineRecord, HostInfo
+from httplab.model import AutoRepeat, BenchResult, EngineRecord, HostInfo
 from httplab.outcomes import ServerOutcome
 from httplab.paths import LUA_SCRIPT, results_root, servers_dir
 from httplab.presentation.publish import write_results
-from httplab.results.store import new_run_dir, point_latest, read_results, utc_stamp
+from httplab.results.adaptive_rounds import calibrated_expectation
+from httplab.results.calibration import newest_calibration
+from httplab.results.store import (new_run_dir, point_latest, read_results,
+                                   results_newest_first, utc_stamp)
 from httplab.run_layout import RAW, RESULTS_JSON
 from httplab.running.backend_error import BackendError
 from httplab.running.backends.base import Backend
@@ -27,7 +30,7 @@ from httplab.running.hostinfo import collect_host
 from httplab.running.io_uring.probe import asks_io_uring
 from httplab.running.labinfo import lab_commit
 from httplab.running.plan import BenchPlan, needs_database
-from httplab.running.progress import Progress
+from httplab.running.progress import Progress, calibrated_line
 from httplab.running.run_context import RunContext
 from httplab.running.stall_metering import host_stall_meter
 from httplab.running.tls.for_run import run_tls_for
@@ -37,10 +40,11 @@ ServerDone = Callable[[ServerOutcome], None]
 
 @dataclass(frozen=True)
 class Destination:
-    """Where a run goes: its results folder, its headline chart, and the lab it ran from."""
+    """Where a run goes: its results folder, its headline chart (None: charts in its page
+    only), and the lab it ran from."""
 
     results_root: Path
-    image: Path
+    image: Path | None
     repo: Path
 
     @classmethod
@@ -117,6 +121,7 @@ def run_lifecycle(steps: RunKindSteps, backend: Backend, where: Destination) -> 
             say(f"error: {error}")
             return EXIT_FAILED
         record = _open_run(backend, where)
+        _expect_rounds(steps.plan.auto_repeat, record.host, where.results_root, progress)
         context = RunContext(backend, steps.plan, record.run_dir / RAW, progress,
                              host_stall_meter(backend.load_generators, steps.plan.loadgen_cpus,
                                               steps.plan.server_cpus,
@@ -142,6 +147,14 @@ def _prepare(steps: RunKindSteps, backend: Backend) -> None:
         say(backend.try_io_uring(steps.plan.applicable))
     if needs_database(steps.plan):
         backend.database.prepare()
+
+
+def _expect_rounds(rule: AutoRepeat | None, host: HostInfo, results_root: Path,
+                   progress: Progress) -> None:
+    """REPEAT=auto: what the host's newest calibration expects, said before any load."""
+    if rule is not None:
+        calibration = newest_calibration(results_newest_first(results_root), host)
+        progress.say(calibrated_line(calibrated_expectation(calibration, rule), rule))
 
 
 def _open_run(backend: Backend, where: Destination) -> RunRecord:

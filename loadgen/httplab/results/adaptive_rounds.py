@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from httplab.model import AutoRepeat, BenchResult, RunKind
+from httplab.results.calibration import HostCalibration, NoiseMetric
 from httplab.results.paired_ratio import MIN_ROUNDS
 from httplab.results.precision import rounds_for
 from httplab.results.variants import ComparedMetric, VariantComparison, variant_comparisons
@@ -141,3 +142,28 @@ def rounds_reached(result: BenchResult, comparisons: tuple[VariantComparison, ..
     comparisons = variant_comparisons(result) if comparisons is None else comparisons
     return RoundsReached(rule, next_round(comparisons, rule, result.kind, result.settings.repeat),
                          pair_precisions(comparisons, rule, result.kind))
+
+
+# METRIC's names -> the figure whose noise make calibrate measured for it.
+CALIBRATED_METRICS = {"requests_per_sec": NoiseMetric.REQUESTS_PER_SEC,
+                      "cpu_per_request": NoiseMetric.CPU_PER_REQUEST}
+
+
+@dataclass(frozen=True)
+class CalibratedExpectation:
+    """What the host's newest calibration says of a REPEAT=auto run before it starts: the
+    spread of METRIC's figure from round to round, and the paired rounds that spread needs
+    for the precision asked (None: more than a thousand)."""
+
+    calibration: HostCalibration
+    log_sd: float
+    rounds: int | None
+
+
+def calibrated_expectation(calibration: HostCalibration | None,
+                           rule: AutoRepeat) -> CalibratedExpectation | None:
+    """None without a calibration of this host that measured METRIC's figure."""
+    log_sd = None if calibration is None else calibration.of(CALIBRATED_METRICS[rule.metric])
+    if log_sd is None:
+        return None
+    return CalibratedExpectation(calibration, log_sd, rounds_for(log_sd, rule.precision))

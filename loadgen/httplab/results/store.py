@@ -1,9 +1,11 @@
-"""Where results live on disk: results/<UTC timestamp>/, its raw/ folder, results/latest."""
+"""Where results live on disk: results/<UTC timestamp>/, its raw/ folder, results/latest;
+and the runs there, newest first."""
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -11,7 +13,7 @@ from httplab.model import BenchResult
 from httplab.outcomes import GeneratorOutcome
 from httplab.raw_files import generators_to_dict
 from httplab.results.results_json.read import result_from_dict
-from httplab.run_layout import LATEST, RAW, RunFiles
+from httplab.run_layout import LATEST, RAW, RESULTS_JSON, RunFiles
 
 
 STAMP_FORMAT = "%Y-%m-%dT%H-%M-%SZ"  # a run's folder and created_utc
@@ -39,6 +41,20 @@ def point_latest(results_root: Path, run_dir: Path) -> None:
 
 def read_results(path: Path) -> BenchResult:
     return result_from_dict(json.loads(path.read_text()))
+
+
+def results_newest_first(results_root: Path) -> Iterator[BenchResult]:
+    """Each run's results under results_root, the newest folder first, read one at a time
+    as asked; a run without results.json, or in a format this lab cannot read, is passed."""
+    folders = sorted((path for path in results_root.iterdir()
+                      if path.is_dir() and not path.is_symlink()), reverse=True) \
+        if results_root.is_dir() else []
+    for folder in folders:
+        if (folder / RESULTS_JSON).is_file():
+            try:
+                yield read_results(folder / RESULTS_JSON)
+            except (ValueError, KeyError, TypeError):  # damaged, or a format it cannot read
+                continue
 
 
 def write_atomically(path: Path, text: str) -> None:

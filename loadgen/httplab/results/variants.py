@@ -118,9 +118,9 @@ def _point_of(comparison: VariantComparison) -> tuple:
 
 def _bench_pair(result: BenchResult, axis: str, base: str, other: str) -> list[VariantComparison]:
     comparisons = []
-    for cell in _measured_cells(result, other):
-        twin = next((one for one in _measured_cells(result, base)
-                     if _point(one) == _point(cell)), None)
+    for cell in measured_cells(result, other):
+        twin = next((one for one in measured_cells(result, base)
+                     if cell_point(one) == cell_point(cell)), None)
         comparisons += [] if twin is None else [
             VariantComparison(Variant.of_key(other).name, axis, base, other, metric, figures,
                               cell.workload, cell.threads, cell.connections)
@@ -174,11 +174,11 @@ def maxima_by_round(result: BenchResult, server: str) -> dict[int, float | None]
     return {} if rate is None else dict(enumerate(rate.rounds, start=1))
 
 
-def _point(cell: Cell) -> tuple[Workload, int, int]:
+def cell_point(cell: Cell) -> tuple[Workload, int, int]:
     return cell.workload, cell.threads, cell.connections
 
 
-def _measured_cells(result: BenchResult, server: str) -> list[Cell]:
+def measured_cells(result: BenchResult, server: str) -> list[Cell]:
     return [cell for cell in result.cells
             if cell.server == server and cell.status is CellStatus.OK and cell.runs]
 

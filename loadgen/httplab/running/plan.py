@@ -10,8 +10,8 @@ from dataclasses import dataclass, replace
 
 from httplab.bench_settings import DEFAULT_CV_THRESHOLD, DEFAULTS, PRIMER_CONNECTIONS
 from httplab.addresses import LOOPBACK
-from httplab.axes import (AXES, EXECUTOR, H1, HTTP2_PROTOCOLS, JDK, PROFILE, PROTOCOL, SETTINGS,
-                          TLS_PROTOCOLS, TRANSPORT, Axis)
+from httplab.axes import (AXES, EXECUTOR, H1, HTTP2_PROTOCOLS, JDK, PROFILE, PROTOCOL, REPLICA,
+                          SETTINGS, TLS_PROTOCOLS, TRANSPORT, Axis)
 from httplab.plan_error import PlanError
 from httplab.manifest import ServerManifest
 from httplab.model import PLAINTEXT, PROFILE_EVENTS, AutoRepeat, Settings, Workload
@@ -100,6 +100,7 @@ class BenchPlan:
     transports: tuple[str, ...] = ()  # TRANSPORT: nio, epoll, io_uring; () each its own
     protocols: tuple[str, ...] = (PROTOCOL.default,)  # PROTOCOL: h1, h1-tls, h2c, h2
     streams: int = 1  # STREAMS: HTTP/2 requests in flight per connection (h2c, h2)
+    replicas: tuple[str, ...] = (REPLICA.default,)  # REPLICA: 1,2 in make calibrate's A/A
 
     @property
     def profiled(self) -> bool:
@@ -287,7 +288,9 @@ def make_plan(settings: Mapping[str, str], known: tuple[ServerManifest, ...],
     connection_counts = parse_connections(typed["connections"], thread_counts)
     duration_text, duration_s = parse_duration(typed["duration"])
     server_cpus = parse_cpuset("SERVER_CPUS", typed["server-cpus"], available_cpus)
-    axes = {axis.setting: parse_axis(axis, typed[axis.setting.lower()]) for axis in AXES}
+    # An axis no make variable sets (REPLICA, make calibrate's) stays at its default.
+    axes = {axis.setting: parse_axis(axis, typed.get(axis.setting.lower(), axis.default))
+            for axis in AXES}
     worker_settings = axes[SETTINGS.setting]
     profile = tuple(value == "1" for value in axes[PROFILE.setting])
     cpus = len(cpuset_members(server_cpus)) if server_cpus else len(available_cpus) or None
@@ -308,7 +311,8 @@ def make_plan(settings: Mapping[str, str], known: tuple[ServerManifest, ...],
         profile=profile, profile_event=parse_profile_event(typed["profile-event"]),
         jdks=axes[JDK.setting], executors=axes[EXECUTOR.setting],
         transports=axes[TRANSPORT.setting], protocols=axes[PROTOCOL.setting],
-        streams=parse_streams(typed["streams"], axes[PROTOCOL.setting]))
+        streams=parse_streams(typed["streams"], axes[PROTOCOL.setting]),
+        replicas=axes[REPLICA.setting])
     check_topology(plan)
     check_pairs(plan.servers, plan.auto_repeat)
     return plan
@@ -418,7 +422,8 @@ def settings_of(plan: BenchPlan) -> Settings:
                     profile_event=plan.profile_event if any(plan.profile) else None,
                     jdks=plan.jdks, executors=plan.executors, transports=plan.transports,
                     protocols=plan.protocols, streams=plan.streams,
-                    auto_repeat=plan.auto_repeat)
+                    auto_repeat=plan.auto_repeat,
+                    replicas=plan.replicas if len(plan.replicas) > 1 else ())
 
 
 SERVER_PLACEHOLDER = "<server>"

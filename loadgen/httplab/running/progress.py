@@ -8,7 +8,8 @@ import time
 from typing import TextIO
 
 from httplab.model import PLAINTEXT, AutoRepeat
-from httplab.results.adaptive_rounds import PairPrecision, RoundsDecision, RoundsWhy
+from httplab.results.adaptive_rounds import (CalibratedExpectation, PairPrecision,
+                                             RoundsDecision, RoundsWhy)
 from httplab.results.paired_ratio import MIN_ROUNDS
 from httplab.running.plan import BenchPlan
 
@@ -76,6 +77,26 @@ def expected_text(pair: PairPrecision) -> str:
         return f"more than 1000 rounds expected {spread}"
     more = max(pair.rounds_expected - pair.rounds, 0)
     return f"about {more} more round{'s' if more != 1 else ''} expected {spread}"
+
+
+def calibrated_line(expectation: CalibratedExpectation | None, rule: AutoRepeat) -> str:
+    """Before a REPEAT=auto run: the rounds this host's newest calibration expects for the
+    precision asked, or that there is none to go by."""
+    if expectation is None:
+        return ("httplab: REPEAT=auto: no calibration of this host to say up front how many "
+                "rounds it needs (make calibrate measures its noise); rounds are decided as "
+                "they go")
+    found = expectation.calibration
+    source = (f"this host's calibration of {found.created_utc} ({found.rounds} rounds) spread "
+              f"{rule.metric} by {percent_text(expectation.log_sd)} from round to round")
+    rounds = expectation.rounds
+    if rounds is not None and rounds <= rule.max_repeat:
+        return (f"httplab: REPEAT=auto: {source}: ±{percent_text(rule.precision)} expected "
+                f"after about {rounds} rounds")
+    needed = "more than 1000" if rounds is None else f"about {rounds}"
+    return (f"httplab: REPEAT=auto: {source}: ±{percent_text(rule.precision)} needs "
+            f"{needed} rounds, more than MAX_REPEAT={rule.max_repeat}: expect the run to stop "
+            f"at {rule.max_repeat} with its pairs wider")
 
 
 def percent_text(fraction: float) -> str:

@@ -54,3 +54,17 @@ def test_a_variant_the_framework_cannot_run_stays_in_the_plan_but_costs_no_time(
     assert [(s.key, bool(s.not_applicable)) for s in plan.servers] == [
         ("gamma@jdk17", True), ("gamma", False)]
     assert [s.key for s in plan.applicable] == ["gamma"] and plan.starts == 3
+
+
+def test_replicas_measure_each_server_twice_as_identical_variants_and_are_recorded():
+    plan = _plan(servers="alpha", jdk="17", replica="1,2")
+    assert [s.key for s in plan.servers] == ["alpha@jdk17", "alpha@jdk17+replica2"]
+    first, second = plan.servers
+    assert (first.label, second.label) == ("X (JDK 17)", "X (JDK 17, replica 2)")
+    assert first == second.on_axis("REPLICA", "1", None), "nothing else differs"
+    assert settings_of(plan).replicas == ("1", "2")
+
+
+def test_a_bench_has_one_replica_and_records_none():
+    plan = _plan(servers="alpha")
+    assert plan.replicas == ("1",) and settings_of(plan).replicas == ()

@@ -6,12 +6,13 @@ from __future__ import annotations
 import io
 
 from httplab.model import AutoRepeat, RunKind
-from httplab.results.adaptive_rounds import next_round
+from httplab.results.adaptive_rounds import calibrated_expectation, next_round
+from httplab.results.calibration import HostCalibration, NoiseMetric
 from httplab.results.paired_ratio import paired_ratio
 from httplab.results.precision import rounds_for
 from httplab.results.variants import ComparedMetric, VariantComparison
 from httplab.running.plan import make_plan
-from httplab.running.progress import Progress, round_decision_line
+from httplab.running.progress import Progress, calibrated_line, round_decision_line
 
 from tests.support.plans import CPUS, KNOWN, plan_settings
 
@@ -59,3 +60,32 @@ def test_the_time_announced_for_auto_is_the_most_it_may_take():
     output = io.StringIO()
     Progress(plan, output).announce("fake")
     assert "httplab: at most " in output.getvalue()
+
+
+def _calibration(log_sd: float) -> HostCalibration:
+    return HostCalibration("2026-11-28T23-40-00Z", 5,
+                           ((NoiseMetric.REQUESTS_PER_SEC, log_sd),
+                            (NoiseMetric.CPU_PER_REQUEST, 0.2)))
+
+
+def test_the_hosts_calibration_says_up_front_how_many_rounds_to_expect():
+    expected = calibrated_expectation(_calibration(0.03), RULE)
+    assert expected.rounds == rounds_for(0.03, 0.05)
+    assert calibrated_line(expected, RULE) == (
+        "httplab: REPEAT=auto: this host's calibration of 2026-11-28T23-40-00Z (5 rounds) "
+        "spread requests_per_sec by 3.0 % from round to round: ±5.0 % expected after about "
+        f"{expected.rounds} rounds")
+
+
+def test_a_calibration_too_noisy_for_max_repeat_says_where_the_run_will_stop():
+    cpu_rule = AutoRepeat(0.05, 10, "cpu_per_request")
+    expected = calibrated_expectation(_calibration(0.03), cpu_rule)
+    assert expected.log_sd == 0.2 and expected.rounds > 10
+    assert calibrated_line(expected, cpu_rule).endswith(
+        f"±5.0 % needs about {expected.rounds} rounds, more than MAX_REPEAT=10: expect the "
+        "run to stop at 10 with its pairs wider")
+
+
+def test_without_a_calibration_it_says_how_to_get_one():
+    assert calibrated_expectation(None, RULE) is None
+    assert "make calibrate measures its noise" in calibrated_line(None, RULE)

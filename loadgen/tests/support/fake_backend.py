@@ -50,6 +50,7 @@ class FakeBackend:
     target_address = "127.0.0.1"
     server_engine = None
     load_generators = ()
+    server_port = 0  # where its fake server listens: any free port
 
     def __init__(self, fail_start: bool = False, wrk_exit: int = 0, report: str = "nginx-hello",
                  dies_after_wrk_calls: int | None = None, h2load: str = "nginx-c50",
@@ -71,7 +72,8 @@ class FakeBackend:
             log.write("fake server starting\n")
         if self.fail_start:
             raise BackendError("container never became healthy")
-        with FakeServer(lambda path: hello_answer(path, server="X")) as server:
+        with FakeServer(lambda path: hello_answer(path, server="X"),
+                        port=self.server_port) as server:
             port_manifest = replace(manifest, port=server.port)
             wire = wire_said(manifest.protocol,
                              "jdk" if manifest.protocol in TLS_PROTOCOLS else "none")

@@ -40,7 +40,7 @@ def render_run_comparison(base: BenchResult, new: BenchResult, base_name: str,
     reason = incomparable_reason(base, new)
     if reason is not None:
         return reason + "\n"
-    if base.kind is RunKind.BENCH:
+    if base.kind is not RunKind.LATENCY:  # two benches, or two calibrations: cell by cell
         title = f"Requests/sec, base {base_name} vs new {new_name}"
         comparisons = compare_results(base, new)
         notes = comparability_notes(base, new)
@@ -52,7 +52,8 @@ def render_run_comparison(base: BenchResult, new: BenchResult, base_name: str,
     return "\n".join([title, *(f"note: {note}" for note in notes)]) + "\n" + body
 
 
-KINDS = {RunKind.BENCH: "a wrk bench", RunKind.LATENCY: "a latency run (make latency)"}
+KINDS = {RunKind.BENCH: "a wrk bench", RunKind.CALIBRATE: "a calibration (make calibrate)",
+         RunKind.LATENCY: "a latency run (make latency)"}
 
 
 def _kind(result: BenchResult) -> str:

@@ -78,7 +78,7 @@ def render_compare_page(base: BenchResult, new: BenchResult, base_ref: RunRef,
     """The page; for runs that cannot be compared, the line saying why and no tables."""
     reason = incomparable_reason(base, new)
     notes, tables, made, advice = [], [], None, None
-    if reason is None and base.kind is RunKind.BENCH:
+    if reason is None and base.kind is not RunKind.LATENCY:
         comparisons = compare_results(base, new)
         notes, tables = comparability_notes(base, new), [bench_table(comparisons)]
         made, advice = cells_made(comparisons), RERUN_ADVICE if _unknown(tables) else None

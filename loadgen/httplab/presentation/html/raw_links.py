@@ -204,5 +204,6 @@ def _database_logs(result: BenchResult, files: frozenset[str]) -> tuple[FileLink
     return tuple(FileLink(path, text) for path, text in dict(candidates).items() if path in files)
 
 
-# A bench's files by cell, a latency run's by server and step.
-FILE_GROUPS = {RunKind.BENCH: _cell_groups, RunKind.LATENCY: _step_groups}
+# A bench's (and a calibration's) files by cell, a latency run's by server and step.
+FILE_GROUPS = {RunKind.BENCH: _cell_groups, RunKind.CALIBRATE: _cell_groups,
+               RunKind.LATENCY: _step_groups}

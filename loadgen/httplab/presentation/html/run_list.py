@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from httplab.model import PLAINTEXT, BenchResult, RunKind, Settings
+from httplab.presentation.wording.calibration import noise_headlines
 from httplab.presentation.wording.settings import spoken_list
 from httplab.presentation.wording.formatting import MISSING
 from httplab.presentation.html.templating import render
@@ -27,7 +28,7 @@ from httplab.run_layout import RUN_PAGE
 
 # A run's folder and created_utc are UTC stamps (results/store.py's utc_stamp).
 _STAMP = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d)[-:](\d\d)[-:](\d\d)Z?")
-LATENCY, SWEEP, BENCH = "latency", "sweep", "bench"
+LATENCY, SWEEP, BENCH, CALIBRATION = "latency", "sweep", "bench", "calibration"
 REBUILT = "rebuilt by report"  # settings not recorded: rebuilt from raw output alone
 PROFILED = "profiled"
 UNREADABLE = "unreadable"
@@ -163,6 +164,10 @@ def _latency_headlines(result: BenchResult) -> tuple[Headline, ...]:
                                  for rate in result.latency.maxima)),)
 
 
+def _calibration_headlines(result: BenchResult) -> tuple[Headline, ...]:
+    return (Headline(None, noise_headlines(result)),)
+
+
 def _bench_figures(result: BenchResult) -> tuple[tuple[str, str], ...]:
     servers = server_order(result) + reference_servers(result)
     return tuple((server_label(result, server), headline_rate(result, server))
@@ -190,13 +195,22 @@ class RowParts:
     headlines: Callable[[BenchResult], tuple[Headline, ...]]
 
 
+def _bench_load(result: BenchResult) -> str:
+    return (f"{spoken_list(result.settings.threads)} threads, "
+            f"{spoken_list(result.settings.connections)} connections")
+
+
 ROW_PARTS = {
     RunKind.BENCH: RowParts(
         kind=lambda result: SWEEP if shows_a_sweep(result) else BENCH,
-        load=lambda result: (f"{spoken_list(result.settings.threads)} threads, "
-                             f"{spoken_list(result.settings.connections)} connections"),
+        load=_bench_load,
         servers=lambda result: [cell.server for cell in result.cells],
         headlines=_bench_headlines),
+    RunKind.CALIBRATE: RowParts(
+        kind=lambda result: CALIBRATION,
+        load=_bench_load,
+        servers=lambda result: [cell.server for cell in result.cells],
+        headlines=_calibration_headlines),
     RunKind.LATENCY: RowParts(
         kind=lambda result: LATENCY,
         load=lambda result: (f"rates {result.latency.rates.replace(',', ', ')}, "

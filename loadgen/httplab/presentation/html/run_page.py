@@ -30,6 +30,9 @@ from httplab.presentation.html.raw_links import run_folder
 from httplab.presentation.html.row_marks import RunMarks
 from httplab.presentation.html.summary import latency_summary_rows, summary_rows, workload_labels
 from httplab.presentation.html.templating import render
+from httplab.presentation.wording.calibration import (CALIBRATION_HEADER, CALIBRATION_INTRO,
+                                                      CALIBRATION_TITLE, calibration_rows,
+                                                      drift_sentence)
 from httplab.presentation.wording.latency import cost_rate_sentence, rate_text, slo_text
 from httplab.results.store import STAMP_FORMAT
 from httplab.results.variants import variant_comparisons
@@ -119,6 +122,15 @@ def _bench_summary(result: BenchResult, files: frozenset[str]) -> dict[str, obje
             "workloads": workload_labels(rows)}
 
 
+def _calibration_summary(result: BenchResult, files: frozenset[str]) -> dict[str, object]:
+    """make calibrate's summary: the host's noise and whether it drifted, then the bench's."""
+    calibration = {"title": CALIBRATION_TITLE, "intro": CALIBRATION_INTRO,
+                   "header": CALIBRATION_HEADER, "rows": calibration_rows(result),
+                   "sentence": drift_sentence(result)}
+    return {**_bench_summary(result, files), "summary_template": "run_calibration_summary.html.j2",
+            "calibration": calibration}
+
+
 def _latency_summary(result: BenchResult, files: frozenset[str]) -> dict[str, object]:
     """The summary's rows, headers and sentence of a make latency run."""
     latency = result.latency
@@ -138,7 +150,7 @@ def _sections(with_charts: bool) -> tuple[tuple[str, str], ...]:
 
 @dataclass(frozen=True)
 class KindPage:
-    """What a page says differently of a bench and of a latency run."""
+    """What a page says differently of a bench, a calibration and a latency run."""
 
     command: str
     file_columns: tuple[str, str]  # the run's files: by cell and run, or server and step
@@ -146,12 +158,14 @@ class KindPage:
     summary: Callable[[BenchResult, frozenset[str]], dict[str, object]]  # its template, rows
 
 
+def _bench_settings(result: BenchResult) -> str:
+    return describe_settings(result.settings) if result.settings is not None else MISSING
+
+
 KIND_PAGES = {
-    RunKind.BENCH: KindPage(
-        "make bench", ("Cell", "Run"),
-        lambda result: (describe_settings(result.settings) if result.settings is not None
-                        else MISSING),
-        _bench_summary),
+    RunKind.BENCH: KindPage("make bench", ("Cell", "Run"), _bench_settings, _bench_summary),
+    RunKind.CALIBRATE: KindPage("make calibrate", ("Cell", "Run"), _bench_settings,
+                                _calibration_summary),
     RunKind.LATENCY: KindPage(
         "make latency", ("Server", "Step"),
         lambda result: describe_latency_run(result.latency, result.settings), _latency_summary),

@@ -6,7 +6,8 @@ waiting sets for delay and blocking (markdown/workload.py) and the database besi
 server for db and queries (markdown/database.py). A run with profiles (PROFILE=1) adds, after
 them, where the time went inside the servers (markdown/profile.py) and, measured both ways
 (PROFILE=0,1), the profiler's overhead (markdown/overhead.py); with variants (SETTINGS,
-PROFILE), each against its base (markdown/variants.py)."""
+PROFILE), each against its base (markdown/variants.py). make calibrate's run shows the host's
+noise first (markdown/calibration.py)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import math
 from httplab.model import PLAINTEXT, BenchResult, Cell, RunKind, Workload
 from httplab.presentation.markdown.database import (DATABASE_CPU_HEADER, database_cpu_columns,
                                                     database_tables)
+from httplab.presentation.markdown.calibration import calibration_section
 from httplab.presentation.markdown.latency import render_latency_markdown
 from httplab.presentation.markdown.overhead import overhead_section
 from httplab.presentation.markdown.executors import executor_table
@@ -70,7 +72,9 @@ class MarkdownExporter:
 
 
 def render_bench_markdown(result: BenchResult) -> str:
-    lines = _preamble(result)
+    """A bench's tables; make calibrate's (a bench's cells, each server twice) with the
+    host's noise first."""
+    lines = _preamble(result) + calibration_section(result)
     if only_plaintext(result):
         lines += _workload_tables(result, PLAINTEXT)
     else:

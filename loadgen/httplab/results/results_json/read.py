@@ -73,7 +73,8 @@ def warnings_of_sentences(result: BenchResult, sentences: list[str]) -> tuple[Ce
 def settings_from_dict(data: dict[str, Any]) -> Settings:
     """Versions 1-5 wrote one connection count; 6 a list (one point, or a sweep). Before 9
     there was no database, before 10 no profile, before 13 no JDK asked, before 14 no
-    executor, before 15 no transport asked, before 18 no REPEAT=auto."""
+    executor, before 15 no transport asked, before 18 no REPEAT=auto; replicas only in make
+    calibrate's runs."""
     connections = data["connections"]
     data = _with_auto_repeat(data)
     return Settings(**{
@@ -89,7 +90,7 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
         "executors": tuple(data.get("executors", ())),
         "transports": tuple(data.get("transports", ())),
         "protocols": tuple(data.get("protocols", ())), "streams": data.get("streams", 1),
-        "keepalive": data.get("keepalive", True)})
+        "keepalive": data.get("keepalive", True), "replicas": tuple(data.get("replicas", ()))})
 
 
 def _with_auto_repeat(data: dict[str, Any]) -> dict[str, Any]:

@@ -11,7 +11,8 @@ costs per answered request and its verdict; last, when the run measured a framew
 two or more variants, the variants compared (variants_compared: each figure's paired
 estimate, its interval and q-value, results/variants.py), and with REPEAT=auto how its
 rounds ended (rounds_reached: why no more ran, and each pair's precision reached,
-results/adaptive_rounds.py). JSON has no
+results/adaptive_rounds.py); and for make calibrate the host's noise (calibration: each A/A
+cell's figures, results/calibration.py). JSON has no
 infinity: an infinite fairness spread is the string "inf". Per record of host stalls: the
 share of the run stalled and the stall meter's own cores; per run and step its foreign CPU
 (foreign_cpu_cores: the host's busy cores that neither the server, the load tool nor the
@@ -31,6 +32,8 @@ from httplab.model import (AutoRepeat, BenchResult, Cell, CellWarning, DatabaseR
 from httplab.raw_files import resources_to_dict
 from httplab.results.adaptive_rounds import PairPrecision, RoundsReached, rounds_reached
 from httplab.results.bottleneck import Bottleneck, cell_bottleneck
+from httplab.results.calibration import (PRECISIONS, ROUNDS_SHOWN, MetricNoise, ReplicaPair,
+                                         replica_pairs)
 from httplab.results.closed_loop_check import HIGH, LOW, CellCheck, check_cell
 from httplab.results.database_figures import DatabaseFigures, database_figures
 from httplab.results.fairness import Fairness, cell_fairness
@@ -56,7 +59,7 @@ def results_json_text(result: BenchResult) -> str:
 
 
 def result_to_dict(result: BenchResult) -> dict[str, Any]:
-    comparisons = variant_comparisons(result)
+    comparisons, pairs = variant_comparisons(result), replica_pairs(result)
     return {
         "format_version": result.format_version, "created_utc": result.created_utc,
         "settings": _optional(settings_to_dict, result.settings),
@@ -72,6 +75,8 @@ def result_to_dict(result: BenchResult) -> dict[str, Any]:
            if comparisons else {}),
         **_optional_entry("rounds_reached", rounds_reached_to_dict,
                           rounds_reached(result, comparisons)),
+        **({"calibration": [replica_pair_to_dict(pair) for pair in pairs]}
+           if pairs else {}),
     }
 
 
@@ -90,6 +95,25 @@ def pair_precision_to_dict(pair: PairPrecision) -> dict[str, Any]:
             "connections": one.connections, "half_width": pair.half_width,
             "rounds": pair.rounds, "narrowed": pair.narrowed, "log_sd": pair.log_sd,
             "rounds_expected": pair.rounds_expected}
+
+
+def replica_pair_to_dict(pair: ReplicaPair) -> dict[str, Any]:
+    """Derived: one A/A cell of make calibrate, each figure's noise."""
+    return {"base": pair.base, "other": pair.other, "workload": workload_to_dict(pair.workload),
+            "threads": pair.threads, "connections": pair.connections,
+            "figures": [metric_noise_to_dict(noise) for noise in pair.noise]}
+
+
+def metric_noise_to_dict(noise: MetricNoise) -> dict[str, Any]:
+    """A figure's A/A: the paired SD of its log ratios, the half-width expected after each
+    of ROUNDS_SHOWN rounds, the rounds each of PRECISIONS needs (null: more than 1000, or
+    unknown), whether the A/A interval holds 1, and the paired ratio itself."""
+    return {"metric": noise.metric.value, "log_sd": noise.log_sd,
+            "expected_half_width": {str(rounds): noise.half_width_at(rounds)
+                                    for rounds in ROUNDS_SHOWN},
+            "rounds_for": {f"{precision:g}": noise.rounds_for(precision)
+                           for precision in PRECISIONS},
+            "holds_one": noise.holds_one, **paired_ratio_to_dict(noise.figures)}
 
 
 def variant_comparison_to_dict(comparison: VariantComparison) -> dict[str, Any]:
@@ -137,6 +161,7 @@ def settings_to_dict(settings: Settings) -> dict[str, Any]:
         "transports": list(settings.transports),
         "protocols": list(settings.protocols), "streams": settings.streams,
         "keepalive": settings.keepalive,
+        **({"replicas": list(settings.replicas)} if settings.replicas else {}),
     }
 
 
