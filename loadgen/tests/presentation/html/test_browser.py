@@ -16,9 +16,11 @@ from pathlib import Path
 import pytest
 
 from httplab.cli import main as httplab
+from httplab.model import RunKind
 from httplab.paths import DEFAULT_REPO, results_root
 from httplab.presentation.html.templating import static_text
 from httplab.presentation.publish import plotly_script
+from httplab.results.store import read_results
 from httplab.run_layout import COMPARE_PAGE, RAW, RESULTS_JSON, RUN_PAGE
 from tests.support import browser
 from tests.support.browser import (A4_MM, SCREENSHOTS, chart_problems, chromium, console_errors,
@@ -173,8 +175,11 @@ def _runs_with(pattern: str) -> list[Path]:
 
 def _chosen_runs() -> dict[str, Path]:
     """A run with flame graphs (PROFILE=1), a make latency run, and the two newest bench
-    runs that share a workload, for compare.html (it matches cells on their workload)."""
-    base, new = _newest_comparable(_runs_with("*-t*-c*.txt"))
+    runs that share a workload, for compare.html (it matches cells on their workload; a
+    calibration, whose raw files are a bench's, compares only with another)."""
+    benches = [run for run in _runs_with("*-t*-c*.txt")
+               if read_results(run / RESULTS_JSON).kind is RunKind.BENCH]
+    base, new = _newest_comparable(benches)
     return {"profiled": _runs_with("*.flame.html")[-1], "latency": _runs_with("*.oha.json")[-1],
             "base": base, "new": new}
 
