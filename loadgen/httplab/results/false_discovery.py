@@ -8,6 +8,7 @@ Pure."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol, TypeVar
 
 from scipy.stats import false_discovery_control
 
@@ -25,6 +26,27 @@ def q_values(p_values: Sequence[float | None]) -> list[float | None]:
     for index, value in zip(counted, adjusted):
         q[index] = float(value)
     return q
+
+
+class Countable(Protocol):
+    """A comparison's figures: its p-value, and the same figures with a q-value."""
+
+    p_value: float | None
+
+    def counted(self, q_value: float | None, among: int) -> "Countable": ...
+
+
+C = TypeVar("C", bound=Countable)
+
+
+def count_family(figures: Sequence[C | None]) -> list[C | None]:
+    """One family's figures (the comparisons of one figure) with their q-values among those
+    that have a p-value; the others (and None) pass through uncounted."""
+    family = [index for index, one in enumerate(figures)
+              if one is not None and one.p_value is not None]
+    adjusted = dict(zip(family, q_values([figures[index].p_value for index in family])))
+    return [one.counted(adjusted[index], len(family)) if index in adjusted else one
+            for index, one in enumerate(figures)]
 
 
 def discovered(q_value: float | None) -> bool:

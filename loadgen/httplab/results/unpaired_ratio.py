@@ -27,7 +27,6 @@ from dataclasses import dataclass, replace
 
 from scipy.stats import t as student_t
 
-from httplab.results.false_discovery import q_values
 from httplab.results.paired_ratio import CONFIDENCE
 
 MIN_RUNS = 2  # on each side
@@ -95,13 +94,3 @@ def _variance(logs: Sequence[float]) -> float:
     """The sample variance, in floats (statistics.variance's exact sums are slow)."""
     mean = statistics.fmean(logs)
     return sum((value - mean) ** 2 for value in logs) / (len(logs) - 1)
-
-
-def counted(ratios: Sequence[UnpairedRatio | None]) -> list[UnpairedRatio | None]:
-    """One family's ratios (the comparisons of one figure) with their q-values among those
-    that have a p-value; the others pass through uncounted."""
-    family = [index for index, one in enumerate(ratios)
-              if one is not None and one.p_value is not None]
-    adjusted = dict(zip(family, q_values([ratios[index].p_value for index in family])))
-    return [one.counted(adjusted[index], len(family)) if index in adjusted else one
-            for index, one in enumerate(ratios)]

@@ -19,7 +19,7 @@ from enum import Enum
 from httplab.axes import AXES, Variant
 from httplab.model import (PLAINTEXT, BenchResult, Cell, CellStatus, RunKind, Settings,
                            StepPurpose, Workload)
-from httplab.results.false_discovery import q_values
+from httplab.results.false_discovery import count_family
 from httplab.results.host_load import cell_host_rounds, server_host_rounds
 from httplab.results.paired_ratio import PairedRatio, paired_ratio
 from httplab.results.stats import per_request
@@ -92,14 +92,13 @@ def variant_comparisons(result: BenchResult) -> tuple[VariantComparison, ...]:
 def counted(comparisons: tuple[VariantComparison, ...]) -> tuple[VariantComparison, ...]:
     """The comparisons with their q-values, counted per figure compared (Requests/sec among
     Requests/sec, CPU among CPU): a run's family of tests is each metric's comparisons."""
-    counts: dict[int, tuple[float | None, int]] = {}
+    figures = [one.figures for one in comparisons]
     for metric in ComparedMetric:
-        family = [index for index, one in enumerate(comparisons)
-                  if one.metric is metric and one.figures.p_value is not None]
-        adjusted = q_values([comparisons[index].figures.p_value for index in family])
-        counts.update((index, (q, len(family))) for index, q in zip(family, adjusted))
-    return tuple(replace(one, figures=one.figures.counted(*counts[index]))
-                 if index in counts else one for index, one in enumerate(comparisons))
+        family = [index for index, one in enumerate(comparisons) if one.metric is metric]
+        for index, counted_figures in zip(family, count_family([figures[i] for i in family])):
+            figures[index] = counted_figures
+    return tuple(replace(one, figures=counted_figures)
+                 for one, counted_figures in zip(comparisons, figures))
 
 
 def comparison_between(comparisons: tuple[VariantComparison, ...], base: str, other: str,

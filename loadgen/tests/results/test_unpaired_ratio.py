@@ -9,7 +9,8 @@ import statistics
 import pytest
 from scipy.stats import ttest_ind
 
-from httplab.results.unpaired_ratio import counted, unpaired_ratio, welch_error
+from httplab.results.false_discovery import count_family
+from httplab.results.unpaired_ratio import unpaired_ratio, welch_error
 
 BASE, NEW = [100.0, 104.0, 98.0], [110.0, 118.0, 111.0, 115.0]
 
@@ -74,7 +75,7 @@ def test_one_run_exact_agreement_and_zero(base, new, ratio, interval, p_value):
 def test_a_family_is_counted_among_those_with_a_p_value():
     ratios = [unpaired_ratio([100, 101, 99], [110, 111, 112]), None,
               unpaired_ratio([100], [110, 111]), unpaired_ratio([100, 102, 99], [101, 100, 98])]
-    family = counted(ratios)
+    family = count_family(ratios)
     assert family[1] is None and family[2] == ratios[2], "not counted"
     assert (family[0].among, family[3].among) == (2, 2)
     assert family[0].q_value == pytest.approx(min(1, 2 * ratios[0].p_value))

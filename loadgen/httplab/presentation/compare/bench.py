@@ -37,7 +37,8 @@ from httplab.presentation.wording.variants import (clear_difference, counted_sen
 from httplab.model import PLAINTEXT, BenchResult, Cell, CellStatus, Workload
 from httplab.results.paired_ratio import CONFIDENCE
 from httplab.results.stats import Metric, Summary, cell_summary, requests_per_sec
-from httplab.results.unpaired_ratio import UnpairedRatio, counted, unpaired_ratio
+from httplab.results.false_discovery import count_family
+from httplab.results.unpaired_ratio import UnpairedRatio, unpaired_ratio
 
 CellKey = tuple[str, Workload, int, int]  # server, workload, threads, connections
 RERUN_ADVICE = ("Some cells were measured only once, so their noise is unknown: "
@@ -116,7 +117,7 @@ def compare_cell(key: CellKey, base: Cell | None, new: Cell | None, label: str,
 
 def counted_cells(comparisons: Sequence[CellComparison]) -> tuple[CellComparison, ...]:
     """The comparisons with their q-values among one another, and the verdicts they give."""
-    family = counted([one.figures for one in comparisons])
+    family = count_family([one.figures for one in comparisons])
     return tuple(replace(one, figures=figures,
                          verdict=verdict_of(one.base_side, one.new_side, figures))
                  for one, figures in zip(comparisons, family))

@@ -31,7 +31,8 @@ from httplab.presentation.views.latency_figures import common_rate_costs, latenc
 from httplab.presentation.wording.latency import cost_rate_text, server_label, slo_text
 from httplab.presentation.wording.variants import runs_sentence
 from httplab.results.stats import Summary, summarize
-from httplab.results.unpaired_ratio import UnpairedRatio, counted, unpaired_ratio
+from httplab.results.false_discovery import count_family
+from httplab.results.unpaired_ratio import UnpairedRatio, unpaired_ratio
 
 RATE_WORDS = {Verdict.FASTER: "higher", Verdict.SLOWER: "lower",
               Verdict.ZERO: "not judged (a round held no rate)"}
@@ -73,7 +74,7 @@ def compare_maxima(base: BenchResult, new: BenchResult) -> tuple[ServerCompariso
     servers = _servers(base, new)
     rates = [(_maxima(base).get(server), _maxima(new).get(server)) for server in servers]
     rounds = [(_determined(before), _determined(after)) for before, after in rates]
-    family = counted([_figures(*one) for one in rounds])
+    family = count_family([_figures(*one) for one in rounds])
     return tuple(_compare_maximum(_label(server, base, new), pair, one, figures)
                  for server, pair, one, figures in zip(servers, rates, rounds, family))
 
@@ -85,7 +86,7 @@ def compare_costs(base: BenchResult, new: BenchResult) -> tuple[ServerComparison
     servers = _servers(base, new)
     rounds = [tuple(common_rate_costs(run, server) or None for run in (base, new))
               for server in servers]
-    family = counted([_figures(*one) if same_rate else None for one in rounds])
+    family = count_family([_figures(*one) if same_rate else None for one in rounds])
     comparisons = []
     for server, (before, after), figures in zip(servers, rounds, family):
         before, after = _summary_of(before), _summary_of(after)
