@@ -55,7 +55,7 @@ help: venv ## List the targets, and the settings with their defaults
 	@echo "Settings of make bench, with their defaults:"
 	@$(HTTPLAB) settings
 	@echo "Settings of make latency (besides those of make bench but FAIRNESS and LOADGEN_HOSTS):"
-	@$(HTTPLAB) settings --latency | grep -E '^  (RATES|SLO_P99|COST_RATE|STEP_WARMUP|URL)='
+	@$(HTTPLAB) settings --latency
 	@echo "Settings of make calibrate: those of make bench but IMAGE, with its own defaults for:"
 	@$(HTTPLAB) settings --calibrate
 	@echo "Settings of make report: FROM (default results/latest), OUT (default FROM), IMAGE"

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from httplab.bench_settings import (BENCH_SETTINGS, CALIBRATE_FLAGS, CHOICES, DEFAULT_IMAGE,
-                                    IMAGE_HELP, LATENCY_FLAGS, LATENCY_LEFT_OUT,
+                                    IMAGE_HELP, LATENCY_FLAGS, LATENCY_LEFT_OUT, LATENCY_SETTINGS,
                                     calibrate_defaults, settings_text)
 from httplab.plan_error import PlanError
 from httplab.commands.common import EXIT_OK, EXIT_USAGE, say
@@ -87,7 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     servers.add_argument("--update-readme", action="store_true",
                          help="rewrite the table in REPO/README.md instead (make servers-table)")
     settings = sub.add_parser("settings", help="list the bench settings with their defaults")
-    settings.add_argument("--latency", action="store_true", help="make latency's own settings")
+    settings.add_argument("--latency", action="store_true",
+                          help="make latency's own settings, every one (besides the bench's)")
     settings.add_argument("--calibrate", action="store_true",
                           help="the settings whose defaults make calibrate changes")
     settings.add_argument("--markdown", action="store_true",
@@ -129,7 +130,7 @@ def _report(args: argparse.Namespace) -> int:
 def _listed_settings(args: argparse.Namespace) -> tuple[tuple[str, str, str], ...]:
     if args.calibrate:
         return calibrate_defaults()
-    return LATENCY_FLAGS if args.latency else BENCH_SETTINGS
+    return LATENCY_SETTINGS if args.latency else BENCH_SETTINGS
 
 
 def main(argv: list[str] | None = None) -> int:

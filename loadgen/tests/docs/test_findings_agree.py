@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
 from httplab.paths import DEFAULT_REPO
 from httplab.run_layout import RESULTS_JSON
+
+from tests.support.doc_copy import copy_docs_and_runs, edit_once
 
 # Not in backticks: an example of the form, as findings.md's own explanation gives one.
 QUOTE = re.compile(r"(?<![\d.`])(?<!`\()(?P<ratio>\d+\.\d+)×(?: \(|, )"
@@ -120,19 +121,7 @@ def quotes_drift(repo: Path) -> list[str]:
 
 @pytest.fixture
 def lab_copy(tmp_path) -> Path:
-    """docs/findings.md and each committed run's results.json, in a scratch folder."""
-    (tmp_path / "docs").mkdir()
-    shutil.copy(DEFAULT_REPO / "docs" / "findings.md", tmp_path / "docs" / "findings.md")
-    for results in (DEFAULT_REPO / "results").glob(f"*/{RESULTS_JSON}"):
-        (tmp_path / "results" / results.parent.name).mkdir(parents=True)
-        shutil.copy(results, tmp_path / "results" / results.parent.name / RESULTS_JSON)
-    return tmp_path
-
-
-def _edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text()
-    assert text.count(old) == 1, f"{old!r} is not in {path.name} once"
-    path.write_text(text.replace(old, new))
+    return copy_docs_and_runs(tmp_path)
 
 
 def test_every_comparison_findings_quotes_is_its_runs():
@@ -144,7 +133,7 @@ def test_every_comparison_findings_quotes_is_its_runs():
 
 def test_a_changed_figure_is_caught(lab_copy):
     findings = lab_copy / "docs" / "findings.md"
-    _edit(findings, "| 1.23× (1.13–1.33, q 0.009): 23 % faster",
+    edit_once(findings, "| 1.23× (1.13–1.33, q 0.009): 23 % faster",
           "| 1.25× (1.13–1.33, q 0.009): 23 % faster")
     assert quotes_drift(lab_copy) == [
         "1.25× (1.13–1.33, q 0.009) is none of 2026-11-26T12-00-18Z's comparisons of a "
@@ -153,9 +142,9 @@ def test_a_changed_figure_is_caught(lab_copy):
 
 def test_a_changed_q_or_interval_is_caught(lab_copy):
     findings = lab_copy / "docs" / "findings.md"
-    _edit(findings, "35.6 µs (1.41×, 1.15–1.73, q 0.049)",
+    edit_once(findings, "35.6 µs (1.41×, 1.15–1.73, q 0.049)",
           "35.6 µs (1.41×, 1.15–1.73, q 0.04)")
-    _edit(findings, "92.5 µs (3.09×, 2.33–4.11, q 0.012)",
+    edit_once(findings, "92.5 µs (3.09×, 2.33–4.11, q 0.012)",
           "92.5 µs (3.09×, 2.33–4.21, q 0.012)")
     assert quotes_drift(lab_copy) == [
         "3.09×, 2.33–4.21, q 0.012) is none of 2026-11-27T01-24-56Z's comparisons of a "
@@ -166,23 +155,23 @@ def test_a_changed_q_or_interval_is_caught(lab_copy):
 
 def test_a_quote_given_another_framework_or_run_or_none_is_caught(lab_copy):
     findings = lab_copy / "docs" / "findings.md"
-    _edit(findings, "| Undertow (16 workers against 200) | 10 |", "| Tomcat | 10 |")
+    edit_once(findings, "| Undertow (16 workers against 200) | 10 |", "| Tomcat | 10 |")
     assert len(quotes_drift(lab_copy)) == 2
-    _edit(findings, "(`results/2026-11-24T15-10-47Z/`", "(`results/2026-11-24T15-07-00Z/`")
+    edit_once(findings, "(`results/2026-11-24T15-10-47Z/`", "(`results/2026-11-24T15-07-00Z/`")
     problems = quotes_drift(lab_copy)
     assert len(problems) == 6 and all("is none of" in problem for problem in problems)
-    _edit(findings, "(`results/2026-11-24T15-07-00Z/`", "(`results/`")
+    edit_once(findings, "(`results/2026-11-24T15-07-00Z/`", "(`results/`")
     problems = quotes_drift(lab_copy)
     assert len(problems) == 6 and sum("names no run" in problem for problem in problems) == 4
 
 
 def test_a_verdict_the_q_does_not_allow_is_caught(lab_copy):
     findings = lab_copy / "docs" / "findings.md"
-    _edit(findings, "0.73× (0.61–0.87, q 0.055): not distinguishable from the noise among 10 "
+    edit_once(findings, "0.73× (0.61–0.87, q 0.055): not distinguishable from the noise among 10 "
                     "comparisons |", "0.73× (0.61–0.87, q 0.055): 27 % less CPU per request |")
-    _edit(findings, "0.58× (0.47–0.71, q 0.031): 42 % less CPU per request |",
+    edit_once(findings, "0.58× (0.47–0.71, q 0.031): 42 % less CPU per request |",
           "0.58× (0.47–0.71, q 0.031): not distinguishable from the noise among 4 comparisons |")
-    _edit(findings, "1.10× (0.92–1.32, q 0.292): not distinguishable from the noise among 4 "
+    edit_once(findings, "1.10× (0.92–1.32, q 0.292): not distinguishable from the noise among 4 "
                     "comparisons |", "1.10× (0.92–1.32, q 0.292): not distinguishable from the "
                                      "noise among 5 comparisons |")
     assert quotes_drift(lab_copy) == [
@@ -193,7 +182,7 @@ def test_a_verdict_the_q_does_not_allow_is_caught(lab_copy):
 
 def test_a_verdict_against_the_estimates_direction_is_caught(lab_copy):
     findings = lab_copy / "docs" / "findings.md"
-    _edit(findings, "0.71× (0.61–0.82, q 0.011): 29 % less CPU per request",
+    edit_once(findings, "0.71× (0.61–0.82, q 0.011): 29 % less CPU per request",
           "0.71× (0.61–0.82, q 0.011): 29 % more CPU per request")
     assert quotes_drift(lab_copy) == [
         "0.71× (0.61–0.82, q 0.011) says 'more CPU'; the run's cpu_us_per_request is 0.707×"]
@@ -201,6 +190,6 @@ def test_a_verdict_against_the_estimates_direction_is_caught(lab_copy):
 
 def test_an_interval_quoted_without_its_q_is_caught(lab_copy):
     findings = lab_copy / "docs" / "findings.md"
-    _edit(findings, "| 1.23× (1.13–1.33, q 0.009): 23 % faster",
+    edit_once(findings, "| 1.23× (1.13–1.33, q 0.009): 23 % faster",
           "| 1.23× (1.13–1.33×): 23 % faster")
     assert quotes_drift(lab_copy) == ["an interval without its q: '1.23× (1.13–1.33×)'"]

@@ -66,9 +66,10 @@ def workload_text(result: BenchResult) -> str:
 
 
 def repeats_text(result: BenchResult) -> str:
-    """A title's second line when cells were measured more than once; else empty."""
+    """A title's second line when cells were measured more than once (each bar or point
+    the median, its whisker the runs' range); else empty."""
     if result.settings and result.settings.repeat > 1:
-        return f"\nmedian of {result.settings.repeat} runs, bars from min to max"
+        return f"\nmedian of {result.settings.repeat} runs, whiskers from min to max"
     return ""
 
 

@@ -59,7 +59,7 @@ def test_chart_is_a_png_of_readable_size():
 
 def test_title_names_the_protocol():
     assert chart_title(sample_result()) == ("wrk Requests/sec, 500 connections, 10 s per run "
-                                            "(higher is better)\nmedian of 3 runs, bars from "
+                                            "(higher is better)\nmedian of 3 runs, whiskers from "
                                             "min to max")
 
 

@@ -185,7 +185,7 @@ def test_title_and_caption_name_threads_duration_and_host():
     figure = build_sweep_figure(result)
     assert figure.axes[0].get_title() == sweep_title(result) == (
         "wrk Requests/sec and p99 latency by connections, 4 threads, 10 s per run\n"
-        "median of 2 runs, bars from min to max")
+        "median of 2 runs, whiskers from min to max")
     assert any(HOST.describe() in text.get_text() for text in figure.texts)
 
 
