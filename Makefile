@@ -11,6 +11,10 @@ BENCH_SETTINGS := SERVERS THREADS CONNECTIONS DURATION REPEAT PRECISION MAX_REPE
 # make latency: the bench's settings but FAIRNESS and LOADGEN_HOSTS (passed on only to be
 # refused), and its own.
 LATENCY_SETTINGS := $(BENCH_SETTINGS) RATES SLO_P99 COST_RATE STEP_WARMUP KEEPALIVE URL
+# make pairing-study: of the bench's settings those it takes (bench_settings.py's
+# PAIRING_STUDY_TAKES), and its own.
+PAIRING_STUDY_SETTINGS := SERVERS THREADS CONNECTIONS DURATION PRIMER WARMUP SERVER_CPUS LOADGEN_CPUS JDK BACKEND \
+	BASE_IMAGES ROUNDS STARTS PAIRS OUT
 REPORT_SETTINGS := FROM OUT IMAGE
 user_flags = $(foreach v,$(1),$(if $(filter command line environment%,$(origin $(v))),--$(shell echo '$(v)' | tr 'A-Z_' 'a-z-')='$($(v))'))
 # make compare: BASE= and NEW= name two run directories (or their results.json); no default
@@ -45,7 +49,7 @@ PROFILER_AGENT := $(shell cd loadgen && $(PYTHON) -c 'from httplab.paths import 
 OHA_VERSION := $(shell sed -n 's/^OHA_VERSION = "\([^"]*\)".*/\1/p' loadgen/httplab/loadtools/oha/command.py)
 OHA_ROOT := .tools/oha
 
-.PHONY: help bench sweep latency calibrate report compare test golden jars jdks oha venv base-images servers-table docs-settings clean
+.PHONY: help bench sweep latency calibrate pairing-study report compare test golden jars jdks oha venv base-images servers-table docs-settings clean
 # make sweep: the concurrency sweep's own points, before the user's settings (which win).
 SWEEP_SETTINGS := --threads=10 --connections=16,64,256,500,1024
 
@@ -58,6 +62,8 @@ help: venv ## List the targets, and the settings with their defaults
 	@$(HTTPLAB) settings --latency
 	@echo "Settings of make calibrate: those of make bench but IMAGE, with its own defaults for:"
 	@$(HTTPLAB) settings --calibrate
+	@echo "Settings of make pairing-study: of those of make bench, $(filter-out ROUNDS STARTS PAIRS OUT,$(PAIRING_STUDY_SETTINGS)); its own defaults and settings:"
+	@$(HTTPLAB) settings --pairing-study
 	@echo "Settings of make report: FROM (default results/latest), OUT (default FROM), IMAGE"
 	@echo "Settings of make compare: BASE=<run dir> NEW=<run dir>, e.g. BASE=results/<stamp> NEW=results/latest; OUT (the folder of compare.html, default results/compare/<base>-vs-<new>)"
 	@echo "Settings of make test: PYTEST_ARGS, e.g. PYTEST_ARGS='-k parser'"
@@ -74,6 +80,9 @@ latency: venv $(if $(URL),oha,$(if $(filter local,$(BACKEND)),jars oha)) ## Late
 
 calibrate: venv $(if $(filter local,$(BACKEND)),jars) ## The host's own noise before a long run: one server twice per round (an A/A), the rounds a ±5 % needs
 	$(HTTPLAB) calibrate $(call user_flags,$(filter-out IMAGE,$(BENCH_SETTINGS)))
+
+pairing-study: venv $(if $(filter local,$(BACKEND)),jars) ## Whole rounds or alternating pairs: which narrows an A/A interval in fewer minutes here (docs/studies/pairing.md)
+	$(HTTPLAB) pairing-study $(call user_flags,$(PAIRING_STUDY_SETTINGS))
 
 report: venv ## Rebuild results.{json,md,csv}, the page index.html and the charts from raw wrk text (FROM, OUT, IMAGE)
 	$(HTTPLAB) report $(call user_flags,$(REPORT_SETTINGS))

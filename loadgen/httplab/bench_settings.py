@@ -114,6 +114,23 @@ CALIBRATE_LEFT_OUT = ("image",)
 CALIBRATE_FLAGS = tuple((flag, CALIBRATE_DEFAULTS.get(flag, default), meaning)
                         for flag, default, meaning in BENCH_SETTINGS
                         if flag not in CALIBRATE_LEFT_OUT)
+# make pairing-study: an A/A of one server in two designs, whole rounds and alternating
+# pairs (httplab/studies/): the bench's settings it takes, with its own defaults, and its own.
+PAIRING_STUDY_TAKES = ("servers", "threads", "connections", "duration", "primer", "warmup",
+                       "server-cpus", "loadgen-cpus", "jdk", "backend", "base-images")
+PAIRING_STUDY_DEFAULTS = {"servers": "netty", "threads": "10"}
+PAIRING_STUDY_SETTINGS = (
+    ("rounds", "8", "whole rounds: each starts, primes, warms and measures each side once "
+                    "(one DURATION run), then stops it"),
+    ("starts", "4", "alternating: starts of both sides at once on two ports, each primed and "
+                    "warmed once"),
+    ("pairs", "6", "alternating: pairs of DURATION runs per start, in A B B A order"),
+    ("out", "docs/studies/pairing", "the study's files, OUT.json and OUT.md, relative to the "
+                                    "repository"),
+)
+PAIRING_STUDY_FLAGS = tuple((flag, PAIRING_STUDY_DEFAULTS.get(flag, default), meaning)
+                            for flag, default, meaning in BENCH_SETTINGS
+                            if flag in PAIRING_STUDY_TAKES) + PAIRING_STUDY_SETTINGS
 LATENCY_LEFT_OUT = ("fairness", "loadgen-hosts")
 LATENCY_FLAGS = tuple(row for row in BENCH_SETTINGS if row[0] not in LATENCY_LEFT_OUT) \
     + LATENCY_SETTINGS
@@ -160,7 +177,11 @@ def settings_markdown() -> str:
             f"`make latency` refuses. Its own:\n\n{settings_table(LATENCY_SETTINGS)}\n"
             f"## make calibrate\n\nThe settings of `make bench` apply, but "
             f"{' and '.join(f'`{variable(flag)}`' for flag in CALIBRATE_LEFT_OUT)}, with "
-            f"defaults of its own: {_assignments(calibrate_defaults())}.\n")
+            f"defaults of its own: {_assignments(calibrate_defaults())}.\n"
+            f"\n## make pairing-study\n\nOf the settings of `make bench`, "
+            f"{', '.join(f'`{variable(flag)}`' for flag in PAIRING_STUDY_TAKES)}, with "
+            f"defaults of its own: {_assignments(pairing_study_defaults())}. Its own:\n\n"
+            f"{settings_table(PAIRING_STUDY_SETTINGS)}")
 
 
 def _assignments(settings: tuple[tuple[str, str, str], ...]) -> str:
@@ -171,3 +192,8 @@ def _assignments(settings: tuple[tuple[str, str, str], ...]) -> str:
 def calibrate_defaults() -> tuple[tuple[str, str, str], ...]:
     """The settings whose defaults make calibrate changes, as it takes them."""
     return tuple(row for row in CALIBRATE_FLAGS if row[0] in CALIBRATE_DEFAULTS)
+
+
+def pairing_study_defaults() -> tuple[tuple[str, str, str], ...]:
+    """The bench settings whose defaults make pairing-study changes, as it takes them."""
+    return tuple(row for row in PAIRING_STUDY_FLAGS if row[0] in PAIRING_STUDY_DEFAULTS)

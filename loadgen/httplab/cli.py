@@ -8,7 +8,8 @@ from pathlib import Path
 
 from httplab.bench_settings import (BENCH_SETTINGS, CALIBRATE_FLAGS, CHOICES, DEFAULT_IMAGE,
                                     IMAGE_HELP, LATENCY_FLAGS, LATENCY_LEFT_OUT, LATENCY_SETTINGS,
-                                    calibrate_defaults, settings_text)
+                                    PAIRING_STUDY_FLAGS, PAIRING_STUDY_SETTINGS,
+                                    calibrate_defaults, pairing_study_defaults, settings_text)
 from httplab.plan_error import PlanError
 from httplab.commands.common import EXIT_OK, EXIT_USAGE, say
 from httplab.manifest import ManifestError
@@ -52,6 +53,13 @@ def _add_calibrate(sub) -> None:
                            help="default: REPO/results")
 
 
+def _add_pairing_study(sub) -> None:
+    study = sub.add_parser("pairing-study", help="an A/A of one server in whole rounds and in "
+                                                 "alternating pairs: which narrows an interval "
+                                                 "in fewer minutes here")
+    _add_settings(study, PAIRING_STUDY_FLAGS)
+
+
 def _add_report(sub) -> None:
     report = sub.add_parser("report", help="rebuild results from raw wrk text, running nothing")
     report.add_argument("--from", dest="source", type=Path, default=None,
@@ -80,6 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_bench(sub)
     _add_latency(sub)
     _add_calibrate(sub)
+    _add_pairing_study(sub)
     _add_report(sub)
     _add_compare(sub)
     servers = sub.add_parser("servers", help="print the servers table (from the manifests) "
@@ -91,6 +100,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help="make latency's own settings, every one (besides the bench's)")
     settings.add_argument("--calibrate", action="store_true",
                           help="the settings whose defaults make calibrate changes")
+    settings.add_argument("--pairing-study", action="store_true",
+                          help="make pairing-study's own settings and changed defaults")
     settings.add_argument("--markdown", action="store_true",
                           help="both lists as docs/settings.md (make docs-settings)")
     return parser
@@ -108,6 +119,13 @@ def _calibrate(args: argparse.Namespace) -> int:
 
     settings = {flag: getattr(args, flag.replace("-", "_")) for flag, _, _ in CALIBRATE_FLAGS}
     return run_calibrate(settings, args.repo, args.results_dir)
+
+
+def _pairing_study(args: argparse.Namespace) -> int:
+    from httplab.commands.pairing_study import run_pairing_study
+
+    settings = {flag: getattr(args, flag.replace("-", "_")) for flag, _, _ in PAIRING_STUDY_FLAGS}
+    return run_pairing_study(settings, args.repo)
 
 
 def _latency(args: argparse.Namespace) -> int:
@@ -130,6 +148,8 @@ def _report(args: argparse.Namespace) -> int:
 def _listed_settings(args: argparse.Namespace) -> tuple[tuple[str, str, str], ...]:
     if args.calibrate:
         return calibrate_defaults()
+    if args.pairing_study:
+        return pairing_study_defaults() + PAIRING_STUDY_SETTINGS
     return LATENCY_SETTINGS if args.latency else BENCH_SETTINGS
 
 
@@ -142,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
             return _latency(args)
         if args.command == "calibrate":
             return _calibrate(args)
+        if args.command == "pairing-study":
+            return _pairing_study(args)
         if args.command == "report":
             return _report(args)
         if args.command == "compare":

@@ -29,8 +29,11 @@ MAY_IMPORT = {
     "presentation": {"model", "manifest", "results", "workloads"},
     "running": {"model", "outcomes", "manifest", "paths", "loadtools", "checking", "results",
                 "bench_settings", "workloads", "plan_error", "raw_files"},
+    # make pairing-study: its statistics (pure), plan, flow on a backend, and its page.
+    "studies": {"model", "manifest", "paths", "loadtools", "checking", "results", "running",
+                "bench_settings", "plan_error", "workloads"},
     "commands": {"model", "outcomes", "manifest", "paths", "loadtools", "checking", "results",
-                 "presentation", "running", "workloads"},
+                 "presentation", "running", "workloads", "studies"},
     "cli": {"commands", "manifest", "paths", "bench_settings", "plan_error"},
     # The error of a bad setting, a leaf: its validators raise it, cli prints it unloaded.
     "plan_error": set(),

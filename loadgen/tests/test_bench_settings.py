@@ -104,3 +104,19 @@ def test_the_settings_doc_lists_both_commands_and_names_what_latency_refuses():
 def test_httplab_settings_markdown_prints_the_settings_doc(capsys):
     assert main(["settings", "--markdown"]) == 0
     assert capsys.readouterr().out == settings_markdown()
+
+
+def test_the_makefile_passes_make_pairing_study_exactly_its_settings(repo):
+    from httplab.bench_settings import PAIRING_STUDY_FLAGS
+
+    makefile = (repo / "Makefile").read_text()
+    listed = re.search(r"^PAIRING_STUDY_SETTINGS := (.*?)\n(?!\t)", makefile, re.S | re.M).group(1)
+    assert set(listed.replace("\\", " ").split()) == {variable(flag)
+                                                       for flag, _, _ in PAIRING_STUDY_FLAGS}
+
+
+def test_make_pairing_study_passes_only_what_was_set(repo):
+    dry = subprocess.run(["make", "-s", "-n", "-C", str(repo), "pairing-study", "PAIRS=8"],
+                         capture_output=True, text=True, check=True)
+    line = next(line for line in dry.stdout.splitlines() if "httplab pairing-study" in line)
+    assert shlex.split(line)[2:] == ["--pairs=8"]

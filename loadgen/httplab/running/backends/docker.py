@@ -8,6 +8,7 @@ engines generators.py's."""
 
 from __future__ import annotations
 
+import copy
 import os
 import subprocess
 import time
@@ -110,6 +111,14 @@ class DockerBackend:
         # On the server's engine, so that the server reaches it on its own loopback.
         self.database = DockerDatabase(self.repo, base_images, compose, self.server_engine)
         self.tls: RunTls | None = None  # the run's TLS files, once use_tls() gave them
+        self.project = cmd.PROJECT  # the Compose project of the server's container
+
+    def beside(self, project: str) -> DockerBackend:
+        """This backend for a second server up at the same time, in a Compose project of its
+        own (make pairing-study's other side): the same images, Compose and TLS files."""
+        twin = copy.copy(self)
+        twin.project, twin.serving, twin.serving_image = project, None, {}
+        return twin
 
     def use_tls(self, tls: RunTls | None) -> None:
         """The run's TLS files, handed to the containers' user (the key stays readable by
@@ -202,7 +211,8 @@ class DockerBackend:
                                          up_seconds + (readiness.first_answer_s or 0),
                                          readiness.startup, log_path), seccomp=seccomp)
         finally:
-            run_docker(cmd.down_command(self.compose, self.repo), self._server_env(manifest.name))
+            run_docker(cmd.down_command(self.compose, self.repo, self.project),
+                       self._server_env(manifest.name))
             self.serving, self.serving_image = None, {}
             if follower is not None:
                 follower.stop(let_finish_s=LOG_FOLLOW_GRACE_S)
@@ -214,8 +224,10 @@ class DockerBackend:
         shipped one's file name); returns its id and the seconds `up` took."""
         started_at = time.monotonic()
         shipped = None if seccomp == ENGINE_SECCOMP else self.repo / SHIPPED_PROFILE
-        up = run_docker(cmd.up_command(self.compose, self.repo, seccomp=shipped is not None),
+        up = run_docker(cmd.up_command(self.compose, self.repo, seccomp=shipped is not None,
+                                       project=self.project),
                   self._server_env(manifest.name, JAVA_OPTS=jvm_options(manifest),
+                                   HTTPLAB_PORT=str(manifest.port),
                                    HTTPLAB_SERVER_CPUS=cpus or "",
                                    HTTPLAB_WORKERS=manifest.workers_variable,
                                    HTTPLAB_EXECUTOR=manifest.executor_variable,
@@ -289,7 +301,8 @@ class DockerBackend:
         return probe_for_container(started.container or "", pool_prefix)
 
     def _container_id(self, server: str) -> str:
-        ids = run_docker(cmd.container_id_command(self.compose, self.repo), self._server_env(server))
+        ids = run_docker(cmd.container_id_command(self.compose, self.repo, self.project),
+                         self._server_env(server))
         container = ids.stdout.strip()
         if not container:
             raise BackendError(f"{server} started no container: {tail(ids.stderr, 5)}")

@@ -123,12 +123,14 @@ def database_container_id_command(compose: list[str], repo: Path) -> list[str]:
     return [*_database_command(compose, repo), "ps", "-a", "-q", DATABASE_SERVICE]
 
 
-def up_command(compose: list[str], repo: Path, seccomp: bool = False) -> list[str]:
-    """seccomp: with SECCOMP_FILE, whose profile seccomp_environment names."""
+def up_command(compose: list[str], repo: Path, seccomp: bool = False,
+               project: str = PROJECT) -> list[str]:
+    """seccomp: with SECCOMP_FILE, whose profile seccomp_environment names. project: another
+    Compose project's server, up beside this one's (make pairing-study's two sides)."""
     # --no-build: images are built in prepare(), so a start never hides a build.
     overrides = (SECCOMP_FILE,) if seccomp else ()
-    return [*base_command(compose, repo, overrides=overrides), "up", "-d", "--no-build",
-            SERVER_SERVICE]
+    return [*base_command(compose, repo, project=project, overrides=overrides), "up", "-d",
+            "--no-build", SERVER_SERVICE]
 
 
 def seccomp_environment(profile: Path | None) -> dict[str, str]:
@@ -136,12 +138,13 @@ def seccomp_environment(profile: Path | None) -> dict[str, str]:
     return {SECCOMP_VARIABLE: str(profile.resolve())} if profile else {}
 
 
-def down_command(compose: list[str], repo: Path) -> list[str]:
-    return [*base_command(compose, repo), "down", "--remove-orphans", "-t", "10"]
+def down_command(compose: list[str], repo: Path, project: str = PROJECT) -> list[str]:
+    return [*base_command(compose, repo, project=project), "down", "--remove-orphans", "-t",
+            "10"]
 
 
-def container_id_command(compose: list[str], repo: Path) -> list[str]:
-    return [*base_command(compose, repo), "ps", "-a", "-q", SERVER_SERVICE]
+def container_id_command(compose: list[str], repo: Path, project: str = PROJECT) -> list[str]:
+    return [*base_command(compose, repo, project=project), "ps", "-a", "-q", SERVER_SERVICE]
 
 
 def wrk_run_command(compose: list[str], repo: Path, container_name: str, json_name: str,

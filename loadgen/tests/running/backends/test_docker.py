@@ -4,6 +4,8 @@ tool's own output (run_layout), in the raw folder that is mounted."""
 
 from __future__ import annotations
 
+import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -85,3 +87,23 @@ def test_oha_on_https_gets_the_runs_ca_mounted(tmp_path, backend, runs):
     (command, _, _), = runs
     assert "/run/t/ca.pem:/run/t/ca.pem:ro" in command
     assert command[command.index("--cacert") + 1] == "/run/t/ca.pem"
+
+
+def test_a_server_beside_another_starts_on_its_port_in_its_own_project(backend, manifests,
+                                                                        monkeypatch):
+    """make pairing-study's two sides at once: the second backend shares the first's images
+    and Compose, and its server goes up, is found and comes down in a project of its own."""
+    commands = []
+
+    def run_docker(command, env=None, timeout=None):
+        commands.append((command, env))
+        return subprocess.CompletedProcess(command, 0, "c0ffee\n", "")
+    monkeypatch.setattr(docker, "run_docker", run_docker)
+    other = backend.beside("httplab-b")
+    assert other.images is backend.images and other.compose == backend.compose
+    assert other.serving is None and backend.project == "httplab"
+    netty = replace(next(one for one in manifests if one.name == "netty"), port=18082)
+    assert other._start(netty, None, None)[0] == "c0ffee"
+    (up, up_env), (ps, _) = commands
+    assert up[up.index("-p") + 1] == ps[ps.index("-p") + 1] == "httplab-b"
+    assert up_env["HTTPLAB_PORT"] == "18082"

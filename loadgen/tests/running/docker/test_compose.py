@@ -20,6 +20,16 @@ def test_server_lifecycle_commands_name_the_one_server_service(tool):
     assert compose.container_id_command(tool, REPO) == [*tool, *PREFIX, "ps", "-a", "-q", "server"]
 
 
+def test_a_second_server_beside_the_first_is_its_own_projects_from_up_to_down():
+    beside = [*V2, "-p", "httplab-b", *PREFIX[2:]]
+    assert compose.up_command(V2, REPO, project="httplab-b") == \
+        [*beside, "up", "-d", "--no-build", "server"]
+    assert compose.down_command(V2, REPO, "httplab-b") == \
+        [*beside, "down", "--remove-orphans", "-t", "10"]
+    assert compose.container_id_command(V2, REPO, "httplab-b") == \
+        [*beside, "ps", "-a", "-q", "server"]
+
+
 @pytest.mark.parametrize("tool", [V2, V1])
 def test_the_seccomp_override_is_added_only_when_asked_with_the_profiles_absolute_path(tool):
     files = ["-f", "/lab/docker-compose.yml", "-f", "/lab/docker-compose.seccomp.yml"]
