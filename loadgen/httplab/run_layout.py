@@ -16,9 +16,13 @@
         raw/<stem>.h2load-run.txt  an HTTP/2 cell's measured run (PROTOCOL h2c, h2), by h2load
                                    instead of wrk: the harness's line naming its arguments,
                                    then h2load's summary; and its --log-file, one line per
-        raw/<stem>.h2load-requests.tsv.gz  request, gzipped once h2load ended (.tsv before)
+        raw/<stem>.h2load-requests.tsv   request, while h2load runs; once it ended, reduced to
+        raw/<stem>.h2load-latency.json   statuses, exact figures and an HdrHistogram (runs
+                                   before kept the log gzipped, .tsv.gz: still read)
         raw/<stem>.h2load.txt      h2load's run after it (fairness) and the socket
-        raw/<stem>.sockets.txt       readings taken during that (loadgen/fairness.sh)
+        raw/<stem>.sockets.txt       readings taken during that (loadgen/fairness.sh),
+        raw/<stem>.connections.json  once h2load ended reduced to each connection's bytes
+                                   (runs before kept the readings: still read)
         raw/<stem>.profile.json    PROFILE=1: the profiler's record of the run (event,
                                    interval, what failed), and its output: the collapsed
         raw/<stem>.collapsed.txt     stacks (what the layer table is read from) and the
@@ -68,8 +72,10 @@ GENERATORS_SUFFIX = ".generators.json"
 H2LOAD_SUFFIX = ".h2load.txt"
 H2LOAD_RUN_SUFFIX = ".h2load-run.txt"
 H2LOAD_REQUESTS_SUFFIX = ".h2load-requests.tsv"
+H2LOAD_LATENCY_SUFFIX = ".h2load-latency.json"
 GZIP_SUFFIX = ".gz"
 SOCKETS_SUFFIX = ".sockets.txt"
+CONNECTIONS_SUFFIX = ".connections.json"
 LOG_SUFFIX = ".log"
 OHA_SUFFIX = ".oha.json"
 PROFILE_SUFFIX = ".profile.json"
@@ -221,12 +227,22 @@ class RunFiles:
 
     @property
     def h2load_requests_gzipped(self) -> Path:
-        """The same, gzipped once h2load ended (as the run keeps it)."""
+        """The same, gzipped once h2load ended (as runs before the latency record kept it)."""
         return self._beside(H2LOAD_REQUESTS_SUFFIX + GZIP_SUFFIX)
+
+    @property
+    def h2load_latency(self) -> Path:
+        """The log's record, once h2load ended (as the run keeps it)."""
+        return self._beside(H2LOAD_LATENCY_SUFFIX)
 
     @property
     def sockets(self) -> Path:
         return self._beside(SOCKETS_SUFFIX)
+
+    @property
+    def connections(self) -> Path:
+        """The socket readings' record, once h2load ended (as the run keeps it)."""
+        return self._beside(CONNECTIONS_SUFFIX)
 
     @property
     def oha(self) -> Path:

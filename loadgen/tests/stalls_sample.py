@@ -4,23 +4,21 @@ CPU for the tests of the meter as a process."""
 
 from __future__ import annotations
 
-from httplab.loadtools.stall_meter.histogram import bucket_bounds, bucket_of
+from collections import Counter
+
 from httplab.model import HostStalls
 
 
 def meter_json(lateness_us: list[int], threshold_us: int = 1000, seconds: float = 20.0,
                loop_cpu_s: float = 0.1) -> dict:
     """What the meter would write after waking with these lateness values."""
-    counts: dict[int, int] = {}
-    for value in lateness_us:
-        counts[bucket_of(value)] = counts.get(bucket_of(value), 0) + 1
+    counts = Counter(max(value, 0) for value in lateness_us)
     stalls = [value for value in lateness_us if value >= threshold_us]
     return {"format": 1, "place": "host", "priority": "SCHED_FIFO 1",
             "interval_us": 10_000, "threshold_us": threshold_us,
             "samples": len(lateness_us), "max_us": max(lateness_us, default=0),
             "stalls": len(stalls), "stalled_us": sum(stalls),
-            "histogram": {"sub_bucket_bits": 5, "buckets": [
-                [*bucket_bounds(index), counts[index]] for index in sorted(counts)]},
+            "lateness_us": [[value, counts[value]] for value in sorted(counts)],
             "started": {"monotonic_s": 100.0, "wall_s": 1.7e9},
             "ended": {"monotonic_s": 100.0 + seconds, "wall_s": 1.7e9 + seconds},
             "stopped_by": "SIGTERM", "cpu_s": loop_cpu_s + 0.06, "loop_cpu_s": loop_cpu_s}

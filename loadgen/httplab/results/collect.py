@@ -12,12 +12,14 @@ engine: their runs are merged into one (results/merge.py), which keeps each gene
 own run. One generator writes <stem>.txt and <stem>.json, as one machine always did.
 
 An HTTP/2 cell (PROTOCOL h2c or h2) was measured by h2load instead: <stem>.h2load-run.txt
-(its arguments and summary) and its log of requests, <stem>.h2load-requests.tsv.gz, read into
-the same run model; a run that spoke another protocol than its URL asked fails its cell,
+(its arguments and summary) and the record of its log of requests,
+<stem>.h2load-latency.json (in runs before it, the log itself, <stem>.h2load-requests.tsv.gz),
+read into the same run model; a run that spoke another protocol than its URL asked fails its cell,
 saying both.
 
-h2load's run after a measured run (FAIRNESS=1) left <stem>.h2load.txt and <stem>.sockets.txt:
-each becomes one of the cell's fairness runs. h2load output that cannot be read does not
+h2load's run after a measured run (FAIRNESS=1) left <stem>.h2load.txt and
+<stem>.connections.json (in runs before it, the socket readings, <stem>.sockets.txt): each
+becomes one of the cell's fairness runs. h2load output that cannot be read does not
 fail the cell, whose wrk figures stand: it becomes a note on that round's wrk run ("fairness
 unknown: ..."), as a latency that cannot be known does."""
 
@@ -28,9 +30,14 @@ import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from httplab.loadtools.h2load.connections_record import (ConnectionBytes,
+                                                         connections_from_readings,
+                                                         connections_from_record)
+from httplab.loadtools.h2load.latency_record import (H2loadLatency, latency_from_log,
+                                                     latency_from_record)
 from httplab.loadtools.h2load.measured_run import (TOOL as H2LOAD, protocol_failure,
                                                    read_h2load_run)
-from httplab.loadtools.h2load.reading import read_fairness_run
+from httplab.loadtools.h2load.reading import fairness_run
 from httplab.loadtools.stall_meter.report import pooled_host_stalls
 from httplab.raw_files import generators_from_dict, resources_from_dict
 from httplab.model import (Cell, CellStatus, FairnessRun, HostStalls, PinnedRun, ResourceUsage,
@@ -40,8 +47,9 @@ from httplab.results.merge import merge_generator_runs
 from httplab.results.pinned_record import record_from_dict as pinned_record_from_dict
 from httplab.results.profile_record import record_from_dict
 from httplab.results.profiles import run_profile
-from httplab.run_layout import (GZIP_SUFFIX, MeasuredName, RunFiles, RunStem,
-                                parse_measured_name, run_dir_of)
+from httplab.run_layout import (CONNECTIONS_SUFFIX, GZIP_SUFFIX, H2LOAD_LATENCY_SUFFIX,
+                                MeasuredName, RunFiles, RunStem, parse_measured_name,
+                                run_dir_of)
 from httplab.workloads import workload_of_key
 from httplab.loadtools.wrk.done_json import parse_done_json
 from httplab.loadtools.wrk.text_report import parse_report
@@ -60,17 +68,37 @@ def read_run(text_path: Path | None, json_path: Path | None) -> WrkRun:
 
 
 def read_h2load_files(summary_path: Path, requests_path: Path | None) -> WrkRun:
-    """A measured h2load run from its summary and its log of requests (gzipped or not)."""
+    """A measured h2load run from its summary and the record of its log of requests (or
+    the log itself, gzipped or not)."""
     if requests_path is None or not requests_path.is_file():
         raise RawOutputError(f"no h2load log of requests beside {summary_path}")
     try:
-        opener = gzip.open if requests_path.name.endswith(GZIP_SUFFIX) else open
-        with opener(requests_path, "rt", errors="replace") as requests:
-            log = requests.read()
-        return read_h2load_run(summary_path.read_text(errors="replace"), log,
+        return read_h2load_run(summary_path.read_text(errors="replace"),
+                               read_h2load_latency(requests_path),
                                str(summary_path), str(requests_path))
     except (OSError, EOFError, ValueError) as error:
         raise RawOutputError(str(error)) from error
+
+
+def read_h2load_latency(path: Path) -> H2loadLatency:
+    """<stem>.h2load-latency.json, or the log it is reduced from (.tsv, .tsv.gz)."""
+    if path.name.endswith(H2LOAD_LATENCY_SUFFIX):
+        return latency_from_record(json.loads(path.read_text()), str(path))
+    return latency_from_log(h2load_log_text(path), str(path))
+
+
+def h2load_log_text(path: Path) -> str:
+    """h2load's log of requests, gzipped (.tsv.gz) or as h2load wrote it."""
+    opener = gzip.open if path.name.endswith(GZIP_SUFFIX) else open
+    with opener(path, "rt", errors="replace") as requests:
+        return requests.read()
+
+
+def read_connection_bytes(path: Path, connections: int) -> ConnectionBytes:
+    """<stem>.connections.json, or the socket readings it is reduced from (.sockets.txt)."""
+    if path.name.endswith(CONNECTIONS_SUFFIX):
+        return connections_from_record(json.loads(path.read_text()), str(path))
+    return connections_from_readings(path.read_text(errors="replace"), connections, str(path))
 
 
 def _parse(parser, path: Path) -> WrkRun:
@@ -243,9 +271,9 @@ def read_fairness(outcome: CellOutcome) -> tuple[FairnessRun | None, str | None]
     h2load, sockets = outcome.h2load_path, outcome.sockets_path
     try:
         h2load_text = h2load.read_text(errors="replace")
-        sockets_text = None if sockets is None else sockets.read_text(errors="replace")
-        return read_fairness_run(h2load_text, sockets_text, outcome.connections,
-                                 str(h2load), str(sockets)), None
+        counted = None if sockets is None else read_connection_bytes(sockets,
+                                                                     outcome.connections)
+        return fairness_run(h2load_text, counted, outcome.connections, str(h2load)), None
     except (OSError, ValueError) as error:
         return None, str(error)
 
@@ -343,15 +371,15 @@ class RawFile:
         key = (self.run.server, self.run.threads, self.run.connections)
         files = self.files
         beside = dict(repeat=self.run.round_number, resources_path=_existing(files.resources),
-                      h2load_path=_existing(files.h2load), sockets_path=_existing(files.sockets),
+                      h2load_path=_existing(files.h2load),
+                      sockets_path=_existing(files.connections) or _existing(files.sockets),
                       workload=workload_of_key(self.run.workload),
                       profile_path=_existing(files.profile), stalls_path=_existing(files.stalls),
                       engine_stalls_paths=engine_stalls_paths(files),
                       pinned_path=_existing(files.pinned))
         if files.h2load_run.is_file():
             return CellOutcome(*key, h2load_run_path=files.h2load_run,
-                               h2load_requests_path=(_existing(files.h2load_requests_gzipped)
-                                                     or _existing(files.h2load_requests)),
+                               h2load_requests_path=h2load_requests_of(files),
                                **beside)
         if not self.spread:
             return CellOutcome(*key, files.text, _existing(files.json), **beside)
@@ -372,6 +400,12 @@ class RawFile:
 
 def _existing(path: Path) -> Path | None:
     return path if path.is_file() else None
+
+
+def h2load_requests_of(files: RunFiles) -> Path | None:
+    """The record of h2load's log of requests, else the log (gzipped, else as written)."""
+    return (_existing(files.h2load_latency) or _existing(files.h2load_requests_gzipped)
+            or _existing(files.h2load_requests))
 
 
 def find_raw_files(directory: Path) -> list[RawFile]:

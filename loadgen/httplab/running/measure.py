@@ -7,10 +7,8 @@ h2load for HTTP/2, h2c or h2 (which does not verify it either)."""
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
-import shutil
 import time
 from collections.abc import Callable
 from contextlib import nullcontext
@@ -22,6 +20,7 @@ from httplab.model import (LOADGEN_HOST_LESS_SERVER, DatabaseUsage, PLAINTEXT, R
                            Workload)
 from httplab.outcomes import GeneratorOutcome
 from httplab.running.database.base import StartedDatabase
+from httplab.running.raw_reduction import reduce_h2load_log, reduce_sockets
 from httplab.running.profiling.pinning import PinnedOutcome, pinning_recorded
 from httplab.running.profiling.session import ProfileOutcome, profiled
 from httplab.running.resources.parse import HostCpu, SamplingError
@@ -68,7 +67,7 @@ class RunOutcome:
     stalls_path: Path | None = None  # the stall meter's record of the run
     engine_stalls_paths: tuple[Path, ...] = ()  # the meters' on the load generators' engines
     pinned: PinnedOutcome | None = None  # EXECUTOR=virtual: pinned virtual threads' record
-    # h2load's run instead of wrk's (HTTP/2): its summary, and its log of requests, gzipped
+    # h2load's run instead of wrk's (HTTP/2): its summary, and its log of requests' record
     h2load_run_path: Path | None = None
     h2load_requests_path: Path | None = None
 
@@ -76,7 +75,7 @@ class RunOutcome:
 @dataclass(frozen=True)
 class FairnessOutcome:
     h2load_path: Path | None  # h2load's own output, when it left any
-    sockets_path: Path | None  # the socket readings taken during it
+    sockets_path: Path | None  # the record of the socket readings taken during it
     failure: str | None
 
 
@@ -121,16 +120,19 @@ class Measurer:
     def fairness(self, serving: Serving, request: WrkRequest,
                  workload: Workload = PLAINTEXT) -> FairnessOutcome:
         """h2load at the measured run's threads, connections and duration, its output beside
-        the run's: <stem>.h2load.txt and <stem>.sockets.txt."""
+        the run's: <stem>.h2load.txt and <stem>.sockets.txt, reduced to
+        <stem>.connections.json once h2load ended."""
         files = self._measured_files(serving, request, workload)
-        for path in (files.h2load, files.sockets):
+        for path in (files.h2load, files.sockets, files.connections):
             path.unlink(missing_ok=True)
         h2load = H2loadRequest(request.threads, request.connections, request.duration_s,
                                request.url)
         outcome = self.context.backend.run_h2load(h2load, files.stem,
                                                   serving.started.manifest.port,
                                                   self.context.loadgen_cpus)
-        return FairnessOutcome(_existing(files.h2load), _existing(files.sockets),
+        return FairnessOutcome(_existing(files.h2load),
+                               reduce_sockets(files.sockets, files.connections,
+                                              request.connections),
                                tool_failure("h2load", outcome))
 
     def _run(self, request: WrkRequest, files: RunFiles, sampler: Sampler | None,
@@ -151,11 +153,11 @@ class Measurer:
     def _h2load(self, request: WrkRequest, files: RunFiles, sampler: Sampler | None,
                 database_sampler: Sampler | None = None, keep_log: bool = True) -> RunOutcome:
         """h2load instead of wrk (HTTP/2), at the plan's streams; its log of requests
-        (measured runs only) kept gzipped."""
+        (measured runs only) reduced to its record once h2load ended."""
         backend = self.context.backend
         if backend.load_generators:
             return RunOutcome(None, None, None, H2LOAD_HERE_ONLY)
-        for path in (files.h2load_run, files.h2load_requests, files.h2load_requests_gzipped):
+        for path in (files.h2load_run, files.h2load_requests, files.h2load_latency):
             path.unlink(missing_ok=True)
         h2load = h2load_request(request, self.context.plan.streams,
                                 files.h2load_requests if keep_log else None)
@@ -166,8 +168,8 @@ class Measurer:
             sampled_run(run, sampler, H2LOAD, database_sampler)
         return RunOutcome(None, None, write_resources(files, usage), tool_failure(H2LOAD, outcome),
                           h2load_run_path=_existing(files.h2load_run),
-                          h2load_requests_path=gzipped(files.h2load_requests,
-                                                       files.h2load_requests_gzipped))
+                          h2load_requests_path=reduce_h2load_log(files.h2load_requests,
+                                                                 files.h2load_latency))
 
     def _spread(self, request: WrkRequest, files: RunFiles, sampler: Sampler | None,
                 database_sampler: Sampler | None = None) -> RunOutcome:
@@ -232,17 +234,6 @@ def tool_failure(tool: str, outcome: WrkOutcome) -> str | None:
     if outcome.exit_code == 0:
         return None
     return f"{tool} exited with {outcome.exit_code}: {outcome.stderr or 'no message'}"
-
-
-def gzipped(path: Path, target: Path) -> Path | None:
-    """path gzipped into target, path removed; None when there is no path (the tool wrote
-    none). A log of a million requests takes about 25 MB, gzipped about 4."""
-    if not path.is_file():
-        return None
-    with path.open("rb") as source, gzip.open(target, "wb", compresslevel=6) as sink:
-        shutil.copyfileobj(source, sink)
-    path.unlink()
-    return target
 
 
 def _existing(path: Path) -> Path | None:

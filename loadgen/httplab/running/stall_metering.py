@@ -38,11 +38,13 @@ from typing import TypeVar
 
 import httplab
 from httplab.loadtools.stall_meter.__main__ import HERE, READY_LINE
+from httplab.results.collect import engine_stalls_paths
 from httplab.run_layout import STALLS_SUFFIX, RunFiles
 from httplab.running.backends.docker_loadgen import loadgen_container_name
 from httplab.running.docker.compose import WRK_IMAGE
 from httplab.running.docker.remote import ENGINE_TIMEOUT_S, engine_env
 from httplab.running.engines import Engine
+from httplab.running.raw_reduction import reduce_stalls
 from httplab.running.stall_cpus import LOAD_TOOL, cpu_roles, meter_arguments, side_cpus
 
 T = TypeVar("T")
@@ -278,6 +280,12 @@ def host_stall_meter(load_generators: tuple[Engine, ...] = (), cpus: str | None 
 
 
 def metered(meter: StallMeter | None, out: Path, duration_s: float, run: Callable[[], T]) -> T:
-    """run(), with the meter around it when there is one."""
-    with nullcontext() if meter is None else meter(out, duration_s):
-        return run()
+    """run(), with the meter around it when there is one; then every meter's record, this
+    machine's and the engines', with its lateness as an HdrHistogram (raw_reduction.py)."""
+    try:
+        with nullcontext() if meter is None else meter(out, duration_s):
+            return run()
+    finally:
+        if meter is not None:
+            for path in (out, *engine_stalls_paths(RunFiles.of_output(out, STALLS_SUFFIX))):
+                reduce_stalls(path)

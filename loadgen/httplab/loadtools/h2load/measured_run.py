@@ -1,12 +1,12 @@
 """One measured h2load run of make bench as a WrkRun, the model wrk's runs are read into,
 from its two raw files: the summary (the harness's header line naming h2load's arguments,
-then what h2load printed) and h2load's --log-file. Takes text; does no I/O.
+then what h2load printed) and the record of its --log-file (latency_record.py). Takes
+text and records; does no I/O.
 
 From the summary: its duration, the application protocol it spoke, its request counts and
-the bytes it read. From the log, one line per finished request ("start µs since epoch
-<TAB> status <TAB> µs until the end of the answer"; status -1 for a stream that failed):
-the latency histogram of every answered request, in wrk's units (whole µs), and its
-percentiles, mean and stdev as wrk computes them. h2load's counts, by its documentation:
+the bytes it read. From the log's record: each status's count, the answered requests'
+latency (in wrk's units, whole µs: exact mean, stdev, min and max; percentiles from its
+HdrHistogram) and when the last one ended. h2load's counts, by its documentation:
 "failed" holds the non-2xx/3xx answers and the "errored" requests (network failures and
 reset streams, an answer never came), and "timeout" the timed-out ones among those.
 """
@@ -15,16 +15,14 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections import Counter
 from dataclasses import dataclass
 
+from httplab.loadtools.h2load.latency_record import FAILED_STREAM, H2loadLatency
 from httplab.loadtools.h2load.report import parse_h2load
-from httplab.loadtools.wrk.stats import exact_histogram_latency
-from httplab.model import LatencyHistogram, SocketErrors, WrkRun
+from httplab.model import SocketErrors, WrkRun
 
 TOOL = "h2load"
 HEADER_PREFIX = f"# httplab: {TOOL} "  # the harness's first line of the summary file
-FAILED_STREAM = -1  # the log's status of a request that got no answer
 _APPLICATION = re.compile(r"Application protocol: (\S+)")
 _TRAFFIC = re.compile(r"traffic: \S+ \((\d+)\) total, .*")
 _SCHEME_PROTOCOL = {"http": "h2c", "https": "h2"}  # what h2load speaks by the URL's scheme
@@ -50,29 +48,32 @@ def summary_header(arguments: list[str]) -> str:
     return HEADER_PREFIX + shlex.join(arguments) + "\n"
 
 
-def read_h2load_run(summary: str, log: str, summary_source: str, log_source: str) -> WrkRun:
-    """The run the two texts describe; ValueError naming the source when either cannot be
-    read, or when they disagree on how many requests finished."""
+def read_h2load_run(summary: str, requests: H2loadLatency, summary_source: str,
+                    requests_source: str) -> WrkRun:
+    """The run the summary and the log's record describe; ValueError naming the source
+    when the summary cannot be read, or when they disagree on how many requests finished."""
     arguments = _arguments(summary, summary_source)
     report = parse_h2load(summary, summary_source)
-    statuses, histogram, ended_at_us = _read_log(log, log_source)
+    statuses, ended_at_us = requests.statuses, requests.ended_at_us
     if sum(statuses.values()) != report.succeeded + report.failed:
-        raise ValueError(f"{log_source}: {sum(statuses.values())} requests, where "
+        raise ValueError(f"{requests_source}: {sum(statuses.values())} requests, where "
                          f"{summary_source} says {report.succeeded + report.failed} done")
-    answered = histogram.total
+    answered = requests.answered
     bytes_read = _traffic_bytes(summary, summary_source)
     duration_s = report.duration_s
     return WrkRun(
         duration_s=duration_s, requests=answered, bytes_read=bytes_read,
         requests_per_sec=_per_second(answered, duration_s),
         transfer_per_sec=_per_second(bytes_read, duration_s),
-        latency=exact_histogram_latency(histogram),
+        latency=requests.latency,
         errors=SocketErrors(read=max(report.errored - report.timeout, 0),
                             timeout=report.timeout),
         non_2xx_3xx=sum(count for status, count in statuses.items()
                         if status != FAILED_STREAM and not 200 <= status < 400),
         threads=arguments.threads, connections=arguments.connections, url=arguments.url,
-        latency_histogram=histogram, latency_histogram_exact=True, latency_samples=answered,
+        # Its histogram is an HdrHistogram (within 0.1 %), not wrk's exact one: kept in
+        # the record, as no run of h2load is merged with another.
+        latency_histogram=None, latency_histogram_exact=False, latency_samples=answered,
         ended_at_s=None if ended_at_us is None else ended_at_us / 1e6,
         tool=TOOL, protocol=_application_protocol(summary, summary_source),
         streams=arguments.streams)
@@ -100,33 +101,6 @@ def _arguments(summary: str, source: str) -> H2loadArguments:
         raise ValueError(f"{source}:1: the header needs -t, -c, -m and the URL: {first!r}")
     return H2loadArguments(int(options["-t"]), int(options["-c"]), int(options["-m"]),
                            words[-1])
-
-
-def _read_log(log: str, source: str) -> tuple[Counter[int], LatencyHistogram, int | None]:
-    """Each status's count, the histogram of the answered requests' latencies, and when
-    the last request ended (µs since the epoch; None without requests)."""
-    statuses: Counter[int] = Counter()
-    latencies: Counter[int] = Counter()
-    ended_at_us = None
-    for number, line in enumerate(log.splitlines(), start=1):
-        if not line.strip():
-            continue
-        start_us, status, latency_us = _log_line(line, number, source)
-        statuses[status] += 1
-        if status != FAILED_STREAM:
-            latencies[latency_us] += 1
-        ended_at_us = max(ended_at_us or 0, start_us + latency_us)
-    return statuses, LatencyHistogram(tuple(sorted(latencies.items()))), ended_at_us
-
-
-def _log_line(line: str, number: int, source: str) -> tuple[int, int, int]:
-    fields = line.split("\t")
-    if len(fields) < 3 or not all(re.fullmatch(r"-?\d+", field) for field in fields[:3]):
-        raise ValueError(f"{source}:{number}: not an h2load log line: {line!r}")
-    start_us, status, latency_us = (int(field) for field in fields[:3])
-    if latency_us < 0:
-        raise ValueError(f"{source}:{number}: a negative latency: {line!r}")
-    return start_us, status, latency_us
 
 
 def _application_protocol(summary: str, source: str) -> str | None:

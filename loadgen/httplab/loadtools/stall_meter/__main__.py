@@ -23,12 +23,13 @@ import sys
 import time
 from pathlib import Path
 
-from httplab.loadtools.stall_meter.histogram import SUB_BUCKET_BITS, bucket_bounds, bucket_of
 from httplab.loadtools.stall_meter.per_cpu import Stop, meter_each_cpu
 from httplab.loadtools.stall_meter.steal import read_steal_ticks, steal_seconds, ticks_per_second
 
 FORMAT = 2  # of the JSON it writes, each CPU's record inside; report.py reads it
-CPU_RECORD_FORMAT = 1  # of each CPU's record, once the whole file's format (one meter)
+# Of each CPU's record (1: the whole file's format once, one meter, with the lab's own
+# buckets; 2: each lateness's exact count, reduced to an HdrHistogram on the lab's machine).
+CPU_RECORD_FORMAT = 2
 READY_LINE = "stall meter: measuring"  # on stderr, once SIGTERM and SIGINT end it with a record
 DEFAULT_INTERVAL_MS = 10.0  # under 1 % of a core here even on a busy host (docs/method.md)
 DEFAULT_THRESHOLD_MS = 1.0  # a wake-up this late or later is a stall
@@ -53,8 +54,9 @@ def real_time_priority(note: str | None = None) -> str:
 def measure(interval_ms: float, duration_s: float, threshold_ms: float,
             stop: Stop, place: str = HERE, priority: str = "normal") -> dict:
     """Sleeps and records until the duration is over or stop is set. The loop counts each
-    lateness in µs exactly (a few hundred distinct values in a run) and leaves the
-    buckets to the end: the less it does per wake-up, the less it costs."""
+    lateness in µs exactly (a few hundred distinct values in a run), written as they are:
+    the HdrHistogram they become is made on the lab's machine (running/raw_reduction.py),
+    as the wrk image has no library but the standard one."""
     interval_s, interval_ns = interval_ms / 1000, round(interval_ms * 1e6)
     threshold_us = round(threshold_ms * 1000)
     counts: dict[int, int] = {}
@@ -75,19 +77,17 @@ def measure(interval_ms: float, duration_s: float, threshold_ms: float,
             "interval_us": interval_ns // 1000,
             "threshold_us": threshold_us,
             "samples": sum(counts.values()), "max_us": max(max(counts, default=0), 0),
-            "stalls": stalls, "stalled_us": stalled_us, "histogram": _histogram(counts),
+            "stalls": stalls, "stalled_us": stalled_us, "lateness_us": _lateness(counts),
             "started": started, "ended": _clock(),
             "stopped_by": stop.signal_name or "duration", **_cpu(startup_cpu_s)}
 
 
-def _histogram(counts: dict[int, int]) -> dict:
-    """Each lateness's count into its log-linear bucket: [lowest, highest, count] each."""
-    buckets: dict[int, int] = {}
+def _lateness(counts: dict[int, int]) -> list[list[int]]:
+    """[lateness in µs, count] ascending; an early wake-up (below 0) counts as 0."""
+    merged: dict[int, int] = {}
     for late_us, count in counts.items():
-        bucket = bucket_of(late_us)
-        buckets[bucket] = buckets.get(bucket, 0) + count
-    return {"sub_bucket_bits": SUB_BUCKET_BITS,
-            "buckets": [[*bucket_bounds(index), buckets[index]] for index in sorted(buckets)]}
+        merged[max(late_us, 0)] = merged.get(max(late_us, 0), 0) + count
+    return [[late_us, merged[late_us]] for late_us in sorted(merged)]
 
 
 def _cpu(startup_cpu_s: float) -> dict[str, float]:

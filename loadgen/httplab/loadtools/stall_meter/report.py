@@ -1,10 +1,14 @@
 """The stall meter's JSON (what __main__.py writes) -> the model's HostStalls: its
-percentiles from the histogram, its maximum, the time covered by stalls and its own cost.
+percentiles from its HdrHistogram, its maximum, the time covered by stalls and its own cost.
 A meter file holds one record per CPU metered (format 2; format 1 held the one record of
-an unpinned meter). Every record of one run (each CPU's, this host's and each load generator
-engine's) pools into one, which keeps each CPU's own record beside it: the histograms share
-one bucket scheme, so counts add, the maximum is the largest, and the share stalled is the
-time stalled over the time covered, summed over the records. Only real-time meters pool
+an unpinned meter). A record's lateness comes in one of three forms: the HdrHistogram the
+lab keeps (hdr_histogram, loadtools/hdr_latency.py), each lateness's exact count as the
+meter writes it (lateness_us, reduced to the first once the meter stopped), or the lab's
+own log-linear buckets of runs before (histogram: [lowest, highest, count] each, read as
+the highest, the value its percentiles gave). Every record of one run (each CPU's, this
+host's and each load generator engine's) pools into one, which keeps each CPU's own record
+beside it: the histograms add (the library's add), the maximum is the largest, and the
+share stalled is the time stalled over the time covered, summed over the records. Only real-time meters pool
 with real-time ones (an ordinary meter's lateness also counts its wait for busy CPUs): the
 others are named in the place, left out. Pure: dicts in, a record out."""
 
@@ -13,6 +17,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from hdrh.histogram import HdrHistogram
+
+from httplab.loadtools.hdr_latency import (decoded, encoded, histogram_of, merged,
+                                           percentile_us)
 from httplab.model import HostStalls
 
 FORMATS = (1, 2)  # of the meter's JSON that this reader knows
@@ -21,20 +29,6 @@ PER_CPU_FORMAT = 2  # from this format on, a file holds each CPU's record in "cp
 
 class StallReportError(ValueError):
     """A JSON the stall meter did not write, or in a format this reader does not know."""
-
-
-def percentile_us(buckets: list[list[int]], percentile: float) -> float | None:
-    """The lateness below which `percentile` % of wake-ups fell: the top of the bucket that
-    holds that rank (so never below the truth). None without samples."""
-    total = sum(count for _, _, count in buckets)
-    if total == 0:
-        return None
-    rank, seen = percentile / 100 * total, 0
-    for _, high, count in buckets:
-        seen += count
-        if seen >= rank:
-            return float(high)
-    return float(buckets[-1][1])
 
 
 def host_stalls(data: dict[str, Any]) -> HostStalls:
@@ -73,12 +67,12 @@ def cpu_records(data: dict[str, Any]) -> list[dict[str, Any]]:
 def _record(data: dict[str, Any]) -> HostStalls:
     """One record's figures (a CPU's, a format 1 file's, or a pooled one)."""
     try:
-        buckets = data["histogram"]["buckets"]
+        histogram = lateness_histogram(data)
         max_us = float(data["max_us"])
         return HostStalls(
             interval_us=data["interval_us"], threshold_us=data["threshold_us"],
-            samples=data["samples"], p99_us=_capped(percentile_us(buckets, 99), max_us),
-            p999_us=_capped(percentile_us(buckets, 99.9), max_us), max_us=max_us,
+            samples=data["samples"], p99_us=_capped(percentile_us(histogram, 99), max_us),
+            p999_us=_capped(percentile_us(histogram, 99.9), max_us), max_us=max_us,
             stalled_s=data["stalled_us"] / 1e6,
             covered_s=_covered_s(data),
             meter_cpu_s=data["loop_cpu_s"], place=data["place"],
@@ -88,13 +82,44 @@ def _record(data: dict[str, Any]) -> HostStalls:
         raise StallReportError(f"stall meter's JSON without {error}") from error
 
 
+def lateness_histogram(record: dict[str, Any]) -> HdrHistogram:
+    """A record's lateness as an HdrHistogram, from whichever form it holds (the module
+    says which); KeyError, TypeError or ValueError when it holds none."""
+    if "hdr_histogram" in record:
+        return decoded(record["hdr_histogram"])
+    if "lateness_us" in record:
+        return histogram_of((max(late_us, 0), count) for late_us, count in record["lateness_us"])
+    return histogram_of((high, count) for _, high, count in record["histogram"]["buckets"])
+
+
+def with_hdr_histograms(data: dict[str, Any]) -> dict[str, Any]:
+    """A meter file with each record's lateness as an HdrHistogram (hdr_histogram), its
+    other forms left out; StallReportError when data is not the meter's JSON."""
+    if data.get("format") not in FORMATS:
+        raise StallReportError(f"not a stall meter's JSON of a known format: "
+                               f"format {data.get('format')!r}")
+    if data["format"] < PER_CPU_FORMAT:
+        return _record_with_hdr(data)
+    return {**data, "cpus": [_record_with_hdr(record) for record in cpu_records(data)]}
+
+
+def _record_with_hdr(record: dict[str, Any]) -> dict[str, Any]:
+    try:
+        histogram = encoded(lateness_histogram(record))
+    except (KeyError, TypeError, ValueError) as error:
+        raise StallReportError(f"stall meter's JSON without {error}") from error
+    kept = {key: value for key, value in record.items()
+            if key not in ("histogram", "lateness_us")}
+    return {**kept, "hdr_histogram": histogram}
+
+
 def _pooled(records: list[dict[str, Any]]) -> dict[str, Any]:
     """One record of several, as the module says."""
     real_time = [data for data in records if _real_time(data)]
     pooled = real_time or records
     left_out = [data for data in records if not _real_time(data)] if real_time else []
     try:
-        return {**pooled[0], "histogram": _merged_histogram(pooled),
+        return {**pooled[0], "hdr_histogram": _merged_histogram(pooled),
                 **{key: sum(data[key] for data in pooled)
                    for key in ("samples", "stalls", "stalled_us", "loop_cpu_s")},
                 "max_us": max(data["max_us"] for data in pooled),
@@ -111,19 +136,16 @@ def _real_time(data: dict[str, Any]) -> bool:
     return HostStalls(priority=str(data.get("priority", ""))).real_time
 
 
-def _merged_histogram(records: list[dict[str, Any]]) -> dict[str, Any]:
+def _merged_histogram(records: list[dict[str, Any]]) -> str:
+    """The records' histograms added, encoded; StallReportError for records not measured
+    alike, or without a histogram."""
     for key in ("interval_us", "threshold_us"):
         if len({data[key] for data in records}) > 1:
             raise StallReportError(f"stall meters of different {key} cannot be pooled")
-    schemes = {data["histogram"]["sub_bucket_bits"] for data in records}
-    if len(schemes) > 1:
-        raise StallReportError("stall meters of different bucket schemes cannot be pooled")
-    counts: dict[tuple[int, int], int] = {}
-    for data in records:
-        for low, high, count in data["histogram"]["buckets"]:
-            counts[low, high] = counts.get((low, high), 0) + count
-    return {"sub_bucket_bits": schemes.pop(),
-            "buckets": [[low, high, counts[low, high]] for low, high in sorted(counts)]}
+    try:
+        return encoded(merged(lateness_histogram(data) for data in records))
+    except ValueError as error:
+        raise StallReportError(f"stall meter's JSON without {error}") from error
 
 
 def _covered_s(data: dict[str, Any]) -> float:
@@ -151,6 +173,6 @@ def _where(data: dict[str, Any]) -> str:
     return data["place"] if data.get("cpu") is None else f"{data['place']} CPU {data['cpu']}"
 
 
-def _capped(value: float | None, max_us: float) -> float | None:
+def _capped(value: int | None, max_us: float) -> float | None:
     """A bucket's top may lie above the largest value seen."""
-    return None if value is None else min(value, max_us)
+    return None if value is None else min(float(value), max_us)

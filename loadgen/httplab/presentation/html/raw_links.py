@@ -15,8 +15,8 @@ from httplab.presentation.views.latency_figures import latency_servers
 from httplab.presentation.wording.latency import rate_text, server_label
 from httplab.results.stability import cell_name
 from httplab.run_layout import (
-    COLLAPSED_SUFFIX, FLAME_GRAPH_SUFFIX, GENERATORS_SUFFIX, GZIP_SUFFIX,
-    H2LOAD_REQUESTS_SUFFIX, H2LOAD_RUN_SUFFIX, H2LOAD_SUFFIX, JSON_SUFFIX,
+    COLLAPSED_SUFFIX, CONNECTIONS_SUFFIX, FLAME_GRAPH_SUFFIX, GENERATORS_SUFFIX, GZIP_SUFFIX,
+    H2LOAD_LATENCY_SUFFIX, H2LOAD_REQUESTS_SUFFIX, H2LOAD_RUN_SUFFIX, H2LOAD_SUFFIX, JSON_SUFFIX,
     OHA_SUFFIX, PINNED_RECORDING_SUFFIX, PINNED_SUFFIX, PROFILE_SUFFIX, RAW, RESOURCES_SUFFIX, RESULTS_CSV, RESULTS_JSON, RESULTS_MD,
     SOCKETS_SUFFIX, STALLS_SUFFIX, TEXT_SUFFIX, UNMEASURED, RunStem, StepStem, database_log,
     engine_stalls_index, parse_measured_name, parse_step_name, workload_key)
@@ -27,9 +27,11 @@ FILE_KINDS = (
     (FLAME_GRAPH_SUFFIX, "flame graph"), (TEXT_SUFFIX, "wrk report"), (JSON_SUFFIX, "wrk JSON"),
     (H2LOAD_RUN_SUFFIX, "h2load summary"), (H2LOAD_REQUESTS_SUFFIX, "h2load requests"),
     (H2LOAD_REQUESTS_SUFFIX + GZIP_SUFFIX, "h2load requests"),
+    (H2LOAD_LATENCY_SUFFIX, "h2load latency"),
     (OHA_SUFFIX, "oha JSON"), (GENERATORS_SUFFIX, "generators' record"),
     (RESOURCES_SUFFIX, "CPU and memory"), (H2LOAD_SUFFIX, "h2load report"),
-    (SOCKETS_SUFFIX, "socket readings"), (PROFILE_SUFFIX, "profile record"),
+    (SOCKETS_SUFFIX, "socket readings"), (CONNECTIONS_SUFFIX, "connections"),
+    (PROFILE_SUFFIX, "profile record"),
     (COLLAPSED_SUFFIX, "collapsed stacks"), (STALLS_SUFFIX, "stall meter"),
     (PINNED_SUFFIX, "pinned virtual threads"), (PINNED_RECORDING_SUFFIX, "JFR recording"),
 )

@@ -16,7 +16,7 @@ from httplab.results.collect import read_h2load_files
 from httplab.running.backend_error import BackendError
 from httplab.running.backends import local
 from httplab.running.backends.local import LocalBackend
-from httplab.running.measure import gzipped
+from httplab.running.raw_reduction import reduce_h2load_log
 
 from tests.conftest import free_port, port_is_listening
 
@@ -100,7 +100,7 @@ def test_h2load_m2_against_nginx_reads_back_as_a_run_of_that_protocol(tmp_path, 
     outcome = LocalBackend(tmp_path, tmp_path / "done.lua").run_h2load_bench(
         H2loadRunRequest(1, 2, 2, 2, url, str(log)), summary)
     assert outcome.exit_code == 0, outcome.stderr
-    run = read_h2load_files(summary, gzipped(log, raw / "nginx.h2load-requests.tsv.gz"))
+    run = read_h2load_files(summary, reduce_h2load_log(log, raw / "nginx.h2load-latency.json"))
     assert (run.tool, run.protocol, run.streams, run.connections) == ("h2load", protocol, 2, 2)
     assert run.requests > 100 and run.non_2xx_3xx == 0 and run.errors.total == 0
     assert run.latency.percentile(99) is not None
