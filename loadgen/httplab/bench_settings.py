@@ -42,6 +42,9 @@ BENCH_SETTINGS = (
                                  "rate)"),
     ("primer", "5s", f"unmeasured run at {PRIMER_CONNECTIONS} connections first; 0 for none"),
     ("warmup", "10s", "unmeasured run at full settings before the measured ones; 0 for none"),
+    ("keep-unmeasured", "0", "1: keep the primer's and warm-up's raw files (raw/unmeasured/) in "
+                             "the run's archive; 0: drop them when the run ends, a line each "
+                             "in raw/unmeasured.log"),
     ("server-cpus", "", "cpuset for the server, e.g. 1 (empty: every CPU)"),
     ("loadgen-cpus", "", "cpuset for wrk, e.g. 0 (empty: every CPU)"),
     ("cv-threshold", str(DEFAULT_CV_THRESHOLD),

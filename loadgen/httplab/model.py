@@ -746,6 +746,15 @@ class RunKind(str, Enum):
 
 
 @dataclass(frozen=True)
+class RawArchive:
+    """The archive a finished run's raw files were packed into: its name in the run
+    directory and its SHA-256 (hex), which results.json records."""
+
+    name: str
+    sha256: str
+
+
+@dataclass(frozen=True)
 class BenchResult:
     format_version: int
     created_utc: str
@@ -757,6 +766,7 @@ class BenchResult:
     warnings: tuple[CellWarning, ...] = ()
     engines: tuple[EngineRecord, ...] = ()  # the other machines' engines, when there were any
     latency: LatencyResult | None = None  # a fixed-rate run's steps and maxima (make latency)
+    raw_archive: RawArchive | None = None  # once the run ended: its raw files' archive
 
     @property
     def kind(self) -> RunKind:

@@ -2,6 +2,10 @@
 
     results/<UTC stamp>/           a run; results/latest links to the newest
         results.json, .md, .csv    what `httplab bench` and `httplab report` write
+        raw.tar.xz                 once the run ended: its raw files (members raw/<name>),
+                                   but the logs and flame graphs, which stay plain files
+        .under-way                 while the run goes on: its mark (the running process),
+                                   so that `make report` leaves the run alone
         index.html                 the run's page (presentation/html/), and beside the runs
                                    results/index.html, the list of runs, and results/assets/,
                                    the chart library the pages load
@@ -31,6 +35,8 @@
                                    run, summed from JFR's recording of it, <stem>.pinned.jfr
                                    (removed once read; kept when it could not be)
         raw/unmeasured/<server>-<phase>[-r<N>].txt, .json   the primer and the warm-up
+        raw/unmeasured.log         once the run ended without KEEP_UNMEASURED=1: a line for
+                                   each unmeasured run, whose files are then dropped
         raw/[unmeasured/]<stem>.<tool>.cpu.txt   while a load tool runs in Docker: its CPU
                                    time, written by loadgen/cpu-times.sh once it exited,
                                    read into the run's resources and removed (wrk, h2load,
@@ -60,6 +66,9 @@ RAW = "raw"
 UNMEASURED = "unmeasured"  # primer and warm-up output, kept apart from measured runs
 LATEST = "latest"
 RESULTS_JSON, RESULTS_MD, RESULTS_CSV = "results.json", "results.md", "results.csv"
+RAW_ARCHIVE = "raw.tar.xz"  # a finished run's raw files, members named raw/<name>
+UNDER_WAY = ".under-way"  # hidden: no page lists it
+UNMEASURED_LOG = "unmeasured.log"  # in raw/, a plain file
 RUN_PAGE = "index.html"  # the run's page; results/index.html, the same name, lists the runs
 COMPARE_PAGE = "compare.html"  # make compare's page, never inside either run
 
@@ -315,6 +324,27 @@ def database_log(server: str, round_number: int = 1, rounds: int = 1) -> str:
     whole log of the fresh database that server read."""
     suffix = f"-r{round_number}" if rounds > 1 else ""
     return f"{server}{suffix}.database{LOG_SUFFIX}"
+
+
+def stays_plain(name: str) -> bool:
+    """A raw file a user opens (a log, a flame graph) stays a plain file beside the archive."""
+    return name.endswith(LOG_SUFFIX) or name.endswith(FLAME_GRAPH_SUFFIX)
+
+
+def is_unmeasured(member: str) -> bool:
+    """raw/unmeasured/<name>: a primer's or warm-up's file, by its path in the run."""
+    return member.startswith(f"{RAW}/{UNMEASURED}/")
+
+
+def raw_member(path: Path) -> tuple[Path, str] | None:
+    """The run a path in its raw folder belongs to, and the path's name as an archive member
+    (raw/<name>, raw/unmeasured/<name>); None for a path in no raw folder."""
+    for index, folder in enumerate(path.parents):
+        if folder.name == RAW:
+            return folder.parent, path.relative_to(folder.parent).as_posix()
+        if index >= 1:  # raw/<name> or raw/unmeasured/<name>, never deeper
+            return None
+    return None
 
 
 def run_dir_of(raw_dir: Path) -> Path:

@@ -1,5 +1,7 @@
 """`httplab report`: rebuilds results.{json,md,csv} and the charts from raw wrk output (and
-h2load's, where it ran)."""
+h2load's, where it ran), plain files or the members of the run's archive alike. Reported in
+place, an interrupted run's plain raw files are archived first (results/run_archiving.py); a
+run under way is left alone."""
 
 from __future__ import annotations
 
@@ -11,32 +13,41 @@ from httplab.results.collect import cells_from_outcomes, find_raw_files
 from httplab.results.latency_steps import (find_step_outcomes, latency_result, rebuilt_steps,
                                            step_rules)
 from httplab.manifest import ServerManifest, discover
-from httplab.model import BenchResult, Cell, CellStatus, HostInfo, RunKind, Workload
+from httplab.model import BenchResult, Cell, CellStatus, HostInfo, RawArchive, RunKind, Workload
 from httplab.presentation.publish import write_results
+from httplab.results.raw_archive import archive_path
+from httplab.results.run_archiving import archive_run, under_way
 from httplab.results.store import read_results
 from httplab.results.results_json.version import FORMAT_VERSION, ResultsFormatError
 from httplab.commands.common import EXIT_USAGE, finish, say
-from httplab.run_layout import RAW, RESULTS_JSON, run_dir_of
+from httplab.run_layout import RAW, RESULTS_JSON, UNDER_WAY, run_dir_of
 from httplab.workloads import WORKLOAD_NAMES
 
 
 def report(source: Path, out_dir: Path, image: Path | None, servers_dir: Path) -> int:
     """Rebuilds results.{json,md,csv} and the chart from raw wrk text, running nothing."""
-    raw_dir = source / RAW if (source / RAW).is_dir() else source
+    raw_dir = source / RAW if _is_run_dir(source) else source
+    running = under_way(run_dir_of(raw_dir))
+    if running is not None:
+        say(f"error: {run_dir_of(raw_dir)} is a run under way (process {running.pid} on "
+            f"{running.host}): report it once it ended (or, if no run goes on there, "
+            f"remove its {UNDER_WAY})")
+        return EXIT_USAGE
     try:
         earlier = _earlier_result(raw_dir)
     except ResultsFormatError as error:
         say(f"error: {error}")
         return EXIT_USAGE
+    archive = _archived_in_place(raw_dir, out_dir)
     if earlier is not None and earlier.kind is RunKind.LATENCY:
-        return _report_latency(earlier, raw_dir, out_dir, image)
+        return _report_latency(replace(earlier, raw_archive=archive), raw_dir, out_dir, image)
     raw_files = find_raw_files(raw_dir)
     if not raw_files:
         say(f"error: no <server>-t<threads>-c<connections>.txt files in {raw_dir}")
         return EXIT_USAGE
     cells = cells_from_outcomes([raw.outcome() for raw in raw_files],
                                 earlier.servers if earlier is not None else ())
-    result = _rebuilt_result(earlier, cells, servers_dir)
+    result = replace(_rebuilt_result(earlier, cells, servers_dir), raw_archive=archive)
     write_results(result, out_dir, image)
     return finish(result, out_dir, image)
 
@@ -56,6 +67,21 @@ def _report_latency(earlier: BenchResult, raw_dir: Path, out_dir: Path,
                      latency=latency_result(steps, latency))
     write_results(result, out_dir, image)
     return finish(result, out_dir, image)
+
+
+def _is_run_dir(source: Path) -> bool:
+    """A run directory: its raw folder, or its archive, is in it."""
+    return (source / RAW).is_dir() or archive_path(source).is_file()
+
+
+def _archived_in_place(raw_dir: Path, out_dir: Path) -> RawArchive | None:
+    """A run reported into its own folder has its plain raw files archived (as the run
+    itself does when it ends); reported elsewhere, it is only read, and no archive is
+    recorded."""
+    run_dir = run_dir_of(raw_dir)
+    if raw_dir.name != RAW or out_dir.resolve() != run_dir.resolve():
+        return None
+    return archive_run(run_dir)
 
 
 def _earlier_result(raw_dir: Path) -> BenchResult | None:

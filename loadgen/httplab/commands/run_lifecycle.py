@@ -1,14 +1,15 @@
 """The one lifecycle of a run, make bench's and make latency's alike: the checks before any
 load, the announcement, the servers (and their database) prepared, the run directory and
 what is recorded of the host and the engines before any load, the run itself with the
-results rewritten after every server (so a crash or Ctrl-C keeps them), and the closing
-summary. What a run measures and how its results are assembled is its RunKindSteps'."""
+results rewritten after every server (so a crash or Ctrl-C keeps them), the raw files
+archived once it ended (results/run_archiving.py; plain while it goes on, and after Ctrl-C),
+and the closing summary. What a run measures and how its results are assembled is its RunKindSteps'."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -20,6 +21,7 @@ from httplab.paths import LUA_SCRIPT, results_root, servers_dir
 from httplab.presentation.publish import write_results
 from httplab.results.adaptive_rounds import calibrated_expectation
 from httplab.results.calibration import newest_calibration
+from httplab.results.run_archiving import archive_run, mark_under_way
 from httplab.results.store import (new_run_dir, point_latest, read_results,
                                    results_newest_first, utc_stamp)
 from httplab.run_layout import RAW, RESULTS_JSON
@@ -120,7 +122,7 @@ def run_lifecycle(steps: RunKindSteps, backend: Backend, where: Destination) -> 
         except BackendError as error:
             say(f"error: {error}")
             return EXIT_FAILED
-        record = _open_run(backend, where)
+        record = _open_run(backend, where, steps.plan.keep_unmeasured)
         _expect_rounds(steps.plan.auto_repeat, record.host, where.results_root, progress)
         context = RunContext(backend, steps.plan, record.run_dir / RAW, progress,
                              host_stall_meter(backend.load_generators, steps.plan.loadgen_cpus,
@@ -134,7 +136,17 @@ def run_lifecycle(steps: RunKindSteps, backend: Backend, where: Destination) -> 
             say(f"interrupted; {len(record.outcomes)} finished server(s) kept in "
                 f"{record.run_dir}")
             return EXIT_INTERRUPTED
-    return finish(read_results(record.run_dir / RESULTS_JSON), record.run_dir, where.image)
+    return finish(_archived(record.run_dir, steps.plan.keep_unmeasured), record.run_dir,
+                  where.image)
+
+
+def _archived(run_dir: Path, keep_unmeasured: bool) -> BenchResult:
+    """The ended run's raw files archived, and its results (charts drawn already) rewritten
+    to say so and to link the archive's members."""
+    result = replace(read_results(run_dir / RESULTS_JSON),
+                     raw_archive=archive_run(run_dir, keep_unmeasured))
+    write_results(result, run_dir, None)
+    return result
 
 
 def _prepare(steps: RunKindSteps, backend: Backend) -> None:
@@ -157,10 +169,12 @@ def _expect_rounds(rule: AutoRepeat | None, host: HostInfo, results_root: Path,
         progress.say(calibrated_line(calibrated_expectation(calibration, rule), rule))
 
 
-def _open_run(backend: Backend, where: Destination) -> RunRecord:
-    """The run's directory, and the host, the engines and the tools as they are now."""
+def _open_run(backend: Backend, where: Destination, keep_unmeasured: bool) -> RunRecord:
+    """The run's directory, marked under way, and the host, the engines and the tools as
+    they are now."""
     stamp = utc_stamp()
     run_dir = new_run_dir(where.results_root, stamp)
+    mark_under_way(run_dir, keep_unmeasured)
     engines, versions = backend.engine_records(), backend.versions()
     return RunRecord(run_dir, stamp, lab_commit(where.repo), collect_host(versions), engines,
                      versions)

@@ -18,6 +18,7 @@ from httplab.presentation.html.run_page import render_run_page
 from httplab.presentation.png.charts import chart_png
 from httplab.presentation.views.charts import run_charts, workload_chart_path
 from httplab.presentation.views.points import run_workloads
+from httplab.results.raw_archive import archived_members
 from httplab.results.store import read_results, write_atomically
 from httplab.run_layout import RESULTS_JSON, RESULTS_MD, RUN_PAGE
 
@@ -66,7 +67,8 @@ def write_run_pages(result: BenchResult, results_md: str, run_dir: Path) -> None
     parent folder."""
     library = install_chart_library(run_dir.parent)
     write_atomically(run_dir / RUN_PAGE,
-                     render_run_page(result, results_md, run_files(run_dir), library))
+                     render_run_page(result, results_md, run_files(run_dir), library,
+                                     frozenset(archived_members(run_dir))))
     write_run_list(run_dir.parent)
 
 

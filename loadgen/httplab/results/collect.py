@@ -25,6 +25,7 @@ unknown: ..."), as a latency that cannot be known does."""
 
 from __future__ import annotations
 
+import fnmatch
 import gzip
 import json
 from dataclasses import dataclass, replace
@@ -47,6 +48,8 @@ from httplab.results.merge import merge_generator_runs
 from httplab.results.pinned_record import record_from_dict as pinned_record_from_dict
 from httplab.results.profile_record import record_from_dict
 from httplab.results.profiles import run_profile
+from httplab.results.raw_archive import (existing_raw_file, raw_file_exists, raw_names,
+                                         read_raw_bytes, read_raw_text)
 from httplab.run_layout import (CONNECTIONS_SUFFIX, GZIP_SUFFIX, H2LOAD_LATENCY_SUFFIX,
                                 MeasuredName, RunFiles, RunStem, parse_measured_name,
                                 run_dir_of)
@@ -60,9 +63,9 @@ class RawOutputError(Exception):
 
 
 def read_run(text_path: Path | None, json_path: Path | None) -> WrkRun:
-    if json_path is not None and json_path.is_file():
+    if json_path is not None and raw_file_exists(json_path):
         return _parse(parse_done_json, json_path)
-    if text_path is not None and text_path.is_file():
+    if text_path is not None and raw_file_exists(text_path):
         return _parse(parse_report, text_path)
     raise RawOutputError(f"no wrk output at {text_path}")
 
@@ -70,10 +73,10 @@ def read_run(text_path: Path | None, json_path: Path | None) -> WrkRun:
 def read_h2load_files(summary_path: Path, requests_path: Path | None) -> WrkRun:
     """A measured h2load run from its summary and the record of its log of requests (or
     the log itself, gzipped or not)."""
-    if requests_path is None or not requests_path.is_file():
+    if requests_path is None or not raw_file_exists(requests_path):
         raise RawOutputError(f"no h2load log of requests beside {summary_path}")
     try:
-        return read_h2load_run(summary_path.read_text(errors="replace"),
+        return read_h2load_run(read_raw_text(summary_path),
                                read_h2load_latency(requests_path),
                                str(summary_path), str(requests_path))
     except (OSError, EOFError, ValueError) as error:
@@ -83,36 +86,37 @@ def read_h2load_files(summary_path: Path, requests_path: Path | None) -> WrkRun:
 def read_h2load_latency(path: Path) -> H2loadLatency:
     """<stem>.h2load-latency.json, or the log it is reduced from (.tsv, .tsv.gz)."""
     if path.name.endswith(H2LOAD_LATENCY_SUFFIX):
-        return latency_from_record(json.loads(path.read_text()), str(path))
+        return latency_from_record(json.loads(read_raw_text(path)), str(path))
     return latency_from_log(h2load_log_text(path), str(path))
 
 
 def h2load_log_text(path: Path) -> str:
     """h2load's log of requests, gzipped (.tsv.gz) or as h2load wrote it."""
-    opener = gzip.open if path.name.endswith(GZIP_SUFFIX) else open
-    with opener(path, "rt", errors="replace") as requests:
-        return requests.read()
+    data = read_raw_bytes(path)
+    if path.name.endswith(GZIP_SUFFIX):
+        data = gzip.decompress(data)
+    return data.decode("utf-8", errors="replace")
 
 
 def read_connection_bytes(path: Path, connections: int) -> ConnectionBytes:
     """<stem>.connections.json, or the socket readings it is reduced from (.sockets.txt)."""
     if path.name.endswith(CONNECTIONS_SUFFIX):
-        return connections_from_record(json.loads(path.read_text()), str(path))
-    return connections_from_readings(path.read_text(errors="replace"), connections, str(path))
+        return connections_from_record(json.loads(read_raw_text(path)), str(path))
+    return connections_from_readings(read_raw_text(path), connections, str(path))
 
 
 def _parse(parser, path: Path) -> WrkRun:
     try:
-        return parser(path.read_text(errors="replace"), str(path))
+        return parser(read_raw_text(path), str(path))
     except ValueError as error:
         raise RawOutputError(str(error)) from error
 
 
 def read_resources(path: Path | None) -> ResourceUsage:
-    if path is None or not path.is_file():
+    if path is None or not raw_file_exists(path):
         return ResourceUsage(unavailable="not sampled")
     try:
-        return resources_from_dict(json.loads(path.read_text()))
+        return resources_from_dict(json.loads(read_raw_bytes(path)))
     except (ValueError, TypeError) as error:
         return ResourceUsage(unavailable=f"cannot read {path}: {error}")
 
@@ -125,7 +129,7 @@ def read_stalls(path: Path | None, engine_paths: tuple[Path, ...] = ()
     if not paths:
         return None
     try:
-        return pooled_host_stalls([json.loads(each.read_text()) for each in paths])
+        return pooled_host_stalls([json.loads(read_raw_bytes(each)) for each in paths])
     except (OSError, ValueError) as error:  # StallReportError and JSON errors are ValueErrors
         names = ", ".join(each.name for each in paths)
         return HostStalls(unavailable=f"cannot read {names}: {error}")
@@ -133,8 +137,9 @@ def read_stalls(path: Path | None, engine_paths: tuple[Path, ...] = ()
 
 def engine_stalls_paths(files: RunFiles) -> tuple[Path, ...]:
     """The stall records the load generators' engines left beside a run, by engine."""
-    found = {files.engine_stalls_index(path.name): path
-             for path in files.stem.parent.glob(files.engine_stalls_pattern())}
+    folder = files.stem.parent
+    found = {files.engine_stalls_index(name): folder / name
+             for name in fnmatch.filter(raw_names(folder), files.engine_stalls_pattern())}
     return tuple(found[index] for index in sorted(i for i in found if i is not None))
 
 
@@ -145,10 +150,10 @@ def read_profile(record_path: Path | None, framework_packages: tuple[str, ...],
                  measured_cpu_seconds: float | None) -> RunProfile | None:
     """The run's profile from the profiler's record and the collapsed stacks it names beside
     it; None without a record (the run was not profiled)."""
-    if record_path is None or not record_path.is_file():
+    if record_path is None or not raw_file_exists(record_path):
         return None
     try:
-        record = record_from_dict(json.loads(record_path.read_text()))
+        record = record_from_dict(json.loads(read_raw_bytes(record_path)))
     except (OSError, ValueError, TypeError) as error:
         return RunProfile(UNREADABLE_EVENT, None, measured_cpu_seconds=measured_cpu_seconds,
                           failure=f"cannot read {record_path}: {error}")
@@ -164,10 +169,10 @@ def read_profile(record_path: Path | None, framework_packages: tuple[str, ...],
 def read_pinned(record_path: Path | None) -> PinnedRun | None:
     """The run's pinned virtual threads from their record; None without one (its blocking
     work did not run on virtual threads)."""
-    if record_path is None or not record_path.is_file():
+    if record_path is None or not raw_file_exists(record_path):
         return None
     try:
-        return pinned_record_from_dict(json.loads(record_path.read_text())).run
+        return pinned_record_from_dict(json.loads(read_raw_bytes(record_path))).run
     except (OSError, ValueError, TypeError, AttributeError) as error:
         return PinnedRun(failure=f"cannot read {record_path}: {error}")
 
@@ -178,12 +183,12 @@ def _beside(record_path: Path, name: str | None) -> Path | None:
 
 
 def _text_if_there(path: Path | None) -> str | None:
-    return path.read_text(errors="replace") if path is not None and path.is_file() else None
+    return read_raw_text(path) if path is not None and raw_file_exists(path) else None
 
 
 def _in_run_if_there(path: Path | None) -> str | None:
     """raw/<stem>.collapsed.txt: relative to the run directory, when the file is there."""
-    if path is None or not path.is_file():
+    if path is None or not raw_file_exists(path):
         return None
     return str(path.relative_to(run_dir_of(path.parent)))
 
@@ -270,7 +275,7 @@ def read_fairness(outcome: CellOutcome) -> tuple[FairnessRun | None, str | None]
         return None, None
     h2load, sockets = outcome.h2load_path, outcome.sockets_path
     try:
-        h2load_text = h2load.read_text(errors="replace")
+        h2load_text = read_raw_text(h2load)
         counted = None if sockets is None else read_connection_bytes(sockets,
                                                                      outcome.connections)
         return fairness_run(h2load_text, counted, outcome.connections, str(h2load)), None
@@ -365,47 +370,46 @@ class RawFile:
     @property
     def spread(self) -> bool:
         """Run over several load generators."""
-        return bool(self.generator_indexes) or self.files.generators.is_file()
+        return bool(self.generator_indexes) or raw_file_exists(self.files.generators)
 
     def outcome(self) -> CellOutcome:
         key = (self.run.server, self.run.threads, self.run.connections)
         files = self.files
-        beside = dict(repeat=self.run.round_number, resources_path=_existing(files.resources),
-                      h2load_path=_existing(files.h2load),
-                      sockets_path=_existing(files.connections) or _existing(files.sockets),
+        beside = dict(repeat=self.run.round_number,
+                      resources_path=existing_raw_file(files.resources),
+                      h2load_path=existing_raw_file(files.h2load),
+                      sockets_path=(existing_raw_file(files.connections)
+                                    or existing_raw_file(files.sockets)),
                       workload=workload_of_key(self.run.workload),
-                      profile_path=_existing(files.profile), stalls_path=_existing(files.stalls),
+                      profile_path=existing_raw_file(files.profile), stalls_path=existing_raw_file(files.stalls),
                       engine_stalls_paths=engine_stalls_paths(files),
-                      pinned_path=_existing(files.pinned))
-        if files.h2load_run.is_file():
+                      pinned_path=existing_raw_file(files.pinned))
+        if raw_file_exists(files.h2load_run):
             return CellOutcome(*key, h2load_run_path=files.h2load_run,
                                h2load_requests_path=h2load_requests_of(files),
                                **beside)
         if not self.spread:
-            return CellOutcome(*key, files.text, _existing(files.json), **beside)
+            return CellOutcome(*key, files.text, existing_raw_file(files.json), **beside)
         return CellOutcome(*key, generators=self._generators(), **beside)
 
     def _generators(self) -> tuple[GeneratorOutcome, ...]:
         """As the runner recorded them; without its record (or with one that cannot be
         read), by file name, with engines and each one's share of the load unknown."""
         try:
-            recorded = json.loads(self.files.generators.read_text())
+            recorded = json.loads(read_raw_bytes(self.files.generators))
             return generators_from_dict(recorded, self.files.stem.parent)
         except (OSError, ValueError):  # RawFileError and JSON errors are ValueErrors
             pass
         return tuple(GeneratorOutcome(index, "", 0, 0, self.files.generator(index).text,
-                                      _existing(self.files.generator(index).json))
+                                      existing_raw_file(self.files.generator(index).json))
                      for index in self.generator_indexes)
-
-
-def _existing(path: Path) -> Path | None:
-    return path if path.is_file() else None
 
 
 def h2load_requests_of(files: RunFiles) -> Path | None:
     """The record of h2load's log of requests, else the log (gzipped, else as written)."""
-    return (_existing(files.h2load_latency) or _existing(files.h2load_requests_gzipped)
-            or _existing(files.h2load_requests))
+    return (existing_raw_file(files.h2load_latency)
+            or existing_raw_file(files.h2load_requests_gzipped)
+            or existing_raw_file(files.h2load_requests))
 
 
 def find_raw_files(directory: Path) -> list[RawFile]:
@@ -413,8 +417,8 @@ def find_raw_files(directory: Path) -> list[RawFile]:
     [-r<repeat>].txt, and runs over several generators (.g<N>.txt, .generators.json)."""
     found: dict[str, RawFile] = {}
     spread: dict[str, tuple[MeasuredName, set[int]]] = {}
-    for path in sorted(directory.glob("*")):
-        name = parse_measured_name(path.name)
+    for file_name in raw_names(directory):
+        name = parse_measured_name(file_name)
         if name is not None and not name.spread:
             found[name.written] = _raw_file(name, directory)
         elif name is not None:

@@ -18,6 +18,7 @@ from httplab.results.bottleneck import CpuFigures, cpuset_size, database_usage
 from httplab.results.foreign_cpu import foreign_cores
 from httplab.results.collect import (framework_packages_of, read_profile, read_resources,
                                      read_stalls)
+from httplab.results.raw_archive import existing_raw_file, raw_file_exists, raw_names, read_raw_text
 from httplab.results.step_verdict import error_kinds, judge_step
 from httplab.results.sustained import sustained_rates
 from httplab.run_layout import parse_step_name, run_dir_of, step_files
@@ -78,10 +79,10 @@ def _report(outcome: StepOutcome) -> tuple[OhaReport | None, str | None]:
     if outcome.failure:
         return None, outcome.failure
     path = outcome.json_path
-    if path is None or not path.is_file():
+    if path is None or not raw_file_exists(path):
         return None, "the load tool left no output"
     try:
-        return parse_oha_json(path.read_text(errors="replace"), outcome.offered_rate,
+        return parse_oha_json(read_raw_text(path), outcome.offered_rate,
                               str(path)), None
     except ToolJsonError as error:
         return None, str(error)
@@ -111,18 +112,17 @@ def find_step_outcomes(raw_dir: Path, slo_p99_us: float, rates: str) -> list[Ste
     """Every measured step whose oha JSON is in raw_dir, as the runner would have recorded
     it (its connections follow from its rate and the target, as they did when it ran)."""
     outcomes = []
-    for path in sorted(raw_dir.iterdir()) if raw_dir.is_dir() else ():
-        stem = parse_step_name(path.name)
+    for name in raw_names(raw_dir):
+        stem = parse_step_name(name)
         if stem is None:
             continue
         files = step_files(raw_dir, stem)
         outcomes.append(StepOutcome(
             stem.server, stem.rate, oha_connections(stem.rate, slo_p99_us),
-            purpose_of(stem.cost, rates), path,
-            files.resources if files.resources.is_file() else None, None, stem.round_number,
+            purpose_of(stem.cost, rates), raw_dir / name,
+            existing_raw_file(files.resources), None, stem.round_number,
             stem.attempt, workload_of_key(stem.workload) or PLAINTEXT,
-            files.profile if files.profile.is_file() else None,
-            files.stalls if files.stalls.is_file() else None))
+            existing_raw_file(files.profile), existing_raw_file(files.stalls)))
     return outcomes
 
 

@@ -101,6 +101,7 @@ class BenchPlan:
     protocols: tuple[str, ...] = (PROTOCOL.default,)  # PROTOCOL: h1, h1-tls, h2c, h2
     streams: int = 1  # STREAMS: HTTP/2 requests in flight per connection (h2c, h2)
     replicas: tuple[str, ...] = (REPLICA.default,)  # REPLICA: 1,2 in make calibrate's A/A
+    keep_unmeasured: bool = False  # KEEP_UNMEASURED: their raw files archived, not dropped
 
     @property
     def profiled(self) -> bool:
@@ -312,7 +313,9 @@ def make_plan(settings: Mapping[str, str], known: tuple[ServerManifest, ...],
         jdks=axes[JDK.setting], executors=axes[EXECUTOR.setting],
         transports=axes[TRANSPORT.setting], protocols=axes[PROTOCOL.setting],
         streams=parse_streams(typed["streams"], axes[PROTOCOL.setting]),
-        replicas=axes[REPLICA.setting])
+        replicas=axes[REPLICA.setting],
+        keep_unmeasured=parse_switch("KEEP_UNMEASURED", typed["keep-unmeasured"],
+                                     "keep the unmeasured runs' raw files"))
     check_topology(plan)
     check_pairs(plan.servers, plan.auto_repeat)
     return plan

@@ -71,6 +71,8 @@ def test_make_report_rebuilds_a_latency_run_identically(tmp_path):
     _run(tmp_path, FakeOhaBackend({MANIFEST.key: 3000.0}))
     run_dir = (tmp_path / LATEST).resolve()
     before = (run_dir / RESULTS_JSON).read_text()
+    assert (run_dir / "raw.tar.xz").is_file()  # the steps are read from the run's archive
+    assert not list((run_dir / "raw").glob("*.oha.json"))
     assert report(run_dir, run_dir, None, tmp_path / "no-servers") == 0
     assert (run_dir / RESULTS_JSON).read_text() == before
 

@@ -1,13 +1,16 @@
 """The run folder's files as a run's page links them: each cell's measured runs (or each
 server's fixed-rate steps) with their raw files, the flame graph first; the server and
 database logs; the unmeasured runs; results.json, .md and .csv; and every other file, so
-that nothing in the folder is hidden. Only files that are there are linked. Pure: the names
-come from the caller (the set of the folder's files) and are read with run_layout."""
+that nothing in the folder is hidden. Only files that are there are linked. A finished
+run's raw files are members of its archive (run_layout.RAW_ARCHIVE): each links the archive
+with its member's name after the # (raw.tar.xz#raw/<name>), and the archive's members are
+listed. Pure: the names come from the caller (the set of the folder's files, and of the
+archive's members) and are read with run_layout."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import quote
 
 from httplab.model import BenchResult, Cell, RunKind
@@ -17,8 +20,9 @@ from httplab.results.stability import cell_name
 from httplab.run_layout import (
     COLLAPSED_SUFFIX, CONNECTIONS_SUFFIX, FLAME_GRAPH_SUFFIX, GENERATORS_SUFFIX, GZIP_SUFFIX,
     H2LOAD_LATENCY_SUFFIX, H2LOAD_REQUESTS_SUFFIX, H2LOAD_RUN_SUFFIX, H2LOAD_SUFFIX, JSON_SUFFIX,
-    OHA_SUFFIX, PINNED_RECORDING_SUFFIX, PINNED_SUFFIX, PROFILE_SUFFIX, RAW, RESOURCES_SUFFIX, RESULTS_CSV, RESULTS_JSON, RESULTS_MD,
-    SOCKETS_SUFFIX, STALLS_SUFFIX, TEXT_SUFFIX, UNMEASURED, RunStem, StepStem, database_log,
+    OHA_SUFFIX, PINNED_RECORDING_SUFFIX, PINNED_SUFFIX, PROFILE_SUFFIX, RAW, RAW_ARCHIVE,
+    RESOURCES_SUFFIX, RESULTS_CSV, RESULTS_JSON, RESULTS_MD, SOCKETS_SUFFIX, STALLS_SUFFIX,
+    TEXT_SUFFIX, UNMEASURED, UNMEASURED_LOG, RunStem, StepStem, database_log,
     engine_stalls_index, parse_measured_name, parse_step_name, workload_key)
 
 # What each raw file of a run is, in the order a run's files are listed (a name takes the
@@ -41,12 +45,15 @@ _SAFE_IN_HREF = "/@+,="  # kept as they are in an address: the names read as wri
 
 @dataclass(frozen=True)
 class FileLink:
-    path: str  # relative to the run folder: one of its files
+    path: str  # relative to the run folder: one of its files, or a member of `archive`
     text: str
+    archive: str | None = None  # the archive it is a member of; None: a plain file
 
     @property
     def href(self) -> str:
-        return quote(self.path, safe=_SAFE_IN_HREF)
+        if self.archive is None:
+            return quote(self.path, safe=_SAFE_IN_HREF)
+        return f"{quote(self.archive)}#{quote(self.path, safe=_SAFE_IN_HREF)}"
 
     @property
     def is_flame_graph(self) -> bool:
@@ -75,24 +82,55 @@ class RunFolder:
     database_logs: tuple[FileLink, ...]
     unmeasured: tuple[FileLink, ...]
     other: tuple[FileLink, ...]  # every file none of the above claims
+    archive: FileLink | None = None  # the archive of the raw files, when there is one
+    members: tuple[FileLink, ...] = ()  # each of its members
 
 
-def run_folder(result: BenchResult, files: frozenset[str]) -> RunFolder:
-    stems = measured_stems(files)
-    groups = FILE_GROUPS[result.kind](result, stems, files)
+def run_folder(result: BenchResult, files: frozenset[str],
+               archived: frozenset[str] = frozenset()) -> RunFolder:
+    """The links to the folder's files (`files`) and its archive's members (`archived`)."""
+    every = files | archived
+    stems = measured_stems(every)
+    groups = FILE_GROUPS[result.kind](result, stems, every)
     results = tuple(FileLink(name, name) for name in (RESULTS_JSON, RESULTS_MD, RESULTS_CSV)
-                    if name in files)
+                    if name in every)
     logs = tuple(FileLink(record.log_file, record.label) for record in result.servers
-                 if record.log_file in files)
-    unmeasured_prefix = f"{RAW}/{UNMEASURED}/"
-    unmeasured = tuple(FileLink(path, path.removeprefix(unmeasured_prefix))
-                       for path in sorted(files) if path.startswith(unmeasured_prefix))
-    databases = _database_logs(result, files)
+                 if record.log_file in every)
+    unmeasured = _unmeasured(every)
+    databases = _database_logs(result, every)
+    archive = FileLink(RAW_ARCHIVE, RAW_ARCHIVE) if RAW_ARCHIVE in files else None
     listed = [*results, *(link for group in groups for run in group.runs for link in run.files),
-              *logs, *databases, *unmeasured]
+              *logs, *databases, *unmeasured, *filter(None, [archive])]
     claimed = {link.path for link in listed}
-    other = tuple(FileLink(path, path) for path in sorted(files - claimed))
-    return RunFolder(results, groups, logs, databases, unmeasured, other)
+    other = tuple(FileLink(path, path) for path in sorted(every - claimed))
+    members = tuple(FileLink(path, f"{RAW_ARCHIVE}#{path}") for path in sorted(archived))
+    folder = RunFolder(results, groups, logs, databases, unmeasured, other, archive, members)
+    return _into_archive(folder, archived - files)
+
+
+def _unmeasured(files: frozenset[str]) -> tuple[FileLink, ...]:
+    """raw/unmeasured.log (a line per unmeasured run), then their files, when kept."""
+    log = f"{RAW}/{UNMEASURED_LOG}"
+    prefix = f"{RAW}/{UNMEASURED}/"
+    return (*([FileLink(log, UNMEASURED_LOG)] if log in files else []),
+            *(FileLink(path, path.removeprefix(prefix))
+              for path in sorted(files) if path.startswith(prefix)))
+
+
+def _into_archive(folder: RunFolder, archived: frozenset[str]) -> RunFolder:
+    """Every link to a member of the archive (and no plain file) points into the archive."""
+    def pointed(links: tuple[FileLink, ...]) -> tuple[FileLink, ...]:
+        return tuple(replace(link, archive=RAW_ARCHIVE) if link.path in archived else link
+                     for link in links)
+
+    groups = tuple(replace(group, runs=tuple(replace(run, files=pointed(run.files))
+                                             for run in group.runs))
+                   for group in folder.groups)
+    return replace(folder, results=pointed(folder.results), groups=groups,
+                   server_logs=pointed(folder.server_logs),
+                   database_logs=pointed(folder.database_logs),
+                   unmeasured=pointed(folder.unmeasured), other=pointed(folder.other),
+                   members=tuple(replace(link, archive=RAW_ARCHIVE) for link in folder.members))
 
 
 def measured_stems(files: frozenset[str]) -> dict[str, RunStem | StepStem]:

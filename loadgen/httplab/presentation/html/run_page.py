@@ -52,9 +52,10 @@ class Fact:
 
 
 def render_run_page(result: BenchResult, results_md: str, files: frozenset[str],
-                    library: ChartLibrary) -> str:
-    """The page, its tables those of results_md (results.md's text, as publish writes it);
-    the run's kind decides, once, its command and its summary."""
+                    library: ChartLibrary, archived: frozenset[str] = frozenset()) -> str:
+    """The page, its tables those of results_md (results.md's text, as publish writes it),
+    its files `files` and the members of the raw files' archive (`archived`); the run's kind
+    decides, once, its command and its summary."""
     page = KIND_PAGES[result.kind]
     tables = markdown_html(results_md, RunMarks(result).of_row, files)
     charts = run_charts(result)
@@ -64,7 +65,7 @@ def render_run_page(result: BenchResult, results_md: str, files: frozenset[str],
         kind=page.command, facts=header_facts(result),
         shared_cpus=[warning_item(group) for group in groups if shares_cpus(group)],
         warnings=[warning_item(group) for group in groups if not shares_cpus(group)],
-        missing=MISSING, charts=charts, tables=tables, folder=run_folder(result, files),
+        missing=MISSING, charts=charts, tables=tables, folder=run_folder(result, files, archived),
         library=library, sections=_sections(bool(charts)), titles=dict(_sections(True)),
         toc=tables.toc, file_columns=page.file_columns, **page.summary(result, files))
 

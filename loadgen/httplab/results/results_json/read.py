@@ -10,7 +10,7 @@ from typing import Any
 from httplab.bench_settings import AUTO_REPEAT
 from httplab.model import (AutoRepeat, BenchResult, Cell, CellStatus, CellWarning, DatabaseRecord,
                            EngineRecord, FairnessRun, HostInfo, HostStalls, HotFrame, Latency,
-                           LatencyResult, RateStep, RunProfile, ServerRecord, Settings,
+                           LatencyResult, RateStep, RawArchive, RunProfile, ServerRecord, Settings,
                            SocketErrors, StepPurpose, StepVerdict, SustainedRate,
                            ThreadRequestRate, WarningKind, Workload, WrkRun)
 from httplab.raw_files import resources_from_dict
@@ -45,7 +45,8 @@ def _result(data: dict[str, Any]) -> BenchResult:
         cells=tuple(cell_from_dict(cell) for cell in data["cells"]),
         lab_commit=data.get("lab_commit"),
         engines=tuple(engine_from_dict(engine) for engine in data.get("engines", ())),
-        latency=_optional(latency_result_from_dict, data.get("latency")))
+        latency=_optional(latency_result_from_dict, data.get("latency")),
+        raw_archive=_optional(lambda archive: RawArchive(**archive), data.get("raw_archive")))
 
 
 def _with_warnings(result: BenchResult, version: int, stored: list) -> BenchResult:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-FORMAT_VERSION = 18
+FORMAT_VERSION = 19
 # Later versions added fields (3: each server's log file; 4: each run's round and the CPU
 # figures beside the server's; 5: each run's end time, latency sample count and whether its
 # histogram was exact, and for a run over several load generators each one's own run and
@@ -38,7 +38,8 @@ FORMAT_VERSION = 18
 # REPEAT=auto, the settings' repeat "auto" beside the rounds it ran, its precision,
 # max_repeat and metric (a file without them ran a fixed REPEAT), and derived, how its
 # rounds ended (rounds_reached: why no more ran, each pair's half-width reached over its
-# paired rounds); older files read
+# paired rounds); 19: the run's raw files' archive (raw_archive: its name and SHA-256, null
+# for a run under way, interrupted, or whose raw files stayed plain); older files read
 # with their defaults (plaintext, no
 # database, no profile, no host stalls, no JDK asked, no pinned virtual threads, each
 # warning's kind recovered from its sentence).

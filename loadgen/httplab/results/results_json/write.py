@@ -27,7 +27,7 @@ from typing import Any
 from httplab.bench_settings import AUTO_REPEAT
 from httplab.model import (AutoRepeat, BenchResult, Cell, CellWarning, DatabaseRecord, EngineRecord,
                            FairnessRun, HostInfo, HostStalls, HotFrame, Latency, LatencyResult,
-                           RateStep, RunProfile, ServerRecord, Settings, SocketErrors,
+                           RateStep, RawArchive, RunProfile, ServerRecord, Settings, SocketErrors,
                            SustainedRate, ThreadRequestRate, Workload, WrkRun)
 from httplab.raw_files import resources_to_dict
 from httplab.results.adaptive_rounds import PairPrecision, RoundsReached, rounds_reached
@@ -58,6 +58,10 @@ def results_json_text(result: BenchResult) -> str:
     return json.dumps(result_to_dict(result), indent=2, ensure_ascii=False) + "\n"
 
 
+def raw_archive_to_dict(archive: RawArchive) -> dict[str, Any]:
+    return {"name": archive.name, "sha256": archive.sha256}
+
+
 def result_to_dict(result: BenchResult) -> dict[str, Any]:
     comparisons, pairs = variant_comparisons(result), replica_pairs(result)
     return {
@@ -71,6 +75,7 @@ def result_to_dict(result: BenchResult) -> dict[str, Any]:
         "engines": [engine_to_dict(engine) for engine in result.engines],
         "latency": None if result.latency is None else latency_result_to_dict(result.latency,
                                                                                result),
+        "raw_archive": _optional(raw_archive_to_dict, result.raw_archive),
         **({"variants_compared": [variant_comparison_to_dict(one) for one in comparisons]}
            if comparisons else {}),
         **_optional_entry("rounds_reached", rounds_reached_to_dict,

@@ -285,3 +285,23 @@ def test_the_summary_shows_the_share_of_the_ceiling_only_with_a_reference(make_r
     page = page_of(make_result(), frozenset())
     summary = page[page.index('<section id="summary">'):page.index('<section id="charts">')]
     assert ("<th class=\"num\">Share of ceiling</th>" in summary) is with_ceiling
+
+
+def test_an_archived_runs_raw_files_link_the_archive_with_their_member_names():
+    result = sample_result()
+    files = sample_files(result)
+    archived = frozenset(path for path in files if path.startswith("raw/")
+                         and not path.endswith((".log", ".flame.html")))
+    plain = (files - archived) | {"raw.tar.xz", "raw/unmeasured.log"}
+    folder = run_folder(result, plain, archived)
+    run_links = [link for group in folder.groups for run in group.runs for link in run.files]
+    assert run_links and all(link.href == f"raw.tar.xz#{link.path}" for link in run_links)
+    assert all(link.archive is None for link in (*folder.server_logs, *folder.results))
+    assert [link.text for link in folder.unmeasured] == ["unmeasured.log", "netty-warmup.txt"]
+    assert folder.unmeasured[1].href == "raw.tar.xz#raw/unmeasured/netty-warmup.txt"
+    assert folder.archive.href == "raw.tar.xz"
+    assert [link.text for link in folder.members] == [f"raw.tar.xz#{path}"
+                                                      for path in sorted(archived)]
+    assert all(link.path != "raw.tar.xz" for link in folder.other)
+    page = render_run_page(result, MarkdownExporter().render(result), plain, LIBRARY, archived)
+    assert "tar -xJf raw.tar.xz" in page

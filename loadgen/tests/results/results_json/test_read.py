@@ -33,9 +33,9 @@ FORMAT_IN_DOCS = re.compile(r"`results\.json` \(format (\d+)\)|`FORMAT_VERSION`,
 COMMITTED_RUNS = sorted((DEFAULT_REPO / "results").glob(f"20*/{RESULTS_JSON}"))
 
 
-def test_the_format_is_18_and_every_earlier_one_still_reads():
-    assert FORMAT_VERSION == 18
-    assert READABLE_VERSIONS == tuple(range(1, 19))
+def test_the_format_is_19_and_every_earlier_one_still_reads():
+    assert FORMAT_VERSION == 19
+    assert READABLE_VERSIONS == tuple(range(1, 20))
 
 
 @pytest.mark.parametrize("make", [database_sample_result, workloads_sample_result,
@@ -125,7 +125,7 @@ def test_every_committed_and_older_file_reads_with_structured_warnings(path):
 
 def test_the_committed_runs_and_older_files_cover_every_kind_of_run():
     versions = {json.loads(path.read_text())["format_version"] for path in OLDER_FORMATS}
-    assert {1, 2, 7, 10} <= versions and len(COMMITTED_RUNS) >= 9
+    assert {1, 2, 7, 10, 18} <= versions and len(COMMITTED_RUNS) >= 9
 
 
 def test_the_docs_state_the_format_version_the_code_writes():
@@ -133,3 +133,15 @@ def test_the_docs_state_the_format_version_the_code_writes():
     stated = {int(quoted or named) for page in pages
               for quoted, named in FORMAT_IN_DOCS.findall(page.read_text())}
     assert stated == {FORMAT_VERSION}
+
+
+def test_the_raw_archive_round_trips_and_a_format_18_file_has_none():
+    from dataclasses import replace
+
+    from httplab.model import RawArchive
+
+    archived = replace(sample_result(), raw_archive=RawArchive("raw.tar.xz", "ab" * 32))
+    assert result_from_dict(json.loads(JsonExporter().render(archived))) == archived
+    older = json.loads((FIXTURES / "results_json" / "format-18.json").read_text())
+    assert "raw_archive" not in older
+    assert result_from_dict(older).raw_archive is None

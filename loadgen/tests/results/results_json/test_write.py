@@ -38,6 +38,7 @@ WRITERS = {
     model.HotFrame: write.hot_frame_to_dict, model.CellWarning: write.warning_to_dict,
     model.HostStalls: write.host_stalls_to_dict,
     model.LatencyResult: write.latency_result_to_dict,
+    model.RawArchive: write.raw_archive_to_dict,
     model.RateStep: write.rate_step_to_dict, model.SustainedRate: write.sustained_rate_to_dict,
     # raw/<stem>.resources.json's shape, which results.json keeps for each run
     model.ResourceUsage: raw_files.resources_to_dict,
@@ -113,7 +114,8 @@ def test_the_text_is_plain_json_in_the_writers_order(make):
     text = write.results_json_text(result)
     data = json.loads(text)
     assert list(data) == ["format_version", "created_utc", "settings", "host", "servers",
-                          "cells", "lab_commit", "warnings", "engines", "latency"]
+                          "cells", "lab_commit", "warnings", "engines", "latency",
+                          "raw_archive"]
     assert text == json.dumps(write.result_to_dict(result), indent=2, ensure_ascii=False) + "\n"
 
 
@@ -140,7 +142,7 @@ def test_each_derived_records_field_is_written(record):
 
 def test_the_variants_compared_come_last_and_only_in_a_run_with_variants():
     data = write.result_to_dict(profile_sample_result())
-    assert list(data)[-2:] == ["latency", "variants_compared"]
+    assert list(data)[-3:] == ["latency", "raw_archive", "variants_compared"]
     first = data["variants_compared"][0]
     assert list(first) == ["framework", "axis", "base", "other", "workload", "threads",
                            "connections", "metric", "ratio", "low", "high", "confidence",
