@@ -1,6 +1,6 @@
 package httplab.netty;
 
-import io.netty.channel.uring.IoUring;
+import httplab.server.netty.NettyEngine;
 
 /**
  * Whether io_uring can start in this process, as Netty finds it: the lab runs this once
@@ -13,12 +13,12 @@ public final class IoUringProbe {
     }
 
     public static void main(String[] args) {
-        if (IoUring.isAvailable()) {
+        Throwable cause = NettyEngine.IO_URING.unavailabilityCause();
+        if (cause == null) {
             System.out.println("io_uring available");
             return;
         }
-        Throwable cause = IoUring.unavailabilityCause();
-        System.out.println("io_uring unavailable: " + (cause == null ? "no cause given" : cause));
+        System.out.println("io_uring unavailable: " + cause);
         System.exit(1);
     }
 }

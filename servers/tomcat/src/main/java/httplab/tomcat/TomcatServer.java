@@ -5,6 +5,7 @@ import httplab.server.DatabaseSettings;
 import httplab.server.Launcher;
 import httplab.server.ServerConfig;
 import httplab.server.StartupLine;
+import httplab.server.spring.ProtocolProperties;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.coyote.AbstractProtocol;

@@ -5,6 +5,7 @@ import httplab.server.DatabaseSettings;
 import httplab.server.Launcher;
 import httplab.server.ServerConfig;
 import httplab.server.StartupLine;
+import httplab.server.spring.ProtocolProperties;
 import io.undertow.Undertow;
 import java.net.BindException;
 import java.util.Map;

@@ -1,5 +1,7 @@
 package httplab.webflux;
 
+import httplab.server.ConfigException;
+import httplab.server.netty.NettyEngine;
 import io.netty.channel.Channel;
 import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
@@ -23,8 +25,17 @@ final class BoundServer implements NettyServerCustomizer {
         });
     }
 
-    Channel channel() {
-        return channel.get();
+    /**
+     * The engine the bound channel runs on, which must be the one asked: Reactor Netty steps
+     * down quietly (to epoll, then NIO) when a native engine cannot start.
+     */
+    String requireEngine(NettyEngine asked) {
+        String running = NettyEngine.inUse(channel.get());
+        if (!running.equals(asked.displayName())) {
+            throw new ConfigException("TRANSPORT=" + asked.displayName() + ": Reactor Netty's server runs on "
+                    + running + " instead: " + ConfigException.reasonOf(asked.unavailabilityCause()));
+        }
+        return running;
     }
 
     HttpServerConfig configuration() {

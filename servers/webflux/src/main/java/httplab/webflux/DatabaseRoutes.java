@@ -6,7 +6,7 @@ import httplab.server.DatabaseSettings;
 import httplab.server.Hello;
 import httplab.server.HttpDate;
 import httplab.server.QueryCount;
-import httplab.server.ServerConfig;
+import httplab.server.netty.NettyEngine;
 import io.r2dbc.spi.Option;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.r2dbc.autoconfigure.ConnectionFactoryOptionsBuilderCustomizer;
@@ -45,8 +45,8 @@ public class DatabaseRoutes {
      * comes before this configuration, whose routes take the DatabaseClient.
      */
     @Bean
-    static ConnectionFactoryOptionsBuilderCustomizer databaseLoops(ServerConfig config) {
-        return options -> options.option(LOOP_RESOURCES, new EngineLoops(config.transport(),
+    static ConnectionFactoryOptionsBuilderCustomizer databaseLoops(NettyEngine engine) {
+        return options -> options.option(LOOP_RESOURCES, new EngineLoops(engine,
                 LOOP_PREFIX, LoopResources.DEFAULT_IO_WORKER_COUNT));
     }
 

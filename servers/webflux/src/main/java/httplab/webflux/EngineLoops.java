@@ -1,7 +1,7 @@
 package httplab.webflux;
 
+import httplab.server.netty.NettyEngine;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -18,10 +18,9 @@ import reactor.netty.resources.LoopResources;
 final class EngineLoops implements LoopResources {
     private final EventLoopGroup group;
 
-    EngineLoops(String transport, String threadPrefix, int workers) {
-        this.group = new MultiThreadIoEventLoopGroup(workers,
-                new DefaultThreadFactory(threadPrefix + "-" + transport, true),
-                Engines.ioHandlerFactory(transport));
+    EngineLoops(NettyEngine engine, String threadPrefix, int workers) {
+        this.group = engine.newGroup(workers,
+                new DefaultThreadFactory(threadPrefix + "-" + engine.displayName(), true));
     }
 
     @Override

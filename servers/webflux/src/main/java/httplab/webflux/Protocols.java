@@ -3,24 +3,20 @@ package httplab.webflux;
 import httplab.server.ConfigException;
 import httplab.server.ServerConfig;
 import httplab.server.StartupLine;
-import httplab.server.TlsFiles;
 import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.ReferenceCountedOpenSslContext;
 import io.netty.handler.ssl.SslContext;
-import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.springframework.boot.ssl.pem.PemSslStoreBundle;
-import org.springframework.boot.ssl.pem.PemSslStoreDetails;
 import reactor.netty.http.HttpProtocol;
 import reactor.netty.http.server.HttpServerConfig;
 import reactor.netty.tcp.SslProvider;
 
 /**
- * PROTOCOL for Spring Boot on Reactor Netty, by Boot's own properties: server.ssl.* with the
- * run's PEM files for TLS, and server.http2.enabled for HTTP/2, which Boot's
+ * PROTOCOL for Spring Boot on Reactor Netty, read back from the bound server. It is given by
+ * Boot's own properties (common's spring.ProtocolProperties): server.ssl.* with the run's PEM
+ * files for TLS, and server.http2.enabled for HTTP/2, which Boot's
  * NettyReactiveWebServerFactory serves as Reactor Netty's H2 beside HTTP/1.1 over TLS (ALPN)
  * and as H2C beside HTTP/1.1 without it (prior knowledge or upgrade). h1-tls is TLS with HTTP/2
  * off, so Reactor Netty offers HTTP/1.1 only.
@@ -31,45 +27,6 @@ final class Protocols {
             ServerConfig.H2C, HttpProtocol.H2C, ServerConfig.H2, HttpProtocol.H2);
 
     private Protocols() {
-    }
-
-    /** Spring Boot's properties for the protocol: none for h1. */
-    static Map<String, Object> springProperties(ServerConfig config) {
-        Map<String, Object> properties = new HashMap<>();
-        if (config.usesHttp2()) {
-            properties.put("server.http2.enabled", true);
-        }
-        TlsFiles tls = config.tls();
-        if (tls != null) {
-            properties.put("server.ssl.enabled", true);
-            properties.put("server.ssl.certificate", location(tls.certificate()));
-            properties.put("server.ssl.certificate-private-key", location(tls.key()));
-        }
-        return properties;
-    }
-
-    /**
-     * Loads the run's PEM files as Boot's server.ssl.certificate properties are loaded (its
-     * PemSslStoreBundle), so files it cannot use stop the server with Boot's reason before
-     * Spring starts, rather than as a failed application context.
-     */
-    static void requireUsableTls(ServerConfig config) {
-        TlsFiles tls = config.tls();
-        if (tls == null) {
-            return;
-        }
-        PemSslStoreDetails files = PemSslStoreDetails.forCertificate(location(tls.certificate()))
-                .withPrivateKey(location(tls.key()));
-        try {
-            new PemSslStoreBundle(files, null).getKeyStore();
-        } catch (RuntimeException e) {
-            throw new ConfigException("PROTOCOL=" + config.protocol()
-                    + ": Spring Boot cannot serve it: " + ConfigException.reasonOf(e));
-        }
-    }
-
-    private static String location(Path file) {
-        return "file:" + file.toAbsolutePath();
     }
 
     /**

@@ -4,6 +4,8 @@ import httplab.server.DatabaseSettings;
 import httplab.server.Launcher;
 import httplab.server.ServerConfig;
 import httplab.server.StartupLine;
+import httplab.server.netty.NettyEngine;
+import httplab.server.spring.ProtocolProperties;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -21,7 +23,7 @@ import reactor.netty.resources.LoopResources;
 
 /**
  * Spring Boot WebFlux on Reactor Netty with a fixed number of event loops on the engine
- * TRANSPORT names (EngineLoops), serving the PROTOCOL asked (Protocols), and an r2dbc-pool of database connections when DB_PORT is set.
+ * TRANSPORT names (common's NettyEngine, EngineLoops), serving the PROTOCOL asked (Protocols), and an r2dbc-pool of database connections when DB_PORT is set.
  */
 @SpringBootApplication
 public class WebFluxServer {
@@ -37,8 +39,8 @@ public class WebFluxServer {
     static void start(String[] args) {
         ServerConfig config = ServerConfig.fromEnvironment();
         DatabaseSettings database = DatabaseSettings.fromEnvironment(config);
-        Engines.requireStartable(config.transport());
-        Protocols.requireUsableTls(config);
+        NettyEngine engine = NettyEngine.startable(config.transport());
+        Map<String, Object> properties = springProperties(config);
         if (config.virtualThreads()) {
             BlockingPool.useVirtualThreads();
         }
@@ -47,17 +49,19 @@ public class WebFluxServer {
         // are the only sources.
         application.addInitializers(context -> {
             MutablePropertySources sources = context.getEnvironment().getPropertySources();
-            sources.addFirst(new MapPropertySource("httplab", springProperties(config)));
+            sources.addFirst(new MapPropertySource("httplab", properties));
             sources.addFirst(new MapPropertySource("httplab-database", DatabaseProperties.of(database)));
         });
-        application.addInitializers(context -> context.getBeanFactory()
-                .registerSingleton("httplabServerConfig", config));
+        application.addInitializers(context -> {
+            context.getBeanFactory().registerSingleton("httplabServerConfig", config);
+            context.getBeanFactory().registerSingleton("httplabNettyEngine", engine);
+        });
         ConfigurableApplicationContext context = application.run(args);
         announce(config, context);
     }
 
     static Map<String, Object> springProperties(ServerConfig config) {
-        Map<String, Object> properties = new HashMap<>(Protocols.springProperties(config));
+        Map<String, Object> properties = new HashMap<>(ProtocolProperties.of(config));
         properties.putAll(Map.of(
                 "server.port", config.port(),
                 "server.address", config.bindAddress(),
@@ -71,11 +75,11 @@ public class WebFluxServer {
      * the auto-configured one, and the embedded server runs on its loops (EngineLoops).
      */
     @Bean
-    ReactorResourceFactory reactorResourceFactory(ServerConfig config) {
+    ReactorResourceFactory reactorResourceFactory(ServerConfig config, NettyEngine engine) {
         ReactorResourceFactory factory = new ReactorResourceFactory();
         factory.setUseGlobalResources(false);
         factory.setLoopResourcesSupplier(
-                () -> new EngineLoops(config.transport(), LOOP_PREFIX, config.workers()));
+                () -> new EngineLoops(engine, LOOP_PREFIX, config.workers()));
         factory.setShutdownQuietPeriod(SHUTDOWN_QUIET_PERIOD);
         return factory;
     }
@@ -91,7 +95,7 @@ public class WebFluxServer {
      */
     private static void announce(ServerConfig config, ConfigurableApplicationContext context) {
         BoundServer bound = context.getBean(BoundServer.class);
-        String transport = Engines.requireInUse(bound.channel(), config.transport());
+        String transport = bound.requireEngine(context.getBean(NettyEngine.class));
         String tls = Protocols.tlsEngine(bound.configuration(), config);
         LoopResources loops = context.getBean(ReactorResourceFactory.class).getLoopResources();
         int observedWorkers = EventLoopProbe.startAllAndCount(loops, LOOP_PREFIX);

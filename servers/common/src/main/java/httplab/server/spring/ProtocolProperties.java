@@ -1,4 +1,4 @@
-package httplab.tomcat;
+package httplab.server.spring;
 
 import httplab.server.ConfigException;
 import httplab.server.ServerConfig;
@@ -11,18 +11,20 @@ import org.springframework.boot.ssl.pem.PemSslStoreDetails;
 
 /**
  * PROTOCOL as Spring Boot's documented properties, "Configure SSL" and "Configure HTTP/2"
- * (https://docs.spring.io/spring-boot/how-to/webserver.html): h1-tls and h2 give Tomcat's connector the run's PEM
- * certificate and key (server.ssl.certificate, server.ssl.certificate-private-key); h2c and h2
- * set server.http2.enabled, on which Boot adds Tomcat's Http2Protocol to the connector as its
- * upgrade protocol, negotiated by ALPN over TLS and, in cleartext, taken from an HTTP/1.1
- * Upgrade or a connection that opens with the HTTP/2 preface (prior knowledge). Without it,
- * h1-tls offers no ALPN protocol at all, so a client asking for h2 gets HTTP/1.1.
+ * (https://docs.spring.io/spring-boot/how-to/webserver.html; Boot 3.5's the same,
+ * https://docs.spring.io/spring-boot/3.5/how-to/webserver.html): h1-tls and
+ * h2 give the server the run's PEM certificate and key (server.ssl.certificate,
+ * server.ssl.certificate-private-key); h2c and h2 set server.http2.enabled. What each embedded
+ * server makes of them, its manifest's protocols says. Shared by Undertow (Boot 3.5), Tomcat
+ * and WebFlux (Boot 4), each on its own Boot, which has the PEM loader's signatures used here
+ * in both lines (the spring-boot dependency in common/pom.xml is optional).
  */
-final class ProtocolProperties {
+public final class ProtocolProperties {
     private ProtocolProperties() {
     }
 
-    static Map<String, Object> of(ServerConfig config) {
+    /** Boot's properties for the protocol; files Boot cannot use stop the server here. */
+    public static Map<String, Object> of(ServerConfig config) {
         Map<String, Object> properties = new HashMap<>();
         properties.put("server.http2.enabled", config.usesHttp2());
         TlsFiles tls = config.tls();
