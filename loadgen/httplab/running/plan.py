@@ -316,9 +316,21 @@ def make_plan(settings: Mapping[str, str], known: tuple[ServerManifest, ...],
         replicas=axes[REPLICA.setting],
         keep_unmeasured=parse_switch("KEEP_UNMEASURED", typed["keep-unmeasured"],
                                      "keep the unmeasured runs' raw files"))
+    check_something_to_measure(plan.servers)
     check_topology(plan)
     check_pairs(plan.servers, plan.auto_repeat)
     return plan
+
+
+def check_something_to_measure(servers: tuple[ServerManifest, ...]) -> None:
+    """Stops a plan whose every framework variant is not applicable: it would start a run
+    that measures the reference alone. One line, each variant with its reason. A plan of
+    the reference alone (SERVERS=nginx) asked for that and runs."""
+    frameworks = [server for server in servers if not server.is_reference]
+    if not frameworks or any(not server.not_applicable for server in frameworks):
+        return
+    reasons = "; ".join(f"{server.key}: {server.not_applicable}" for server in frameworks)
+    raise PlanError(f"nothing to measure: no framework can run as asked ({reasons})")
 
 
 def parse_streams(text: str, protocols: tuple[str, ...]) -> int:
