@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from httplab.addresses import LOOPBACK
-from httplab.axes import JDK, PROTOCOL
+from httplab.axes import JDK, PROTOCOL, SETTINGS
 
 PRIMER_CONNECTIONS = 8
 DEFAULT_CV_THRESHOLD = 0.05
@@ -66,7 +66,7 @@ BENCH_SETTINGS = (
      "comma list such as h1,h2 (each server on each); TLS with a certificate made for the run"),
     ("streams", "1", "HTTP/2 requests in flight per connection (h2load's -m, oha's -p), for "
                      "h2c and h2; 1 compares with HTTP/1.1's one per connection"),
-    ("settings", "original", "worker settings: original (the write-up's), default (each "
+    ("settings", SETTINGS.default, "worker settings: original (the write-up's), default (each "
                              "framework's documented default for this host), or both"),
     ("ceiling", "1", "1: measure the reference server (nginx) first, as the ceiling; 0: do not"),
     ("fairness", "1", "1: h2load after each measured run, as long, for per-connection "

@@ -87,7 +87,7 @@ class BenchPlan:
     phases: tuple[Phase, ...] = ()  # primer, then warm-up; absent when set to 0
     server_cpus: str | None = None  # a cpuset such as "1" or "0-3,6"
     loadgen_cpus: str | None = None
-    worker_settings: tuple[str, ...] = ("original",)
+    worker_settings: tuple[str, ...] = (SETTINGS.default,)
     fairness: bool = False  # h2load after each measured run, as long as wrk's
     backend: str = DEFAULTS["backend"]
     topology: Topology | None = None  # None: the server and wrk on this machine
