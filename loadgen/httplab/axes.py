@@ -26,6 +26,9 @@ class Axis:
     tokens: tuple[tuple[str, str], ...] = ()  # value -> token where not prefix + value
     settings_field: str = ""  # the Settings field that records the run's values
     accepts: str = ""  # what the setting takes, for its one-line error
+    # The make variable's line in make help and docs/settings.md; "" for an axis no make
+    # variable of make bench sets (REPLICA, make calibrate's own).
+    meaning: str = ""
     # An empty setting leaves each framework at its own value (ServerManifest.own_value).
     own_when_empty: bool = False
 
@@ -65,11 +68,15 @@ class Axis:
 # default_workers, with its source).
 SETTINGS = Axis("SETTINGS", ("original", "default"), "original", "@",
                 settings_field="worker_settings",
-                accepts="original, default or both, comma-separated")
+                accepts="original, default or both, comma-separated",
+                meaning="worker settings: original (the write-up's), default (each framework's "
+                        "documented default for this host), or both")
 # 25: the current LTS (September 2025), which a team adopting a framework now deploys.
 JDK = Axis("JDK", ("17", "21", "25"), "25", "@", prefix="jdk", settings_field="jdks",
            accepts="17, 21 or 25 (the Java release every JVM server runs on), or a comma "
-                   "list of them such as 17,25 (each framework on each)")
+                   "list of them such as 17,25 (each framework on each)",
+           meaning="the Java release every JVM server runs on: 17, 21 or 25 (the current "
+                   "LTS), or a comma list such as 17,25 (each framework on each, interleaved)")
 # pool: the framework's pool for blocking work, as the write-up configured it; virtual: a
 # virtual thread per task (Java 21+). Left empty, each framework runs its own way: the
 # first of its manifest's executors (the pool where it has one; Helidon's virtual threads).
@@ -78,6 +85,10 @@ EXECUTOR = Axis("EXECUTOR", (POOL, VIRTUAL), POOL, "@", settings_field="executor
                 accepts="pool (the framework's pool for blocking work), virtual (a virtual "
                         "thread per task, Java 21+), or pool,virtual (each framework both "
                         "ways), each once; empty: each framework its own way",
+                meaning="where blocking work runs: pool (the framework's pool, the write-up's "
+                        "way), virtual (a virtual thread per task, Java 21+), or pool,virtual "
+                        "(each framework both ways); empty: each framework its own way (its "
+                        "pool; Helidon's virtual threads)",
                 own_when_empty=True)
 # The I/O engine under the framework: Java's NIO selector, Linux's epoll or io_uring through
 # Netty's native transports. Left empty (the default, no part in a key), each framework runs
@@ -90,6 +101,10 @@ TRANSPORT = Axis("TRANSPORT", (NIO, EPOLL, IO_URING), OWN_TRANSPORT, "@",
                  accepts="nio, epoll or io_uring (the I/O engine under the framework), or a "
                          "comma list of them such as epoll,io_uring (each framework on each), "
                          "each once; empty: each framework on its own",
+                 meaning="the I/O engine under each framework: nio (Java's selector), epoll or "
+                         "io_uring (Netty's native transports), or a comma list such as "
+                         "epoll,io_uring (each framework on each); empty: each framework on its "
+                         "own",
                  own_when_empty=True)
 # What the server speaks on its port: plaintext HTTP/1.1 (the write-up's), HTTP/1.1 over TLS,
 # HTTP/2 in cleartext with prior knowledge, and HTTP/2 over TLS negotiated by ALPN. The TLS
@@ -98,13 +113,20 @@ H1, H1_TLS, H2C, H2 = "h1", "h1-tls", "h2c", "h2"
 PROTOCOL = Axis("PROTOCOL", (H1, H1_TLS, H2C, H2), H1, "@", settings_field="protocols",
                 accepts="h1 (plaintext HTTP/1.1), h1-tls (HTTP/1.1 over TLS), h2c (HTTP/2 in "
                         "cleartext, prior knowledge) or h2 (HTTP/2 over TLS, by ALPN), or a "
-                        "comma list of them such as h1,h2 (each framework on each), each once")
+                        "comma list of them such as h1,h2 (each framework on each), each once",
+                meaning="what each server speaks: h1 (plaintext HTTP/1.1, the write-up's), "
+                        "h1-tls (HTTP/1.1 over TLS), h2c (HTTP/2 in cleartext, prior knowledge) "
+                        "or h2 (HTTP/2 over TLS, by ALPN), or a comma list such as h1,h2 (each "
+                        "server on each); TLS with a certificate made for the run")
 TLS_PROTOCOLS = frozenset((H1_TLS, H2))
 HTTP2_PROTOCOLS = frozenset((H2C, H2))
 PROFILE = Axis("PROFILE", ("0", "1"), "0", "+", tokens=(("1", "profiled"),),
                settings_field="profile",
                accepts="1 (async-profiler in every JVM server during its measured runs), "
-                       "0 (none) or 0,1 (each framework both ways)")
+                       "0 (none) or 0,1 (each framework both ways)",
+               meaning="1: async-profiler in every JVM server during its measured runs (a "
+                       "flame graph and collapsed stacks per run in raw/); 0,1: each framework "
+                       "measured both ways, interleaved; 0: none")
 # make calibrate's A/A: the same server started, warmed and measured again as a second
 # variant, so that the ratio of two identical variants shows the host's own noise. Not a
 # setting of make bench; "2" alone has a part in a key (netty+replica2).

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from httplab.addresses import LOOPBACK
-from httplab.axes import JDK, PROTOCOL
+from httplab.axes import AXES
 
 PRIMER_CONNECTIONS = 8
 DEFAULT_CV_THRESHOLD = 0.05
@@ -24,6 +24,10 @@ IMAGE_HELP = ("the Requests/sec chart, relative to the repository; the latency a
               "CPU, sweep and fairness charts go beside it (result2.png, result-cpu.png, "
               "result3.png, result4.png)")
 
+# The variant axes a make variable sets, each as its entry in axes.py says (REPLICA, make
+# calibrate's own, has none): empty where each framework then takes its own value.
+AXIS_SETTINGS = tuple((axis.setting.lower(), "" if axis.own_when_empty else axis.default,
+                       axis.meaning) for axis in AXES if axis.meaning)
 # (flag, default, meaning)
 BENCH_SETTINGS = (
     ("servers", "all", "comma-separated server folders, or 'all'"),
@@ -49,25 +53,9 @@ BENCH_SETTINGS = (
     ("loadgen-cpus", "", "cpuset for wrk, e.g. 0 (empty: every CPU)"),
     ("cv-threshold", str(DEFAULT_CV_THRESHOLD),
      "warn when a cell's coefficient of variation is above this"),
-    ("jdk", JDK.default, "the Java release every JVM server runs on: 17, 21 or 25 (the "
-                         "current LTS), or a comma list such as 17,25 (each framework on "
-                         "each, interleaved)"),
-    ("executor", "", "where blocking work runs: pool (the framework's pool, the write-up's "
-                     "way), virtual (a virtual thread per task, Java 21+), or pool,virtual "
-                     "(each framework both ways); empty: each framework its own way (its pool; "
-                     "Helidon's virtual threads)"),
-    ("transport", "", "the I/O engine under each framework: nio (Java's selector), epoll or "
-                      "io_uring (Netty's native transports), or a comma list such as "
-                      "epoll,io_uring (each framework on each); empty: each framework on its "
-                      "own"),
-    ("protocol", PROTOCOL.default,
-     "what each server speaks: h1 (plaintext HTTP/1.1, the write-up's), h1-tls (HTTP/1.1 over "
-     "TLS), h2c (HTTP/2 in cleartext, prior knowledge) or h2 (HTTP/2 over TLS, by ALPN), or a "
-     "comma list such as h1,h2 (each server on each); TLS with a certificate made for the run"),
+    *AXIS_SETTINGS,
     ("streams", "1", "HTTP/2 requests in flight per connection (h2load's -m, oha's -p), for "
                      "h2c and h2; 1 compares with HTTP/1.1's one per connection"),
-    ("settings", "original", "worker settings: original (the write-up's), default (each "
-                             "framework's documented default for this host), or both"),
     ("ceiling", "1", "1: measure the reference server (nginx) first, as the ceiling; 0: do not"),
     ("fairness", "1", "1: h2load after each measured run, as long, for per-connection "
                       "fairness; 0: do not"),
@@ -88,9 +76,6 @@ BENCH_SETTINGS = (
                           "between them (empty: this machine)"),
     ("target-address", "", "the server's address as the load generators reach it, the only "
                            f"one it binds (empty: SERVER_HOST's host, or {LOOPBACK})"),
-    ("profile", "0", "1: async-profiler in every JVM server during its measured runs (a flame "
-                     "graph and collapsed stacks per run in raw/); 0,1: each framework measured "
-                     "both ways, interleaved; 0: none"),
     ("profile-event", "cpu", "what PROFILE samples: cpu (the kernel's CPU clock where allowed, "
                              "itimer where not), itimer, wall or alloc"),
 )

@@ -103,7 +103,7 @@ class ServerManifest:
     # and where it is documented; used by SETTINGS=default.
     default_workers: str = ""
     default_workers_source: str = ""
-    setting: str = "original"  # which worker setting `workers` holds: "original" or "default"
+    setting: str = ORIGINAL_SETTING  # which worker setting `workers` holds: "original" or "default"
     # The pool /blocking runs on (see BLOCKING_POOL): its size as written, where that size
     # is documented, what its threads are and how their names start; and the pages the
     # framework's /json, /delay and /blocking follow. Empty for the reference.
@@ -232,7 +232,7 @@ class ServerManifest:
     def workers_variable(self) -> str:
         """WORKERS for the server: empty for the original setting (the server then takes the
         manifest packaged into it), the count for any other."""
-        return "" if self.setting == "original" else str(self.workers)
+        return "" if self.setting == ORIGINAL_SETTING else str(self.workers)
 
     @property
     def transport_variable(self) -> str:
@@ -247,7 +247,7 @@ class ServerManifest:
     def for_setting(self, setting: str, cpus: int | None) -> ServerManifest:
         """This server with the workers of a setting: "original" is the manifest's own;
         "default" is the framework's documented default on `cpus` CPUs."""
-        if setting == "original" or self.is_reference:
+        if setting == ORIGINAL_SETTING or self.is_reference:
             return self
         count = worker_count(self.default_workers, cpus or os.cpu_count() or 1)
         return replace(self, workers=count, setting=setting)

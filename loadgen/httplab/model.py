@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Iterable
 
+from httplab.axes import SETTINGS
 
 WAITING_WORKLOADS = ("delay", "blocking")
 DATABASE_WORKLOADS = ("db", "queries")
@@ -451,7 +452,7 @@ class Settings:
     cv_threshold: float = 0.05
     server_cpus: str | None = None
     loadgen_cpus: str | None = None
-    worker_settings: tuple[str, ...] = ("original",)
+    worker_settings: tuple[str, ...] = (SETTINGS.default,)
     # Other machines (SERVER_HOST, LOADGEN_HOSTS): None and () mean this machine.
     server_host: str | None = None
     loadgen_hosts: tuple[str, ...] = ()
@@ -591,7 +592,7 @@ class ServerRecord:
     image_id: str | None = None
     log_file: str | None = None  # its whole output, relative to the run directory
     role: str = "framework"  # or "reference": the ceiling the frameworks are measured against
-    setting: str = "original"  # its worker setting: the write-up's, or the framework's default
+    setting: str = SETTINGS.default  # its worker setting: the write-up's, or the framework's default
     # The most threads of the pool /blocking runs on, as configured (None: no such pool,
     # as for the reference), and what those threads are.
     blocking_pool: int | None = None

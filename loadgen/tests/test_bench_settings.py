@@ -9,6 +9,7 @@ import subprocess
 
 import pytest
 
+from httplab.axes import AXES, REPLICA
 from httplab.bench_settings import (BENCH_SETTINGS, LATENCY_SETTINGS, settings_markdown,
                                     settings_table, settings_text, variable)
 from httplab.cli import main
@@ -120,3 +121,17 @@ def test_make_pairing_study_passes_only_what_was_set(repo):
                          capture_output=True, text=True, check=True)
     line = next(line for line in dry.stdout.splitlines() if "httplab pairing-study" in line)
     assert shlex.split(line)[2:] == ["--pairs=8"]
+
+
+@pytest.mark.parametrize("axis", [axis for axis in AXES if axis.meaning])
+def test_each_axis_a_make_variable_sets_has_its_row_from_its_entry_in_axes(axis):
+    rows = {flag: (default, meaning) for flag, default, meaning in BENCH_SETTINGS}
+    default, meaning = rows[axis.setting.lower()]
+    assert meaning == axis.meaning
+    assert default == ("" if axis.own_when_empty else axis.default)
+    assert default in ("", *axis.values)
+
+
+def test_replica_is_make_calibrates_own_and_no_row_of_make_bench():
+    assert "replica" not in {flag for flag, _, _ in BENCH_SETTINGS}
+    assert {axis.setting for axis in AXES if not axis.meaning} == {REPLICA.setting}

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from httplab.axes import H1, HTTP2_PROTOCOLS
+from httplab.axes import H1, HTTP2_PROTOCOLS, PROFILE, PROTOCOL
 from httplab.bench_settings import DEFAULTS, LATENCY_LEFT_OUT
 from httplab.plan_error import PlanError
 from httplab.loadtools.oha.command import oha_connections
@@ -66,20 +66,20 @@ def make_latency_plan(settings: Mapping[str, str], known: tuple[ServerManifest, 
         bench_settings["backend"] = "local"
     bench = make_plan(bench_settings, known, available_cpus)
     check_workloads(bench.workloads, bool(typed["url"].strip()))
-    if typed["url"].strip() and any(bench.profile):
+    if typed["url"].strip() and "1" in bench.values(PROFILE):
         raise PlanError("PROFILE does not apply with URL=: the lab profiles only the servers "
                         "it starts; set PROFILE=0")
     if typed["url"].strip() and bench.auto_repeat is not None:
         raise PlanError("REPEAT=auto does not apply with URL=: one server compares no pair of "
                         "variants; set REPEAT to a number of rounds (REPEAT=3)")
-    if typed["url"].strip() and bench.protocols != (H1,):
+    if typed["url"].strip() and bench.values(PROTOCOL) != (H1,):
         raise PlanError("PROTOCOL does not apply with URL=: the URL is requested as given, "
                         "over plaintext HTTP/1.1")
     warmup = parse_optional_duration("STEP_WARMUP", typed["step-warmup"])
     return LatencyPlan(bench, parse_rates(typed["rates"]), parse_slo(typed["slo-p99"]),
                        parse_cost_rate(typed["cost-rate"]), warmup[1] if warmup else 0,
                        parse_url(typed["url"]),
-                       parse_keepalive(typed["keepalive"], bench.protocols))
+                       parse_keepalive(typed["keepalive"], bench.values(PROTOCOL)))
 
 
 def parse_keepalive(text: str, protocols: tuple[str, ...]) -> bool:

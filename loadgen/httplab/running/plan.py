@@ -87,21 +87,21 @@ class BenchPlan:
     phases: tuple[Phase, ...] = ()  # primer, then warm-up; absent when set to 0
     server_cpus: str | None = None  # a cpuset such as "1" or "0-3,6"
     loadgen_cpus: str | None = None
-    worker_settings: tuple[str, ...] = ("original",)
     fairness: bool = False  # h2load after each measured run, as long as wrk's
     backend: str = DEFAULTS["backend"]
     topology: Topology | None = None  # None: the server and wrk on this machine
     cv_threshold: float = DEFAULT_CV_THRESHOLD
     workloads: tuple[Workload, ...] = (PLAINTEXT,)
-    profile: tuple[bool, ...] = (False,)  # PROFILE: without the profiler, with it, or both
     profile_event: str = DEFAULTS["profile-event"]  # as asked: cpu means cpu or itimer
-    jdks: tuple[str, ...] = (JDK.default,)  # JDK: the Java releases, each framework on each
-    executors: tuple[str, ...] = ()  # EXECUTOR: pool, virtual, both; () each its own way
-    transports: tuple[str, ...] = ()  # TRANSPORT: nio, epoll, io_uring; () each its own
-    protocols: tuple[str, ...] = (PROTOCOL.default,)  # PROTOCOL: h1, h1-tls, h2c, h2
+    # Each variant axis's values as asked, by its setting, in AXES order: ("JDK", ("17",
+    # "25")); () for an own-when-empty axis left empty (each framework its own value).
+    asked: tuple[tuple[str, tuple[str, ...]], ...] = ()
     streams: int = 1  # STREAMS: HTTP/2 requests in flight per connection (h2c, h2)
-    replicas: tuple[str, ...] = (REPLICA.default,)  # REPLICA: 1,2 in make calibrate's A/A
     keep_unmeasured: bool = False  # KEEP_UNMEASURED: their raw files archived, not dropped
+
+    def values(self, axis: Axis) -> tuple[str, ...]:
+        """The values asked of an axis; its default alone where the plan has none of it."""
+        return dict(self.asked).get(axis.setting, () if axis.own_when_empty else (axis.default,))
 
     @property
     def profiled(self) -> bool:
@@ -292,8 +292,6 @@ def make_plan(settings: Mapping[str, str], known: tuple[ServerManifest, ...],
     # An axis no make variable sets (REPLICA, make calibrate's) stays at its default.
     axes = {axis.setting: parse_axis(axis, typed.get(axis.setting.lower(), axis.default))
             for axis in AXES}
-    worker_settings = axes[SETTINGS.setting]
-    profile = tuple(value == "1" for value in axes[PROFILE.setting])
     cpus = len(cpuset_members(server_cpus)) if server_cpus else len(available_cpus) or None
     chosen = with_ceiling(select_servers(typed["servers"], known), known,
                           parse_ceiling(typed["ceiling"]))
@@ -303,22 +301,31 @@ def make_plan(settings: Mapping[str, str], known: tuple[ServerManifest, ...],
         thread_counts, connection_counts,
         duration_text, duration_s, repeat, auto_repeat,
         make_phases(typed["primer"], typed["warmup"]), server_cpus,
-        parse_cpuset("LOADGEN_CPUS", typed["loadgen-cpus"], available_cpus), worker_settings,
+        parse_cpuset("LOADGEN_CPUS", typed["loadgen-cpus"], available_cpus),
         parse_switch("FAIRNESS", typed["fairness"], "h2load after each measured run"),
         backend=typed["backend"], cv_threshold=parse_cv_threshold(typed["cv-threshold"]),
         topology=make_topology(typed["server-host"], typed["loadgen-hosts"],
                                typed["target-address"]),
         workloads=parse_workloads(typed["workload"], typed["delay-ms"], typed["queries"]),
-        profile=profile, profile_event=parse_profile_event(typed["profile-event"]),
-        jdks=axes[JDK.setting], executors=axes[EXECUTOR.setting],
-        transports=axes[TRANSPORT.setting], protocols=axes[PROTOCOL.setting],
+        asked=tuple(axes.items()), profile_event=parse_profile_event(typed["profile-event"]),
         streams=parse_streams(typed["streams"], axes[PROTOCOL.setting]),
-        replicas=axes[REPLICA.setting],
         keep_unmeasured=parse_switch("KEEP_UNMEASURED", typed["keep-unmeasured"],
                                      "keep the unmeasured runs' raw files"))
+    check_something_to_measure(plan.servers)
     check_topology(plan)
     check_pairs(plan.servers, plan.auto_repeat)
     return plan
+
+
+def check_something_to_measure(servers: tuple[ServerManifest, ...]) -> None:
+    """Stops a plan whose every framework variant is not applicable: it would start a run
+    that measures the reference alone. One line, each variant with its reason. A plan of
+    the reference alone (SERVERS=nginx) asked for that and runs."""
+    frameworks = [server for server in servers if not server.is_reference]
+    if not frameworks or any(not server.not_applicable for server in frameworks):
+        return
+    reasons = "; ".join(f"{server.key}: {server.not_applicable}" for server in frameworks)
+    raise PlanError(f"nothing to measure: no framework can run as asked ({reasons})")
 
 
 def parse_streams(text: str, protocols: tuple[str, ...]) -> int:
@@ -350,8 +357,8 @@ def check_topology(plan: BenchPlan) -> None:
     with the rest of the plan."""
     if plan.topology is None:
         return
-    if plan.protocols != (H1,):
-        raise PlanError(f"PROTOCOL={','.join(plan.protocols)} runs on this machine only: the "
+    if plan.values(PROTOCOL) != (H1,):
+        raise PlanError(f"PROTOCOL={','.join(plan.values(PROTOCOL))} runs on this machine only: the "
                         "run's certificate and the load tools' protocols are not carried to "
                         "SERVER_HOST or LOADGEN_HOSTS; leave PROTOCOL=h1 with them")
     if plan.backend != "docker":
@@ -409,6 +416,8 @@ def parse_profile_event(text: str) -> str:
 def settings_of(plan: BenchPlan) -> Settings:
     """The plan as the results record it."""
     primer, warmup = plan.phase("primer"), plan.phase("warmup")
+    profile = tuple(value == "1" for value in plan.values(PROFILE))
+    replicas = plan.values(REPLICA)
     return Settings(servers=tuple(server.key for server in plan.servers), threads=plan.threads,
                     connections=plan.connections, duration_s=float(plan.duration_s),
                     backend=plan.backend,
@@ -417,16 +426,17 @@ def settings_of(plan: BenchPlan) -> Settings:
                     primer_connections=(primer.connections or 0) if primer else 0,
                     warmup_s=float(warmup.duration_s) if warmup else 0.0,
                     cv_threshold=plan.cv_threshold, server_cpus=plan.server_cpus,
-                    loadgen_cpus=plan.loadgen_cpus, worker_settings=plan.worker_settings,
+                    loadgen_cpus=plan.loadgen_cpus, worker_settings=plan.values(SETTINGS),
                     server_host=plan.server_host.spec if plan.server_host else None,
                     loadgen_hosts=tuple(engine.spec for engine in plan.load_generators),
                     target_address=plan.target_address, fairness=plan.fairness,
-                    workloads=plan.workloads, profile=plan.profile,
-                    profile_event=plan.profile_event if any(plan.profile) else None,
-                    jdks=plan.jdks, executors=plan.executors, transports=plan.transports,
-                    protocols=plan.protocols, streams=plan.streams,
+                    workloads=plan.workloads, profile=profile,
+                    profile_event=plan.profile_event if any(profile) else None,
+                    jdks=plan.values(JDK), executors=plan.values(EXECUTOR),
+                    transports=plan.values(TRANSPORT), protocols=plan.values(PROTOCOL),
+                    streams=plan.streams,
                     auto_repeat=plan.auto_repeat,
-                    replicas=plan.replicas if len(plan.replicas) > 1 else ())
+                    replicas=replicas if len(replicas) > 1 else ())
 
 
 SERVER_PLACEHOLDER = "<server>"

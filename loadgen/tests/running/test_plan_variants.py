@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from httplab.axes import JDK, REPLICA
 from httplab.manifest import parse_manifest
 from httplab.plan_error import PlanError
 from httplab.running.plan import make_plan, settings_of
@@ -28,7 +29,7 @@ def test_a_jdk_the_lab_does_not_offer_stops_with_one_line(jdk):
 
 def test_the_default_jdk_is_25_and_keys_name_only_other_values():
     plan = _plan()
-    assert plan.jdks == ("25",) and [s.key for s in plan.servers] == ["alpha", "beta"]
+    assert plan.values(JDK) == ("25",) and [s.key for s in plan.servers] == ["alpha", "beta"]
     assert {s.jdk for s in plan.servers} == {"25"}
 
 
@@ -67,4 +68,4 @@ def test_replicas_measure_each_server_twice_as_identical_variants_and_are_record
 
 def test_a_bench_has_one_replica_and_records_none():
     plan = _plan(servers="alpha")
-    assert plan.replicas == ("1",) and settings_of(plan).replicas == ()
+    assert plan.values(REPLICA) == ("1",) and settings_of(plan).replicas == ()

@@ -4,16 +4,11 @@ runs). Pure."""
 
 from __future__ import annotations
 
-from httplab.axes import EXECUTOR, JDK, TRANSPORT
+from httplab.axes import AXES
 from httplab.model import PLAINTEXT, DatabaseRecord, LatencyResult, Settings
 from httplab.presentation.wording.auto_repeat import precision_text
 from httplab.presentation.wording.formatting import MISSING
 from httplab.presentation.wording.latency import slo_text
-
-# The axes a run line names by their setting when the run chose them (empty: each framework
-# its own, said per row).
-LISTED_AXES = (JDK, EXECUTOR, TRANSPORT)
-
 
 def describe_settings(settings: Settings) -> str:
     text = (f"wrk with {spoken_list(settings.connections)} connections, threads "
@@ -28,15 +23,18 @@ def describe_settings(settings: Settings) -> str:
         text += "; fairness: h2load after each measured run"
     if settings.workloads != (PLAINTEXT,):
         text += f"; workloads {spoken_list(tuple(w.label for w in settings.workloads))}"
-    if settings.worker_settings != ("original",):
-        text += f"; worker settings: {', '.join(settings.worker_settings)}"
-    for axis in LISTED_AXES:
-        values = getattr(settings, axis.settings_field)
-        text += f"; {axis.setting} {spoken_list(values)}" if values else ""
+    text += axes_text(settings)
     for name, cpus in (("server", settings.server_cpus), ("wrk", settings.loadgen_cpus)):
         if cpus:
             text += f"; {name} on CPUs {cpus}"
     return text + (f"; {describe_database(settings.database)}" if settings.database else "")
+
+
+def axes_text(settings: Settings) -> str:
+    """Each variant axis (AXES) the run asked other than its default alone, by its setting
+    and its values in the order asked: "; JDK 17 and 25; PROTOCOL h1 and h2"."""
+    return "".join(f"; {axis.setting} {spoken_list(axis.recorded(settings))}" for axis in AXES
+                   if axis.recorded(settings) != (axis.default,))
 
 
 def spoken_list(values: tuple[object, ...]) -> str:

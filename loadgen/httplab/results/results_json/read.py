@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from httplab.axes import SETTINGS
 from httplab.bench_settings import AUTO_REPEAT
 from httplab.model import (AutoRepeat, BenchResult, Cell, CellStatus, CellWarning, DatabaseRecord,
                            EngineRecord, FairnessRun, HostInfo, HostStalls, HotFrame, Latency,
@@ -81,7 +82,7 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
     return Settings(**{
         **data, "servers": tuple(data["servers"]), "threads": tuple(data["threads"]),
         "connections": (connections,) if isinstance(connections, int) else tuple(connections),
-        "worker_settings": tuple(data.get("worker_settings", ("original",))),
+        "worker_settings": tuple(data.get("worker_settings", (SETTINGS.default,))),
         "loadgen_hosts": tuple(data.get("loadgen_hosts", ())),
         "workloads": tuple(workload_from_dict(workload)
                            for workload in data.get("workloads", [None])),
