@@ -49,7 +49,7 @@ def test_an_h2c_cell_is_measured_by_h2load_at_the_plans_streams_and_read_back(tm
     assert "h2load -t2 -c20 -m2 -D1 (h2c)" in progress
     raw = tmp_path / "raw"
     assert sorted(path.name for path in raw.glob("alpha@h2c-t2-c20.*")) == [
-        "alpha@h2c-t2-c20.h2load-requests.tsv.gz", "alpha@h2c-t2-c20.h2load-run.txt",
+        "alpha@h2c-t2-c20.h2load-latency.json", "alpha@h2c-t2-c20.h2load-run.txt",
         "alpha@h2c-t2-c20.resources.json"]
     for cells in (cells_from_outcomes([c for o in outcomes for c in o.cells]),
                   cells_from_outcomes([found.outcome() for found in find_raw_files(raw)])):
