@@ -16,6 +16,10 @@ user_flags = $(foreach v,$(1),$(if $(filter command line environment%,$(origin $
 # make compare: BASE= and NEW= name two run directories (or their results.json); no default
 # make test: extra pytest arguments, e.g. PYTEST_ARGS='-k parser'
 PYTEST_ARGS ?=
+# make test: pytest-xdist, a worker per CPU; the tests that share the host's fixed ports or
+# Docker names run on one worker, one at a time (tests/support/shared_host.py).
+# PYTEST_WORKERS=0: no workers, every test in one process.
+PYTEST_WORKERS ?= auto
 
 PYTHON ?= python3
 VENV := .venv
@@ -84,7 +88,7 @@ compare: venv ## Compare two runs' Requests/sec cell by cell, beyond their noise
 
 # host-check comes first: a missing package is one line before any build or test.
 test: host-check venv jars oha ## Run every test (unit, conformance, end to end; Docker ones need an engine)
-	cd loadgen && ../$(VENV)/bin/python -m pytest $(PYTEST_ARGS)
+	cd loadgen && ../$(VENV)/bin/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 .PHONY: host-check
 host-check: ## Check the host has the Debian packages every test needs (scripts/host-packages.txt) and the default JDK

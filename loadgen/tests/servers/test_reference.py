@@ -95,6 +95,7 @@ def test_nginx_passes_the_conformance_check_and_stops_on_sigterm():
     assert not port_is_listening(port)
 
 
+@pytest.mark.shared_host
 @pytest.mark.slow
 def test_the_local_backend_serves_nginx_with_no_jvm(tmp_path):
     _require_nginx()

@@ -1,0 +1,131 @@
+"""What lets the suite run on several pytest-xdist workers (`make test`: -n auto --dist
+loadgroup) on one host:
+- `shared_host` tests bind a port the lab fixes (the servers' port of the manifests, the
+  database's DB_PORT, or a fixed port of the test's own) or use Docker's fixed names
+  (every `docker` test is one): they all go in one xdist group, which runs on one worker,
+  one test after the other;
+- an `alone` test measures CPU or latency that another test's load would skew: no other
+  test runs while it does (the workers share a readers-writer lock: every test takes it
+  shared, an `alone` test exclusively, through a gate so it is not starved);
+- the guard: a test not marked shared_host during which one of the lab's fixed ports
+  starts to listen, while no shared_host test runs, fails, naming the port.
+Without xdist the locks are not taken; the guard still watches."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from httplab.manifest import discover
+from httplab.paths import DEFAULT_REPO, servers_dir
+from httplab.running.database.base import DB_PORT
+
+SHARED_HOST, ALONE, DOCKER = "shared_host", "alone", "docker"
+GROUP = "shared-host"  # the xdist group of every shared_host test
+# The ports the lab itself fixes, which the guard watches.
+FIXED_PORTS = tuple(sorted({m.port for m in discover(servers_dir(DEFAULT_REPO))} | {DB_PORT}))
+POLL_S = 0.2
+
+
+def mark_groups(items: list[pytest.Item]) -> None:
+    """Every shared_host test, and every docker one, in the one xdist group."""
+    for item in items:
+        if item.get_closest_marker(DOCKER) and not item.get_closest_marker(SHARED_HOST):
+            item.add_marker(SHARED_HOST)
+        if item.get_closest_marker(SHARED_HOST):
+            item.add_marker(pytest.mark.xdist_group(GROUP))
+
+
+def lock_dir(config: pytest.Config) -> Path | None:
+    """A folder every worker of this run shares (the parent of each worker's basetemp, which
+    xdist sets); None without xdist."""
+    basetemp = config.getoption("basetemp")
+    if not os.environ.get("PYTEST_XDIST_WORKER") or not basetemp:
+        return None
+    return Path(basetemp).parent
+
+
+@contextlib.contextmanager
+def _flocked(path: Path, operation: int) -> Iterator[None]:
+    with open(path, "a") as handle:
+        fcntl.flock(handle, operation)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@contextlib.contextmanager
+def turn(folder: Path | None, item: pytest.Item) -> Iterator[None]:
+    """Holds the run's locks for the item: the room shared (exclusive for an alone test),
+    and the fixed ports exclusive for a shared_host test."""
+    if folder is None:
+        yield
+        return
+    alone = item.get_closest_marker(ALONE) is not None
+    with contextlib.ExitStack() as held:
+        with _flocked(folder / "gate.lock", fcntl.LOCK_EX):
+            held.enter_context(_flocked(folder / "room.lock",
+                                        fcntl.LOCK_EX if alone else fcntl.LOCK_SH))
+        if item.get_closest_marker(SHARED_HOST):
+            held.enter_context(_flocked(ports_lock(folder), fcntl.LOCK_EX))
+        yield
+
+
+def ports_lock(folder: Path) -> Path:
+    return folder / "ports.lock"
+
+
+def listening(port: int) -> bool:
+    with socket.socket() as probe:
+        probe.settimeout(0.2)
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+def ports_held(folder: Path | None) -> bool:
+    """Whether a shared_host test runs on another worker now."""
+    if folder is None:
+        return False
+    with open(ports_lock(folder), "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        return False
+
+
+class PortGuard:
+    """Watches the fixed ports during one test: those that start to listen while no
+    shared_host test runs elsewhere (the port's state at the start is the host's own)."""
+
+    def __init__(self, folder: Path | None, ports: tuple[int, ...] = FIXED_PORTS):
+        self.folder = folder
+        self.ports = tuple(port for port in ports if not listening(port))
+        self.opened: set[int] = set()
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def _watch(self) -> None:
+        while True:
+            for port in self.ports:
+                if (port not in self.opened and not ports_held(self.folder)
+                        and listening(port) and not ports_held(self.folder)):
+                    self.opened.add(port)
+            if self._done.wait(POLL_S):
+                return
+
+    def __enter__(self) -> PortGuard:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_) -> None:
+        self._done.set()
+        self._thread.join()
