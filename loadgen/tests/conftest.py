@@ -26,11 +26,11 @@ def pytest_runtest_protocol(item, nextitem):
 
 @pytest.fixture(autouse=True)
 def fixed_ports_guard(request):
-    """Fails a test not marked shared_host during which a fixed port of the lab opened."""
+    """Fails a test not marked shared_host that listened on a fixed port of the lab."""
     if request.node.get_closest_marker(shared_host.SHARED_HOST):
         yield
         return
-    with shared_host.PortGuard(shared_host.lock_dir(request.config)) as guard:
+    with shared_host.PortGuard() as guard:
         yield
     if guard.opened:
         ports = ", ".join(str(port) for port in sorted(guard.opened))

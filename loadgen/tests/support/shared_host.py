@@ -8,8 +8,10 @@ loadgroup) on one host:
   test runs while it does (the workers share a readers-writer lock: every test takes it
   shared, an `alone` test exclusively, through a gate so it is not starved);
 - the guard: a test not marked shared_host during which one of the lab's fixed ports
-  starts to listen, while no shared_host test runs, fails, naming the port.
-Without xdist the locks are not taken; the guard still watches."""
+  listens through the test's own process or one it started fails, naming the port
+  (another program's listener, such as a bench beside the tests, is none of its doing; a
+  container the test started is not seen).
+Without xdist the lock is not taken; the guard still watches."""
 
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ import pytest
 from httplab.manifest import discover
 from httplab.paths import DEFAULT_REPO, servers_dir
 from httplab.running.database.base import DB_PORT
+from tests.support.port_owners import listened_on_by_descendant
 
 SHARED_HOST, ALONE, DOCKER = "shared_host", "alone", "docker"
 GROUP = "shared-host"  # the xdist group of every shared_host test
@@ -64,8 +67,7 @@ def _flocked(path: Path, operation: int) -> Iterator[None]:
 
 @contextlib.contextmanager
 def turn(folder: Path | None, item: pytest.Item) -> Iterator[None]:
-    """Holds the run's locks for the item: the room shared (exclusive for an alone test),
-    and the fixed ports exclusive for a shared_host test."""
+    """Holds the run's room for the item: shared, or exclusive for an alone test."""
     if folder is None:
         yield
         return
@@ -74,13 +76,7 @@ def turn(folder: Path | None, item: pytest.Item) -> Iterator[None]:
         with _flocked(folder / "gate.lock", fcntl.LOCK_EX):
             held.enter_context(_flocked(folder / "room.lock",
                                         fcntl.LOCK_EX if alone else fcntl.LOCK_SH))
-        if item.get_closest_marker(SHARED_HOST):
-            held.enter_context(_flocked(ports_lock(folder), fcntl.LOCK_EX))
         yield
-
-
-def ports_lock(folder: Path) -> Path:
-    return folder / "ports.lock"
 
 
 def listening(port: int) -> bool:
@@ -89,26 +85,12 @@ def listening(port: int) -> bool:
         return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
-def ports_held(folder: Path | None) -> bool:
-    """Whether a shared_host test runs on another worker now."""
-    if folder is None:
-        return False
-    with open(ports_lock(folder), "a") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return True
-        fcntl.flock(handle, fcntl.LOCK_UN)
-        return False
-
-
 class PortGuard:
-    """Watches the fixed ports during one test: those that start to listen while no
-    shared_host test runs elsewhere (the port's state at the start is the host's own)."""
+    """Watches the fixed ports during one test: those that listen through this process
+    or one it started."""
 
-    def __init__(self, folder: Path | None, ports: tuple[int, ...] = FIXED_PORTS):
-        self.folder = folder
-        self.ports = tuple(port for port in ports if not listening(port))
+    def __init__(self, ports: tuple[int, ...] = FIXED_PORTS):
+        self.ports = ports
         self.opened: set[int] = set()
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._watch, daemon=True)
@@ -116,8 +98,8 @@ class PortGuard:
     def _watch(self) -> None:
         while True:
             for port in self.ports:
-                if (port not in self.opened and not ports_held(self.folder)
-                        and listening(port) and not ports_held(self.folder)):
+                if (port not in self.opened and listening(port)
+                        and listened_on_by_descendant(port, os.getpid())):
                     self.opened.add(port)
             if self._done.wait(POLL_S):
                 return

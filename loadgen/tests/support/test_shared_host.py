@@ -3,8 +3,10 @@ the group of the shared_host tests, the lock an alone test takes, and the guard.
 
 from __future__ import annotations
 
-import fcntl
+import contextlib
 import socket
+import subprocess
+import sys
 import threading
 import time
 
@@ -48,28 +50,52 @@ def _listening_on(port: int) -> socket.socket:
     return listener
 
 
-def test_the_guard_names_a_port_that_opened_during_the_test(tmp_path):
+def test_the_guard_names_a_port_the_test_listened_on():
     port = free_port()
-    with shared_host.PortGuard(tmp_path, (port,)) as guard:
+    with shared_host.PortGuard((port,)) as guard:
         with _listening_on(port):
             time.sleep(3 * shared_host.POLL_S)
     assert guard.opened == {port}
 
 
-def test_the_guard_ignores_a_port_listening_before_the_test(tmp_path):
+def test_the_guard_names_a_port_a_process_the_test_started_listened_on():
     port = free_port()
-    with _listening_on(port), shared_host.PortGuard(tmp_path, (port,)) as guard:
+    with shared_host.PortGuard((port,)) as guard, _listener(port):
+        time.sleep(3 * shared_host.POLL_S)
+    assert guard.opened == {port}
+
+
+def test_the_guard_leaves_out_a_port_another_program_listens_on():
+    """A listener that is no descendant of this process (setsid -f forks it away), as a
+    bench running beside the tests would be."""
+    port = free_port()
+    with _listener(port, "setsid", "-f"), shared_host.PortGuard((port,)) as guard:
         time.sleep(3 * shared_host.POLL_S)
     assert guard.opened == set()
 
 
-def test_the_guard_ignores_a_port_a_shared_host_test_opens_on_another_worker(tmp_path):
-    port = free_port()
-    with open(shared_host.ports_lock(tmp_path), "a") as other_worker:
-        fcntl.flock(other_worker, fcntl.LOCK_EX)
-        with shared_host.PortGuard(tmp_path, (port,)) as guard, _listening_on(port):
-            time.sleep(3 * shared_host.POLL_S)
-    assert guard.opened == set()
+@contextlib.contextmanager
+def _listener(port: int, *launcher: str):
+    """A Python process listening on the port for at most 2 s, started through `launcher`."""
+    script = (f"import socket, time; s = socket.socket(); s.bind(('127.0.0.1', {port})); "
+              "s.listen(); time.sleep(2)")
+    process = subprocess.Popen([*launcher, sys.executable, "-c", script])
+    try:
+        assert _within(5, lambda: shared_host.listening(port)), "the listener never listened"
+        yield
+    finally:
+        process.kill()
+        process.wait()
+        assert _within(5, lambda: not shared_host.listening(port)), "the listener never left"
+
+
+def _within(seconds: float, condition) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 def test_an_alone_test_waits_for_the_test_running_beside_it(tmp_path):
