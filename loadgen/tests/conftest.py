@@ -25,17 +25,19 @@ def pytest_runtest_protocol(item, nextitem):
 
 
 @pytest.fixture(autouse=True)
-def fixed_ports_guard(request):
-    """Fails a test not marked shared_host that listened on a fixed port of the lab."""
+def fixed_ports_guard(request, monkeypatch):
+    """Fails a test not marked shared_host that listened on a fixed port of the lab, or had
+    the harness check one is free."""
     if request.node.get_closest_marker(shared_host.SHARED_HOST):
         yield
         return
+    probes = shared_host.PortProbes(monkeypatch)
     with shared_host.PortGuard() as guard:
         yield
-    if guard.opened:
-        ports = ", ".join(str(port) for port in sorted(guard.opened))
-        pytest.fail(f"{request.node.nodeid} listened on {ports}, a port the lab fixes: "
-                    f"mark it @pytest.mark.{shared_host.SHARED_HOST}")
+    if guard.opened or probes.asked:
+        ports = ", ".join(str(port) for port in sorted(guard.opened | probes.asked))
+        pytest.fail(f"{request.node.nodeid} listened on or checked {ports}, a port the lab "
+                    f"fixes: mark it @pytest.mark.{shared_host.SHARED_HOST}")
 
 
 @pytest.fixture(scope="session")

@@ -8,15 +8,17 @@ loadgroup) on one host:
   test runs while it does (the workers share a readers-writer lock: every test takes it
   shared, an `alone` test exclusively, through a gate so it is not starved);
 - the guard: a test not marked shared_host during which one of the lab's fixed ports
-  listens through the test's own process or one it started fails, naming the port
-  (another program's listener, such as a bench beside the tests, is none of its doing; a
-  container the test started is not seen).
+  listens through the test's own process or one it started, or that has the harness
+  check one is free (port_in_use, before a server or database starts), fails, naming
+  the port (another program's listener, such as a bench beside the tests, is none of its
+  doing; a container the test started is not seen).
 Without xdist the lock is not taken; the guard still watches."""
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import importlib
 import os
 import socket
 import threading
@@ -35,6 +37,8 @@ GROUP = "shared-host"  # the xdist group of every shared_host test
 # The ports the lab itself fixes, which the guard watches.
 FIXED_PORTS = tuple(sorted({m.port for m in discover(servers_dir(DEFAULT_REPO))} | {DB_PORT}))
 POLL_S = 0.2
+# The modules whose free-port check (their name port_in_use) the guard records.
+PROBING_MODULES = ("httplab.running.backends.base", "httplab.running.database.support")
 
 
 def mark_groups(items: list[pytest.Item]) -> None:
@@ -111,3 +115,20 @@ class PortGuard:
     def __exit__(self, *_) -> None:
         self._done.set()
         self._thread.join()
+
+
+class PortProbes:
+    """Records the fixed ports the harness checks are free during one test."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, ports: tuple[int, ...] = FIXED_PORTS):
+        self.ports, self.asked = ports, set()
+        for name in PROBING_MODULES:
+            module = importlib.import_module(name)
+            monkeypatch.setattr(module, "port_in_use", self._recording(module.port_in_use))
+
+    def _recording(self, port_in_use):
+        def recorded(port: int, *args, **kwargs) -> bool:
+            if port in self.ports:
+                self.asked.add(port)
+            return port_in_use(port, *args, **kwargs)
+        return recorded

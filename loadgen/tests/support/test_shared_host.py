@@ -54,14 +54,14 @@ def test_the_guard_names_a_port_the_test_listened_on():
     port = free_port()
     with shared_host.PortGuard((port,)) as guard:
         with _listening_on(port):
-            time.sleep(3 * shared_host.POLL_S)
+            _within(10, lambda: guard.opened)
     assert guard.opened == {port}
 
 
 def test_the_guard_names_a_port_a_process_the_test_started_listened_on():
     port = free_port()
     with shared_host.PortGuard((port,)) as guard, _listener(port):
-        time.sleep(3 * shared_host.POLL_S)
+        _within(10, lambda: guard.opened)
     assert guard.opened == {port}
 
 
@@ -76,9 +76,9 @@ def test_the_guard_leaves_out_a_port_another_program_listens_on():
 
 @contextlib.contextmanager
 def _listener(port: int, *launcher: str):
-    """A Python process listening on the port for at most 2 s, started through `launcher`."""
+    """A Python process listening on the port for at most 5 s, started through `launcher`."""
     script = (f"import socket, time; s = socket.socket(); s.bind(('127.0.0.1', {port})); "
-              "s.listen(); time.sleep(2)")
+              "s.listen(); time.sleep(5)")
     process = subprocess.Popen([*launcher, sys.executable, "-c", script])
     try:
         assert _within(5, lambda: shared_host.listening(port)), "the listener never listened"
@@ -86,7 +86,7 @@ def _listener(port: int, *launcher: str):
     finally:
         process.kill()
         process.wait()
-        assert _within(5, lambda: not shared_host.listening(port)), "the listener never left"
+        assert _within(10, lambda: not shared_host.listening(port)), "the listener never left"
 
 
 def _within(seconds: float, condition) -> bool:
@@ -120,3 +120,15 @@ def test_tests_beside_each_other_do_not_wait(tmp_path):
 def _run_alone(folder, started: threading.Event, item: FakeItem | None = None) -> None:
     with shared_host.turn(folder, item or FakeItem("alone")):
         started.set()
+
+
+def test_the_probes_record_a_fixed_port_the_harness_checks_and_no_other(monkeypatch):
+    from httplab.running.backends import base
+    from httplab.running.database import support
+    servers, database = free_port(), free_port()  # stand-ins for the lab's fixed ports
+    probes = shared_host.PortProbes(monkeypatch, (servers, database))
+    base.port_in_use(servers)
+    assert probes.asked == {servers}
+    support.port_in_use(database)
+    base.port_in_use(free_port())
+    assert probes.asked == {servers, database}
