@@ -65,7 +65,7 @@ help: venv ## List the targets, and the settings with their defaults
 	@$(HTTPLAB) settings --calibrate
 	@echo "Settings of make report: FROM (default results/latest), OUT (default FROM), IMAGE"
 	@echo "Settings of make compare: BASE=<run dir> NEW=<run dir>, e.g. BASE=results/<stamp> NEW=results/latest; OUT (the folder of compare.html, default results/compare/<base>-vs-<new>)"
-	@echo "Settings of make test: PYTEST_ARGS, e.g. PYTEST_ARGS='-k parser'"
+	@echo "Settings of make test: PYTEST_ARGS, e.g. PYTEST_ARGS='-k parser'; PYTEST_WORKERS, pytest-xdist's workers (now $(PYTEST_WORKERS); auto: one per CPU; 0: one process)"
 
 bench: venv $(if $(filter local,$(BACKEND)),jars) ## Run wrk against every server, one at a time
 	$(HTTPLAB) bench $(call user_flags,$(BENCH_SETTINGS))
