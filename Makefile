@@ -20,6 +20,10 @@ user_flags = $(foreach v,$(1),$(if $(filter command line environment%,$(origin $
 # make compare: BASE= and NEW= name two run directories (or their results.json); no default
 # make test: extra pytest arguments, e.g. PYTEST_ARGS='-k parser'
 PYTEST_ARGS ?=
+# make test: pytest-xdist, a worker per CPU; the tests that share the host's fixed ports or
+# Docker names run on one worker, one at a time (tests/support/shared_host.py).
+# PYTEST_WORKERS=0: no workers, every test in one process.
+PYTEST_WORKERS ?= auto
 
 PYTHON ?= python3
 VENV := .venv
@@ -45,9 +49,10 @@ endif
 # where the harness looks for it (stated only in paths.py).
 PROFILER_AGENT := $(shell cd loadgen && $(PYTHON) -c 'from httplab.paths import ASYNC_PROFILER_LIB; print(ASYNC_PROFILER_LIB)')
 # oha, the fixed-rate load tool, at the version its reader is written for (stated only in
-# command.py), built into the repository (the harness looks there: httplab/paths.py).
+# command.py), built into the repository where the harness and the wrk image look for it
+# (stated only in paths.py: OHA_ROOT/bin/oha).
 OHA_VERSION := $(shell sed -n 's/^OHA_VERSION = "\([^"]*\)".*/\1/p' loadgen/httplab/loadtools/oha/command.py)
-OHA_ROOT := .tools/oha
+OHA_ROOT := $(shell cd loadgen && $(PYTHON) -c 'from httplab.paths import OHA_IN_REPO; print(OHA_IN_REPO.parent.parent)')
 
 .PHONY: help bench sweep latency calibrate pairing-study report compare test golden jars jdks oha venv base-images servers-table docs-settings clean
 # make sweep: the concurrency sweep's own points, before the user's settings (which win).
@@ -66,7 +71,7 @@ help: venv ## List the targets, and the settings with their defaults
 	@$(HTTPLAB) settings --pairing-study
 	@echo "Settings of make report: FROM (default results/latest), OUT (default FROM), IMAGE"
 	@echo "Settings of make compare: BASE=<run dir> NEW=<run dir>, e.g. BASE=results/<stamp> NEW=results/latest; OUT (the folder of compare.html, default results/compare/<base>-vs-<new>)"
-	@echo "Settings of make test: PYTEST_ARGS, e.g. PYTEST_ARGS='-k parser'"
+	@echo "Settings of make test: PYTEST_ARGS, e.g. PYTEST_ARGS='-k parser'; PYTEST_WORKERS, pytest-xdist's workers (now $(PYTEST_WORKERS); auto: one per CPU; 0: one process)"
 
 bench: venv $(if $(filter local,$(BACKEND)),jars) ## Run wrk against every server, one at a time
 	$(HTTPLAB) bench $(call user_flags,$(BENCH_SETTINGS))
@@ -93,7 +98,8 @@ compare: venv ## Compare two runs' Requests/sec cell by cell, beyond their noise
 
 # host-check comes first: a missing package is one line before any build or test.
 test: host-check venv jars oha ## Run every test (unit, conformance, end to end; Docker ones need an engine)
-	cd loadgen && ../$(VENV)/bin/python -m pytest $(PYTEST_ARGS)
+	# JAR_SOURCE=host: the server images copy the jars just built (servers/Dockerfile).
+	cd loadgen && JAR_SOURCE=host ../$(VENV)/bin/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 .PHONY: host-check
 host-check: ## Check the host has the Debian packages every test needs (scripts/host-packages.txt) and the default JDK
@@ -119,7 +125,7 @@ $(JARS) $(PROFILER_AGENT) &: $(JAR_INPUTS)
 jdks: ## Make the JDKs Debian 12 lacks (21, 25) from Debian 13's packages into .tools/jdks (root, debootstrap)
 	@bash scripts/host-jdks.sh
 
-oha: ## Build oha (fixed-rate load) with cargo into .tools/oha/bin, when missing or of another version
+oha: ## Build oha (fixed-rate load) with cargo into loadgen/.tools/oha/bin, when missing or of another version
 	@[ -n '$(OHA_VERSION)' ] || { echo "httplab: error: no OHA_VERSION in loadgen/httplab/loadtools/oha/command.py" >&2; exit 2; }
 	@bash scripts/oha.sh '$(OHA_VERSION)' '$(OHA_ROOT)'
 

@@ -22,6 +22,22 @@ httplab_docker_setup() (
   say() { echo "docker-setup: $*" >&2; }
   die() { echo "docker-setup: error: $*" >&2; exit 1; }
 
+  # Compose v2 from source, where no binary can be fetched (Debian 12 packages only v1).
+  build_compose() {
+    local go plugins gobin start=$SECONDS
+    go=$(command -v go || echo /usr/local/go/bin/go)
+    [ -x "$go" ] || die "docker compose (v2) is missing and there is no Go toolchain to build it"
+    plugins=${DOCKER_CONFIG:-$HOME/.docker}/cli-plugins
+    say "building Compose $compose_version from the Go module proxy (takes minutes) into $plugins"
+    gobin=$(mktemp -d)
+    GOBIN=$gobin "$go" install \
+      -ldflags "-s -w -X github.com/docker/compose/v2/internal.Version=$compose_version" \
+      "github.com/docker/compose/v2/cmd@$compose_version" || die "go install of Compose failed"
+    install -D -m 0755 "$gobin/cmd" "$plugins/docker-compose"
+    rm -rf "$gobin"
+    say "built Compose $compose_version in $((SECONDS - start)) s"
+  }
+
   # The `docker` group of scripts/host-packages.txt: Engine, Compose v1, debootstrap.
   read -r -a missing <<< "$("$repo/scripts/host-packages.sh" missing docker)"
   if [ ${#missing[@]} -gt 0 ]; then
@@ -32,6 +48,21 @@ httplab_docker_setup() (
       > "$apt_log" 2>&1 || { tail -n 20 "$apt_log" >&2; die "apt-get install ${missing[*]} failed"; }
     rm -f "$apt_log"
   fi
+
+  # Compose v2 needs neither the engine nor the base images: built beside them.
+  compose_pid=
+  if ! docker compose version >/dev/null 2>&1; then
+    compose_log=$(mktemp)
+    build_compose > "$compose_log" 2>&1 &
+    compose_pid=$!
+  fi
+  await_compose() {
+    [ -n "$compose_pid" ] || return 0
+    wait "$compose_pid" || { cat "$compose_log" >&2; die "building Compose $compose_version failed"; }
+    cat "$compose_log" >&2
+    rm -f "$compose_log"
+    docker compose version >/dev/null || die "docker compose still fails after install"
+  }
 
   if ! docker info >/dev/null 2>&1; then
     # A dockerd that is still starting must not get a twin.
@@ -47,23 +78,10 @@ httplab_docker_setup() (
     docker info >/dev/null 2>&1 || { tail -n 20 "$dockerd_log" >&2 || true; die "Docker engine did not answer within 60 s"; }
   fi
 
-  if ! docker compose version >/dev/null 2>&1; then
-    go=$(command -v go || echo /usr/local/go/bin/go)
-    [ -x "$go" ] || die "docker compose (v2) is missing and there is no Go toolchain to build it"
-    plugins=${DOCKER_CONFIG:-$HOME/.docker}/cli-plugins
-    say "building Compose $compose_version from the Go module proxy (takes minutes) into $plugins"
-    gobin=$(mktemp -d)
-    GOBIN=$gobin "$go" install \
-      -ldflags "-s -w -X github.com/docker/compose/v2/internal.Version=$compose_version" \
-      "github.com/docker/compose/v2/cmd@$compose_version" >&2 || die "go install of Compose failed"
-    install -D -m 0755 "$gobin/cmd" "$plugins/docker-compose"
-    rm -rf "$gobin"
-    docker compose version >/dev/null || die "docker compose still fails after install"
-  fi
-
   # Official base images present, or a registry to pull them from: nothing to do.
   if docker image inspect "${official_images[@]}" >/dev/null 2>&1 ||
      timeout 60 docker pull -q "${official_images[0]}" >/dev/null 2>&1; then
+    await_compose
     echo official
     exit 0
   fi
@@ -82,6 +100,7 @@ httplab_docker_setup() (
     { cat "$base_log" >&2; die "scripts/base-images.sh failed"; }
   grep -q ' built ' "$base_log" && grep -E ' built |MB$' "$base_log" >&2
   rm -f "$base_log"
+  await_compose
   echo local
 )
 

@@ -112,7 +112,10 @@ build_runtime() {
 
 runtime_image() { local name="HTTPLAB_RUNTIME_IMAGE_$1"; echo "${!name}"; }
 runtime_jdks=$(compgen -v HTTPLAB_RUNTIME_IMAGE_ | sed 's/^HTTPLAB_RUNTIME_IMAGE_//' | sort -n)
-for jdk in $runtime_jdks; do build_runtime "$jdk"; done
+# Side by side: each is mostly downloads and unpacking, into its own tree.
+runtime_builds=()
+for jdk in $runtime_jdks; do build_runtime "$jdk" & runtime_builds+=("$!"); done
+for pid in "${runtime_builds[@]}"; do wait "$pid" || die "a runtime image failed, see above"; done
 
 # --- images on a runtime one, with the CA certificates --------------------------------
 certificates="$work/ca"

@@ -10,7 +10,9 @@ LOADGEN_DIR = PACKAGE_DIR.parent
 DEFAULT_REPO = LOADGEN_DIR.parent
 LUA_SCRIPT = LOADGEN_DIR / "done.lua"
 FAIRNESS_SCRIPT = LOADGEN_DIR / "fairness.sh"  # h2load with socket readings (FAIRNESS=1)
-OHA_IN_REPO = Path(".tools") / "oha" / "bin" / "oha"  # where `make oha` builds it
+# Where `make oha` builds oha: inside the wrk image's build context (loadgen/), so that
+# loadgen/Dockerfile copies this build instead of compiling oha a second time.
+OHA_IN_REPO = Path("loadgen") / ".tools" / "oha" / "bin" / "oha"
 OHA_COMMAND = "oha"  # looked up on PATH when the repository has no build of its own
 SERVERS = Path("servers")
 # PROFILE=1 with BACKEND=local: async-profiler's native agent (linux-x64 only), which

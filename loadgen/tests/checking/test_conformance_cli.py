@@ -24,6 +24,7 @@ def test_the_cli_refuses_what_is_no_workload_key(keys, capsys):
     assert exit_.value.code == 2 and "is not a workload key" in capsys.readouterr().err
 
 
+@pytest.mark.alone  # answers timed against WAIT_SLACK_MS
 def test_the_cli_checks_the_workloads_it_is_given(capsys):
     with FakeServer(endpoints_answer) as server:
         code = main(["--port", str(server.port), "--server-header", "Fake",

@@ -22,6 +22,8 @@ from httplab.running.calibration_plan import make_calibration_plan
 from tests.support.fake_backend import FakeOhaBackend
 from tests.support.plans import KNOWN, plan_settings
 
+pytestmark = pytest.mark.shared_host  # STAND_IN_PORT is test_calibrate_stand_in.py's too
+
 STAND_IN_PORT = 18082  # only probed as free by the checks: the fake serves on a port of its own
 MANIFEST = replace(KNOWN[0], port=STAND_IN_PORT)
 

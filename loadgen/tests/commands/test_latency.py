@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 
+import pytest
+
 from httplab.checking.conformance import CheckResult, Verification
 from httplab.commands.latency import LatencySteps, latency
 from httplab.commands.run_lifecycle import RunRecord
@@ -32,6 +34,7 @@ def _run(tmp_path, fake, **settings):
     return code, read_results(tmp_path / LATEST / RESULTS_JSON)
 
 
+@pytest.mark.shared_host  # the local backend checks 8080 is free
 def test_the_search_stops_at_the_capacity_and_the_cost_pass_runs_at_the_maximum(tmp_path):
     backend = FakeOhaBackend({MANIFEST.key: 3000.0})
     code, result = _run(tmp_path, backend)
@@ -45,6 +48,7 @@ def test_the_search_stops_at_the_capacity_and_the_cost_pass_runs_at_the_maximum(
     assert code == 0
 
 
+@pytest.mark.shared_host  # the local backend checks 8080 is free
 def test_a_fixed_list_runs_every_rate_and_cost_rate_in_the_same_start(tmp_path):
     backend = FakeOhaBackend({MANIFEST.key: 1500.0})
     _, result = _run(tmp_path, backend, rates="500,1000,2000,4000", **{"cost-rate": "800"})
@@ -57,6 +61,7 @@ def test_a_fixed_list_runs_every_rate_and_cost_rate_in_the_same_start(tmp_path):
     assert result.latency.maxima[0].value == 1000
 
 
+@pytest.mark.shared_host  # the local backend checks 8080 is free
 def test_a_server_that_does_not_start_fails_its_step_and_the_run(tmp_path):
     code, result = _run(tmp_path, FakeOhaBackend({MANIFEST.key: 1.0}, fail_start=True))
     (step,) = result.latency.steps
@@ -65,6 +70,7 @@ def test_a_server_that_does_not_start_fails_its_step_and_the_run(tmp_path):
     assert code != 0
 
 
+@pytest.mark.shared_host  # the local backend checks 8080 is free
 def test_make_report_rebuilds_a_latency_run_identically(tmp_path):
     from httplab.commands.report import report
 
@@ -77,6 +83,7 @@ def test_make_report_rebuilds_a_latency_run_identically(tmp_path):
     assert (run_dir / RESULTS_JSON).read_text() == before
 
 
+@pytest.mark.shared_host  # the local backend checks 8080 is free
 def test_the_cost_pass_warms_at_the_common_rate_as_long_as_the_warm_up(tmp_path):
     backend = FakeOhaBackend({MANIFEST.key: 3000.0})
     _run(tmp_path, backend, warmup="3s", **{"step-warmup": "1s"})
@@ -86,6 +93,7 @@ def test_the_cost_pass_warms_at_the_common_rate_as_long_as_the_warm_up(tmp_path)
     assert {seconds for name, seconds in unmeasured if "-cost-" not in name} == {1}
 
 
+@pytest.mark.shared_host  # the local backend checks 8080 is free
 def test_a_latency_run_at_db_reads_a_fresh_database_sampled_beside_each_step(tmp_path,
                                                                              monkeypatch):
     backend = FakeOhaBackend({MANIFEST.key: 3000.0})

@@ -44,6 +44,8 @@ class StandInWrkBackend(FakeOhaBackend):
         return ProcProbe(os.getpid())
 
 
+@pytest.mark.alone
+@pytest.mark.shared_host  # STAND_IN_PORT
 @pytest.mark.slow
 def test_a_calibration_under_real_load_reports_the_noise_of_each_figure(tmp_path, repo):
     plan = make_calibration_plan(plan_settings(MANIFEST.name, "1", "4", "2s", repeat="3",

@@ -112,6 +112,7 @@ def _assert_nothing_left(repo: Path, dirs_before: set[Path]) -> None:
     assert not port_is_listening(DB_PORT), f"a database was left listening on port {DB_PORT}"
 
 
+@pytest.mark.shared_host
 @pytest.mark.slow
 def test_local_bench_of_every_framework_at_db_and_queries(tmp_path, repo, manifests):
     _assert_ports_free(repo)
@@ -163,6 +164,7 @@ def _failed(checks) -> dict[str, str]:
     return {check.name: check.detail for check in checks if not check.passed}
 
 
+@pytest.mark.shared_host
 @pytest.mark.slow
 def test_the_statement_count_fails_a_cache_and_passes_a_select_per_row(tmp_path, repo,
                                                                        local_database):

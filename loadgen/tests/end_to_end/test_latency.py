@@ -17,7 +17,8 @@ from httplab.paths import DEFAULT_REPO, oha_binary
 from httplab.run_layout import LATEST, RESULTS_JSON, RESULTS_MD
 from tests.support.stand_in import stand_in_url
 
-pytestmark = [pytest.mark.slow,
+# latencies and a knee that another test's load would move
+pytestmark = [pytest.mark.alone, pytest.mark.slow,
               pytest.mark.skipif(shutil.which(oha_binary(DEFAULT_REPO)) is None,
                                  reason="oha is not built: make oha")]
 

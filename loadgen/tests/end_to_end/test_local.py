@@ -13,6 +13,8 @@ from tests.conftest import port_is_listening
 from tests.support.io_uring import require_io_uring
 from tests.support.png_charts import png_size
 
+pytestmark = pytest.mark.shared_host  # the bench serves on the manifests' port
+
 SERVERS = ("netty", "vertx")
 
 

@@ -66,6 +66,7 @@ def _check_every_protocol(data: dict) -> None:
                 assert run.get("tool") in (None, "wrk")
 
 
+@pytest.mark.shared_host
 @pytest.mark.slow
 def test_netty_and_tomcat_answer_every_protocol_locally(tmp_path, repo):
     _check_every_protocol(_bench(repo, tmp_path, "local"))

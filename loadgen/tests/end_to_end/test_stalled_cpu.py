@@ -30,7 +30,8 @@ from httplab.run_layout import LATEST, RESULTS_JSON
 from tests.stalls_sample import BUSY_LOOP
 from tests.support.stand_in import stand_in_url
 
-pytestmark = [pytest.mark.slow,
+# a clean run must see no stall
+pytestmark = [pytest.mark.alone, pytest.mark.slow,
               pytest.mark.skipif(shutil.which(oha_binary(DEFAULT_REPO)) is None,
                                  reason="oha is not built: make oha"),
               pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2,

@@ -33,6 +33,7 @@ class IdleServer:
         return ResourceSample(cpu_seconds=1.0, memory_bytes=1)
 
 
+@pytest.mark.alone  # the loop must get its core
 @pytest.mark.slow
 def test_a_busy_loop_beside_the_run_is_about_one_core_of_foreign_cpu():
     def run() -> WrkOutcome:  # the load tool's part: it used no CPU; a stranger used one

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from itertools import groupby
 
+import pytest
+
 from httplab.results.raw_archive import raw_names
 from httplab.commands.latency import latency
 from httplab.manifest import parse_manifest
@@ -153,6 +155,7 @@ class Checked(ProfilingBackend):
         self.events.append("check_profiler")
 
 
+@pytest.mark.shared_host  # the local backend checks 8080 is free
 def test_the_profiler_is_checked_before_any_load_only_when_a_server_is_profiled(tmp_path):
     for profile, expected in (("0", ["check_available"]),
                               ("1", ["check_available", "check_profiler"])):
@@ -179,6 +182,7 @@ class ProfilingOhaBackend(FakeOhaBackend):
         return super().run_oha(request, json_path, cpus)
 
 
+@pytest.mark.shared_host  # the local backend checks 8080 is free
 def test_make_latency_profiles_each_measured_step_and_never_its_warm_up(tmp_path):
     backend = ProfilingOhaBackend({ALPHA.key + "+profiled": 1500.0})
     plan = make_latency_plan({"servers": "alpha", "ceiling": "0", "primer": "0", "warmup": "0",

@@ -103,6 +103,7 @@ def test_the_meter_runs_around_each_measured_run_and_never_the_primer_or_warm_up
         tmp_path / "raw" / f"{stem}.stalls.json" for stem in stems]
 
 
+@pytest.mark.shared_host  # the local backend checks 8080 is free
 def test_make_latency_meters_each_measured_step_and_never_its_warm_up(tmp_path, monkeypatch):
     backend = ProfilingOhaBackend({ALPHA.key + "+profiled": 1500.0})
     monkeypatch.setattr(run_lifecycle, "host_stall_meter",
@@ -216,6 +217,7 @@ def test_a_step_that_broke_on_a_stalled_cpu_is_the_hosts_and_leaves_the_maximum(
     assert search_outcome(history) == (200.0, False)  # the host's step lowers nothing
 
 
+@pytest.mark.shared_host  # the local backend checks 8080 is free
 def test_a_rate_the_host_stalled_every_time_is_run_three_times_and_leaves_no_maximum(
         tmp_path, monkeypatch):
     backend = ProfilingOhaBackend({ALPHA.key: 1500.0})

@@ -73,7 +73,7 @@ def test_the_test_group_brings_a_cargo_for_make_oha():
 def test_the_needs_of_ci_are_installed_from_the_list():
     ci_run = (DEFAULT_REPO / ".ci" / "run").read_text()
     docker_setup = (DEFAULT_REPO / ".ci" / "docker-setup.sh").read_text()
-    assert "scripts/host-packages.sh missing test hosts browser)" in ci_run
+    assert "scripts/host-packages.sh missing test hosts browser docker)" in ci_run
     assert 'host-packages.sh" missing docker' in docker_setup
     assert "make test" in ci_run.splitlines()[-1]
 

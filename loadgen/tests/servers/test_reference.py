@@ -95,6 +95,7 @@ def test_nginx_passes_the_conformance_check_and_stops_on_sigterm():
     assert not port_is_listening(port)
 
 
+@pytest.mark.shared_host
 @pytest.mark.slow
 def test_the_local_backend_serves_nginx_with_no_jvm(tmp_path):
     _require_nginx()
@@ -172,16 +173,24 @@ def _serving(protocol: str, tls: TlsTestFiles, tmp_path) -> Iterator[tuple[int, 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("protocol", NGINX.protocols)
-def test_each_protocol_starts_says_so_and_answers_in_its_http_version(protocol, tls_files,
-                                                                       tmp_path):
+def test_each_protocol_starts_says_so_answers_in_its_http_version_and_passes_the_healthcheck(
+        protocol, tls_files, tmp_path):
     """Its ready line names the protocol and the TLS engine (openssl over TLS, else none),
-    and curl, trusting only the run's CA, gets the hello world in that HTTP version."""
+    and curl, trusting only the run's CA, gets the hello world in that HTTP version. From
+    the same start: the Compose healthcheck asks over the protocol (and fails over
+    another); on h1-tls, without http2 on its listen, nginx's ALPN offers http/1.1 only,
+    so curl offering h2 too gets HTTP/1.1: never upgraded."""
     options, version = CURL_PROTOCOL[protocol]
     with _serving(protocol, tls_files, tmp_path) as (port, startup):
         assert not protocol_said_problem(startup, NGINX.on_axis("PROTOCOL", protocol, None)), \
             startup.line
         assert startup.tls == ("openssl" if protocol in TLS_PROTOCOLS else "none")
         assert curl(protocol, port, tls_files, *options) == f"{version} 200 Hello, World!"
+        assert _healthy(protocol, port, tls_files)
+        other = {"h1": "h2c", "h1-tls": "h2", "h2c": "h1", "h2": "h2c"}[protocol]
+        assert not _healthy(other, port, tls_files), f"{other} answered on a {protocol} port"
+        if protocol == H1_TLS:
+            assert curl(H1_TLS, port, tls_files, "--http2") == "1.1 200 Hello, World!"
 
 
 @pytest.mark.slow
@@ -200,13 +209,6 @@ def test_nginx_passes_the_conformance_check_on_each_protocol(protocol, tmp_path)
         remove_run_tls(run_tls)
 
 
-@pytest.mark.slow
-def test_h1_tls_answers_a_client_offering_h2_in_http_1_1(tls_files, tmp_path):
-    """Without http2 on its listen, nginx's ALPN offers http/1.1 only: never upgraded."""
-    with _serving(H1_TLS, tls_files, tmp_path) as (port, _):
-        assert curl(H1_TLS, port, tls_files, "--http2") == "1.1 200 Hello, World!"
-
-
 def _compose_healthcheck() -> str:
     """The server service's healthcheck script, as Compose hands it to bash ($$ is $)."""
     lines = (DEFAULT_REPO / "docker-compose.yml").read_text().splitlines()
@@ -221,15 +223,6 @@ def _healthy(protocol: str, port: int, tls: TlsTestFiles) -> bool:
            "PROTOCOL": protocol, "TLS_CERT": str(tls.certificate)}
     return subprocess.run(["bash", "-c", _compose_healthcheck()], env=env, capture_output=True,
                           timeout=FAULT_EXIT_WAIT_S).returncode == 0
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("protocol", NGINX.protocols)
-def test_the_compose_healthcheck_asks_over_the_protocol(protocol, tls_files, tmp_path):
-    with _serving(protocol, tls_files, tmp_path) as (port, _):
-        assert _healthy(protocol, port, tls_files)
-        other = {"h1": "h2c", "h1-tls": "h2", "h2c": "h1", "h2": "h2c"}[protocol]
-        assert not _healthy(other, port, tls_files), f"{other} answered on a {protocol} port"
 
 
 @pytest.mark.slow

@@ -60,6 +60,7 @@ def run_script(tmp_path: Path, sleep_s: str, *arguments: str) -> subprocess.Comp
 
 
 @needs_ss
+@pytest.mark.alone  # two readings within h2load's short run
 def test_script_reads_twice_while_h2load_runs(tmp_path):
     stem = tmp_path / "run"
     done = run_script(tmp_path, "1", str(stem), "0.2", "0.6", "9", "--", "-c2", "http://x/")

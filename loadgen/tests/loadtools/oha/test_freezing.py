@@ -26,6 +26,7 @@ def freezing_server_url() -> Iterator[str]:
     yield from stand_in_url("freezing_server.py", "--lifetime-s", "60")
 
 
+@pytest.mark.alone  # a median under 5 ms
 @pytest.mark.slow
 @pytest.mark.skipif(oha_executable() is None, reason="needs oha: make oha")
 def test_freezes_show_in_the_high_percentiles_not_the_median(freezing_server_url):

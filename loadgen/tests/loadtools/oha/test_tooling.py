@@ -47,7 +47,7 @@ def test_make_oha_takes_the_version_from_command_py_and_states_none_of_its_own(r
     assert OHA_VERSION not in makefile
     dry_run = subprocess.run(["make", "-n", "oha"], cwd=repo, capture_output=True, text=True,
                              check=True)
-    assert f"bash scripts/oha.sh '{OHA_VERSION}' '.tools/oha'" in dry_run.stdout
+    assert f"bash scripts/oha.sh '{OHA_VERSION}' '{OHA_IN_REPO.parent.parent}'" in dry_run.stdout
     assert re.search(r"^test:.* oha\b", makefile, re.MULTILINE), "make test must build oha"
 
 

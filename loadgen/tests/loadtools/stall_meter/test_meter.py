@@ -139,6 +139,7 @@ def _by_cpu(data: dict) -> dict[int, dict]:
     return {record["cpu"]: record for record in data["cpus"]}
 
 
+@pytest.mark.alone  # a quiet CPU must not stall
 @pytest.mark.slow
 def test_a_stall_on_one_cpu_is_seen_on_that_cpu_alone(tmp_path):
     if len(os.sched_getaffinity(0)) < 2:

@@ -28,7 +28,9 @@ from tests.support.browser import (A4_MM, SCREENSHOTS, chart_problems, chromium,
                                    print_to_pdf, request_problems, require_browser,
                                    sorting_problems)
 
-pytestmark = pytest.mark.browser
+# One xdist worker for the whole module: its fixtures (the freshly written pages, Chromium)
+# are made once, not once per worker.
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser")]
 
 COMMITTED = results_root(DEFAULT_REPO)
 _A4_TOLERANCE_MM = 1.0

@@ -2,12 +2,13 @@
 SERVER build arg); a folder that brings its own Dockerfile is built with that one. No
 folder may hold a copy of the shared recipe, so a fix made to it cannot miss a server."""
 
+import re
 from difflib import SequenceMatcher
 from pathlib import Path
 
 from httplab.running.docker.compose import dockerfile_for
 from httplab.running.backends.docker import DockerBackend
-from httplab.paths import servers_dir
+from httplab.paths import ASYNC_PROFILER_LIB, OHA_IN_REPO, SERVERS, servers_dir
 from httplab.running.base_images import official_runtime_image
 
 
@@ -100,17 +101,37 @@ def test_the_shared_dockerfile_keeps_the_recipes_promises(repo):
     assert 'ENTRYPOINT ["/bin/sh", "-c", "exec java $JAVA_OPTS -jar /app/server.jar"]' in text
 
 
+def test_jar_source_host_copies_what_make_jars_built_and_the_context_lets_it_through(repo):
+    """make test builds the server images from the host's jars (JAR_SOURCE=host), make
+    bench in the image (the default): the context must carry the jar and the agent, and
+    the recipe must check both are there in either case."""
+    agent = ASYNC_PROFILER_LIB.relative_to(SERVERS).as_posix()
+    ignore = (servers_dir(repo) / ".dockerignore").read_text().splitlines()
+    assert "!*/target/*.jar" in ignore and f"!{agent}" in ignore
+    recipe = (servers_dir(repo) / "Dockerfile").read_text()
+    assert f'"$SERVER/target/$SERVER.jar" {agent}; do' in recipe
+    assert 'case "${JAR_SOURCE:-maven}" in maven|host)' in recipe
+    makefile = (repo / "Makefile").read_text()
+    assert re.search(r"^\tcd loadgen && JAR_SOURCE=host .* -m pytest ", makefile, re.MULTILINE)
+    assert makefile.count("JAR_SOURCE=host") == 2  # the test recipe and its comment
+
+
 def test_the_wrk_image_copies_only_what_its_build_context_lets_through(repo):
     """loadgen/.dockerignore lets through named files only: each COPY source must be one
-    (a COPY --from copies out of a build stage, not the context)."""
+    (a COPY --from copies out of a build stage, not the context). The one source written as
+    a pattern ([a]) is the host's oha, which may be missing: the pattern then matches
+    nothing, where a plain name would fail the build."""
     loadgen = repo / "loadgen"
     allowed = {line[1:].strip() for line in (loadgen / ".dockerignore").read_text().splitlines()
                if line.startswith("!")}
     sources = [source for line in (loadgen / "Dockerfile").read_text().splitlines()
                if line.startswith("COPY ") and not line.startswith("COPY --from=")
                for source in line.split()[1:-1]]
-    assert "fairness.sh" in sources and "done.lua" in sources and "cpu-times.sh" in sources
-    assert [source for source in sources if source not in allowed] == []
-    assert all((loadgen / source).exists() for source in sources)
+    optional = [re.sub(r"\[(.)\]", r"\1", source) for source in sources if "[" in source]
+    required = [source for source in sources if "[" not in source]
+    assert optional == [(repo / OHA_IN_REPO).relative_to(loadgen).as_posix()]
+    assert "fairness.sh" in required and "done.lua" in required and "cpu-times.sh" in required
+    assert [source for source in required + optional if source not in allowed] == []
+    assert all((loadgen / source).exists() for source in required)
     assert (loadgen / "fairness.sh").stat().st_mode & 0o111, "its entrypoint must be executable"
     assert (loadgen / "cpu-times.sh").stat().st_mode & 0o111, "every tool's entrypoint"

@@ -15,6 +15,8 @@ from httplab.running.database.base import DB_PORT, Database, DatabaseError, Star
 from httplab.running.database.local import LocalDatabase
 from tests.conftest import port_is_listening
 
+pytestmark = pytest.mark.shared_host  # DB_PORT
+
 
 # The checks every database, local or in Docker (running/database/test_docker.py), must pass.
 def assert_seeded_and_measured(database: Database, started: StartedDatabase) -> None:
