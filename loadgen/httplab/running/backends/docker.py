@@ -198,6 +198,7 @@ class DockerBackend:
         if self.server_engine is None:
             ensure_port_free(manifest.port, self.target_address)
         follower: ServerProcess | None = None
+        container: str | None = None
         self.serving = manifest.name
         self.serving_image = self.images.image_environment(manifest, jdk)
         try:
@@ -211,11 +212,22 @@ class DockerBackend:
                                          up_seconds + (readiness.first_answer_s or 0),
                                          readiness.startup, log_path), seccomp=seccomp)
         finally:
-            run_docker(cmd.down_command(self.compose, self.repo, self.project),
-                       self._server_env(manifest.name))
+            self._down(manifest.name, container)
             self.serving, self.serving_image = None, {}
             if follower is not None:
                 follower.stop(let_finish_s=LOG_FOLLOW_GRACE_S)
+
+    def _down(self, server: str, container: str | None) -> None:
+        """Compose's down; where it failed or hung (a busy engine's "context deadline
+        exceeded"), the container removed by its id, so that no server outlives its start
+        and holds the port the next one needs."""
+        try:
+            removed = run_docker(cmd.down_command(self.compose, self.repo, self.project),
+                                 self._server_env(server)).returncode == 0
+        except BackendError:
+            removed = False
+        if not removed and container is not None:
+            run_docker(["docker", "rm", "-f", container], self._server_env(server))
 
     def _start(self, manifest: ServerManifest, cpus: str | None,
                environment: Mapping[str, str] | None, seccomp: str = ENGINE_SECCOMP

@@ -107,3 +107,24 @@ def test_a_server_beside_another_starts_on_its_port_in_its_own_project(backend, 
     (up, up_env), (ps, _) = commands
     assert up[up.index("-p") + 1] == ps[ps.index("-p") + 1] == "httplab-b"
     assert up_env["HTTPLAB_PORT"] == "18082"
+
+
+@pytest.mark.parametrize("down, removed_by_id", [
+    (lambda command: subprocess.CompletedProcess(command, 0, "", ""), False),
+    (lambda command: subprocess.CompletedProcess(command, 1, "", "context deadline exceeded"),
+     True),
+    (lambda command: (_ for _ in ()).throw(docker.BackendError("down did not finish")), True),
+])
+def test_a_container_that_down_left_is_removed_by_its_id(backend, monkeypatch, down,
+                                                        removed_by_id):
+    """A busy engine's failed or hung `down` must not leave the server holding its port."""
+    commands = []
+
+    def run_docker(command, env=None, timeout=None):
+        commands.append(command)
+        return down(command) if "down" in command else subprocess.CompletedProcess(
+            command, 0, "", "")
+    monkeypatch.setattr(docker, "run_docker", run_docker)
+    backend._down("netty", "c0ffee")
+    assert (["docker", "rm", "-f", "c0ffee"] in commands) is removed_by_id
+    assert "down" in commands[0]
