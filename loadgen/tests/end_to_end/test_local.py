@@ -3,10 +3,13 @@ measured, two measured runs per cell, real files written."""
 
 from __future__ import annotations
 
+import fnmatch
+
 import json
 
 import pytest
 
+from httplab.results.raw_archive import raw_file_exists, raw_names
 from httplab.cli import main
 
 from tests.conftest import port_is_listening
@@ -57,9 +60,11 @@ def test_h2load_follows_every_measured_run_and_sees_every_connection(local_run):
             assert run["succeeded"] > 0 and run["tool"].startswith("h2load nghttp2/")
             assert len(run["connection_bytes"]) == 50 and sum(run["connection_bytes"]) > 0
             assert 0 < run["sockets_from_s"] < run["sockets_to_s"] < 2.0
+    # The run ended, so its raw files are in its archive; the socket readings were reduced
+    # to each connection's bytes when h2load ended.
     for name in SERVERS:
-        assert (run_dir / "raw" / f"{name}-t2-c50-r1.h2load.txt").is_file()
-        assert (run_dir / "raw" / f"{name}-t2-c50-r2.sockets.txt").is_file()
+        assert raw_file_exists(run_dir / "raw" / f"{name}-t2-c50-r1.h2load.txt")
+        assert raw_file_exists(run_dir / "raw" / f"{name}-t2-c50-r2.connections.json")
 
 
 @pytest.mark.slow
@@ -67,10 +72,13 @@ def test_primer_and_warmup_are_kept_apart_from_the_measured_runs(local_run):
     _, run_dir, data, _ = local_run
     settings = data["settings"]
     assert (settings["repeat"], settings["primer_s"], settings["warmup_s"]) == (2, 1.0, 2.0)
-    assert sorted(p.name for p in (run_dir / "raw").glob("*-r?.txt")) == sorted(
+    assert fnmatch.filter(raw_names(run_dir / "raw"), "*-r?.txt") == sorted(
         f"{name}-t2-c50-r{repeat}.txt" for name in SERVERS for repeat in (1, 2))
-    assert sorted(p.name for p in (run_dir / "raw" / "unmeasured").glob("*.txt")) == sorted(
-        f"{name}-{phase}-r{round_number}.txt" for name in SERVERS
+    # Unmeasured files are dropped when the run ends (KEEP_UNMEASURED=0), a line each kept.
+    assert raw_names(run_dir / "raw" / "unmeasured") == []
+    summarised = (run_dir / "raw" / "unmeasured.log").read_text()
+    assert sorted({line.split(":")[0] for line in summarised.splitlines()}) == sorted(
+        f"{name}-{phase}-r{round_number}" for name in SERVERS
         for phase in ("primer", "warmup") for round_number in (1, 2))
     rounds = {cell["server"]: [run["round"] for run in cell["runs"]] for cell in data["cells"]}
     assert set(map(tuple, rounds.values())) == {(1, 2)}, "each run records its round"

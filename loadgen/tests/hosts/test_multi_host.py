@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from httplab.results.raw_archive import read_raw_text
 from httplab.loadtools.stall_meter.report import cpu_records
 from httplab.manifest import discover
 from httplab.paths import servers_dir
@@ -264,7 +265,7 @@ def test_a_bench_through_the_hosts_merges_both_generators(repo):
         assert set(bed.plan.generator_sources) <= watch.seen, (watch.seen, watch.errors)
 
         run_dir = next(results.glob(f"*/raw/{CELL_STEM}.g1.json")).parents[1]
-        parts = [json.loads((run_dir / "raw" / f"{CELL_STEM}.g{i}.json").read_text())
+        parts = [json.loads(read_raw_text(run_dir / "raw" / f"{CELL_STEM}.g{i}.json"))
                  for i in (1, 2)]
         merged = _cell(run_dir / "results.json")
         [merged_run] = merged["runs"]
@@ -294,7 +295,7 @@ def _assert_each_engine_metered(bed: Testbed, run_dir: Path, merged: dict) -> No
     """Each generator's engine left its stall meter's record, which ran as a real-time task
     or says why not, pooled into the cell's; and no meter's container."""
     for index, spec in enumerate(bed.generator_specs, start=1):
-        meter = json.loads((run_dir / "raw" / f"{CELL_STEM}.stalls.{index}.json").read_text())
+        meter = json.loads(read_raw_text(run_dir / "raw" / f"{CELL_STEM}.stalls.{index}.json"))
         assert meter["place"] == f"load generator {index} ({spec})", meter
         assert meter["stopped_by"] == "SIGTERM", meter
         for record in cpu_records(meter):  # one per CPU the load tool may run on
