@@ -4,7 +4,6 @@ measured, two measured runs per cell, real files written."""
 from __future__ import annotations
 
 import fnmatch
-
 import json
 
 import pytest

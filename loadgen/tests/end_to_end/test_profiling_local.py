@@ -5,7 +5,6 @@ and record in raw/, none for its primer or warm-up."""
 from __future__ import annotations
 
 import fnmatch
-
 import json
 import os
 from dataclasses import replace

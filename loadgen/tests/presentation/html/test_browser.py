@@ -8,6 +8,7 @@ themselves are tried first on hand-made pages that break each of them."""
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import io
 import json
 import shutil
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from httplab.results.raw_archive import raw_names
 from httplab.cli import main as httplab
 from httplab.model import RunKind
 from httplab.paths import DEFAULT_REPO, results_root
@@ -169,10 +171,11 @@ def test_a_column_is_sorted_with_its_blank_cells_at_one_end(order, shown, is_sor
 # --- The pages httplab writes ---------------------------------------------------------
 
 def _runs_with(pattern: str) -> list[Path]:
-    """The committed runs (oldest first) whose raw folder holds a file matching pattern."""
+    """The committed runs (oldest first) whose raw folder holds a file matching pattern,
+    plain or in the run's archive."""
     return [run for run in sorted(COMMITTED.iterdir())
             if not run.is_symlink() and (run / RESULTS_JSON).is_file()
-            and any((run / RAW).glob(pattern))]
+            and fnmatch.filter(raw_names(run / RAW), pattern)]
 
 
 def _chosen_runs() -> dict[str, Path]:
