@@ -47,7 +47,9 @@ def run_latency(url: str, results: Path, *settings: str) -> dict:
 
 def test_the_freezes_show_in_p90_and_p99_but_not_in_p50(freezing_url, tmp_path):
     document = run_latency(freezing_url, tmp_path, "--rates", "500", "--duration", "3s")
-    (step,) = document["latency"]["steps"]
+    # A step the host decided (a stall on a CPU it used) is run again; the last one counts.
+    *host_judged, step = document["latency"]["steps"]
+    assert all(judged["verdict"] == "host" for judged in host_judged)
     percentiles = step["latency_us"]["percentiles"]
     assert percentiles["p50"] < 5_000
     assert percentiles["p90"] >= 80_000

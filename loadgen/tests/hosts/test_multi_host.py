@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from httplab.results.raw_archive import read_raw_text
+from httplab.results.raw_archive import raw_names, read_raw_text
+from httplab.run_layout import RESULTS_JSON
 from httplab.loadtools.stall_meter.report import cpu_records
 from httplab.manifest import discover
 from httplab.paths import servers_dir
@@ -264,7 +265,8 @@ def test_a_bench_through_the_hosts_merges_both_generators(repo):
         assert bench.returncode == 0, bench.stdout[-4000:]
         assert set(bed.plan.generator_sources) <= watch.seen, (watch.seen, watch.errors)
 
-        run_dir = next(results.glob(f"*/raw/{CELL_STEM}.g1.json")).parents[1]
+        run_dir = next(path.parent for path in results.glob(f"*/{RESULTS_JSON}")
+                       if f"{CELL_STEM}.g1.json" in raw_names(path.parent / "raw"))
         parts = [json.loads(read_raw_text(run_dir / "raw" / f"{CELL_STEM}.g{i}.json"))
                  for i in (1, 2)]
         merged = _cell(run_dir / "results.json")
